@@ -1,0 +1,5 @@
+import sys
+
+from cardscore.cli import main
+
+sys.exit(main())

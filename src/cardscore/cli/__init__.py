@@ -1,0 +1,107 @@
+"""The ``cardscore`` command line: one sub-command group per registered game.
+
+Bad input exits with status 2 and one ``cardscore: error: …`` line per problem on stderr,
+nothing on stdout.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from cardscore._version import __version__
+from cardscore.cli.output import echo_json, json_option
+from cardscore.errors import CardscoreError
+from cardscore.registry import games, get_game
+
+__all__ = ["cli", "main"]
+
+
+class _GameGroup(click.Group):
+    """Adds each registered game's command group lazily, so start-up stays fast."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *(g.name for g in games(available_only=True))])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            return command
+        try:
+            game = get_game(cmd_name)
+        except LookupError:
+            return None
+        if game not in games(available_only=True):
+            return None
+        loaded: click.Command = game.load_cli()
+        return loaded
+
+
+@click.group(cls=_GameGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="cardscore")
+def cli() -> None:
+    """Settle card games: score rounds, hands and matches, with the reasoning behind every point."""
+
+
+@cli.command("games")
+@json_option
+def games_command(as_json: bool) -> None:
+    """List the games cardscore knows."""
+    available = games(available_only=True)
+    if as_json:
+        echo_json(
+            [
+                {
+                    "name": g.name,
+                    "title": g.title,
+                    "players": list(g.players),
+                    "actions": list(g.actions),
+                }
+                for g in available
+            ]
+        )
+        return
+    width = max(len(g.name) for g in available)
+    for game in available:
+        click.echo(f"{game.name:<{width}}  {game.title} — {game.summary}")
+
+
+def _error(message: str) -> None:
+    click.echo(f"cardscore: error: {message}", err=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (0 ok, 2 bad input)."""
+    try:
+        result: Any = cli.main(
+            args=list(argv) if argv is not None else None,
+            prog_name="cardscore",
+            standalone_mode=False,
+        )
+    except CardscoreError as error:
+        for problem in error.problems:
+            _error(problem)
+        return 2
+    except click.exceptions.NoArgsIsHelpError as error:
+        click.echo(error.ctx.get_help() if error.ctx is not None else "")
+        return 0
+    except click.UsageError as error:
+        hint = f" (see '{error.ctx.command_path} --help')" if error.ctx is not None else ""
+        _error(error.format_message().replace("\n", " ") + hint)
+        return 2
+    except click.ClickException as error:
+        _error(error.format_message().replace("\n", " "))
+        return error.exit_code
+    except click.Abort:
+        _error("aborted")
+        return 130
+    except BrokenPipeError:
+        return 0
+    return result if isinstance(result, int) else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""One output convention for every command: people by default, ``--json`` for machines."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from enum import Enum
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from cardscore.breakdown import Breakdown
+from cardscore.cards import Card
+
+__all__ = ["breakdown_table", "console", "echo_json", "json_default", "json_option"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def json_default(value: Any) -> Any:
+    """Serialise cards as canonical codes (``Ah``, ``Th``) and enums as their values."""
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, Enum):
+        return value.value
+    if hasattr(value, "as_dict"):
+        return value.as_dict()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def echo_json(data: Any) -> None:
+    """Print ``data`` as JSON on stdout (UTF-8, cards as codes)."""
+    click.echo(json.dumps(data, default=json_default, ensure_ascii=False, indent=2))
+
+
+def json_option(function: F) -> F:
+    """The ``--json`` flag, identical on every command."""
+    return click.option(
+        "--json", "as_json", is_flag=True, help="Print JSON for machines instead of text."
+    )(function)
+
+
+def console() -> Console:
+    """A rich console on stdout; plain text when stdout is not a terminal."""
+    return Console(file=sys.stdout, highlight=False, soft_wrap=True)
+
+
+def breakdown_table(breakdown: Breakdown, title: str | None = None) -> Table:
+    """A rich table of a score's terms and total."""
+    table = Table(title=title, show_footer=True, box=None, pad_edge=False)
+    table.add_column("term", footer="total")
+    table.add_column("points", justify="right", footer=str(breakdown.total))
+    table.add_column("why")
+    for term in breakdown:
+        table.add_row(term.name, str(term.points), term.detail)
+    return table

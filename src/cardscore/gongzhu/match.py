@@ -1,0 +1,99 @@
+"""A Gong Zhu match: hands of four piles, running totals, and an end at a losing limit.
+
+>>> m = Match(("Ann", "Bo", "Cy", "Di"), limit=-300)
+>>> _ = m.play_hand(["TJQKP", "G", "D", "56789"])
+>>> m.totals
+{'Ann': -200, 'Bo': 100, 'Cy': 50, 'Di': -50}
+>>> _ = m.play_hand(["P", "", "", ""])
+>>> m.is_over, m.winner, m.losers
+(True, 'Bo', ('Ann',))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from cardscore.cards import Card
+from cardscore.errors import IllegalMoveError
+from cardscore.gongzhu.rules import Rules
+from cardscore.gongzhu.scoring import PileScore, score_hand
+
+__all__ = ["HandResult", "Match"]
+
+DEFAULT_LIMIT = -1000
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One finished hand: each player's pile score and the totals after it."""
+
+    number: int
+    scores: tuple[PileScore, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass
+class Match:
+    """Hands played in order until some player's total reaches ``limit`` (default −1000).
+
+    The winner is the player with the highest total when the match ends.
+    """
+
+    players: tuple[str, ...]
+    limit: int = DEFAULT_LIMIT
+    rules: Rules = field(default_factory=Rules)
+    hands: list[HandResult] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.players = tuple(self.players)
+        if len(self.players) != 4 or len(set(self.players)) != 4:
+            raise ValueError(f"Gong Zhu needs four distinct player names, not {self.players!r}")
+        if self.limit >= 0:
+            raise ValueError(f"the losing limit must be negative, not {self.limit!r}")
+
+    @property
+    def totals(self) -> dict[str, int]:
+        last = self.hands[-1].totals if self.hands else (0,) * 4
+        return dict(zip(self.players, last, strict=True))
+
+    @property
+    def is_over(self) -> bool:
+        return any(total <= self.limit for total in self.totals.values())
+
+    @property
+    def winner(self) -> str | None:
+        """The highest total once the match is over (``None`` before, or on a tie for first)."""
+        if not self.is_over:
+            return None
+        best = max(self.totals.values())
+        leaders = [p for p, t in self.totals.items() if t == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    @property
+    def losers(self) -> tuple[str, ...]:
+        return tuple(p for p, t in self.totals.items() if t <= self.limit)
+
+    def can_play_hand(self) -> bool:
+        return not self.is_over
+
+    def play_hand(self, piles: Sequence[Iterable[Card] | str]) -> HandResult:
+        """Score four piles (cards or pile strings, in player order) and add the hand."""
+        if self.is_over:
+            raise IllegalMoveError(
+                f"the match is over: {', '.join(self.losers)} reached {self.limit}"
+            )
+        if len(piles) != 4:
+            raise ValueError(f"a hand has four piles, one per player, not {len(piles)}")
+        scores = score_hand(piles, self.rules)
+        previous = tuple(self.totals.values())
+        totals = tuple(t + s.total for t, s in zip(previous, scores, strict=True))
+        result = HandResult(len(self.hands) + 1, scores, totals)
+        self.hands.append(result)
+        return result
+
+    def undo(self) -> HandResult:
+        """Take back the last hand."""
+        if not self.hands:
+            raise IllegalMoveError("there is no hand to undo")
+        return self.hands.pop()

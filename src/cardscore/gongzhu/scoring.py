@@ -1,0 +1,148 @@
+"""Score the cards one player collected, and the four piles of a whole hand.
+
+>>> from cardscore.cards import parse_cards
+>>> score_pile(parse_pile("23456789TJQKAPGD")).total
+800
+>>> print(score_pile(parse_cards("QS 5H 10C")).breakdown.to_text())
+hearts      -10  5♥
+all_hearts    0
+pig        -100  Q♠
+goat          0
+doubler    -110  10♣ doubles the other points
+total      -220
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from cardscore.breakdown import Breakdown, Term
+from cardscore.cards import Card, Suit
+from cardscore.errors import ImpossibleTableError
+from cardscore.gongzhu.notation import format_pile, parse_pile
+from cardscore.gongzhu.rules import DOUBLER, GOAT, HEART_POINTS, PIG, Rules
+
+__all__ = ["PileScore", "score_hand", "score_pile"]
+
+_ALL_HEARTS = 13
+
+
+@dataclass(frozen=True, slots=True)
+class PileScore:
+    """A player's collected scoring cards, the terms of their score and the total."""
+
+    cards: tuple[Card, ...]
+    breakdown: Breakdown
+
+    @property
+    def total(self) -> int:
+        return self.breakdown.total
+
+    @property
+    def pile(self) -> str:
+        """The scoring cards in the seed's pile notation."""
+        return format_pile(self.cards)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "score": self.total,
+            "pile": self.pile,
+            "cards": [c.code for c in self.cards],
+            "breakdown": self.breakdown.as_dict(),
+        }
+
+    def _repr_html_(self) -> str:
+        return self.breakdown._repr_html_()
+
+
+def _is_scoring(card: Card) -> bool:
+    return card in (PIG, GOAT, DOUBLER) or card.suit is Suit.HEARTS
+
+
+def score_pile(cards: Iterable[Card], rules: Rules = Rules()) -> PileScore:
+    """Score one player's collected cards; cards that carry no points are ignored.
+
+    A card given twice is an error: one deck holds one of each.
+    """
+    given = list(cards)
+    repeated = sorted({c for c in given if given.count(c) > 1})
+    if repeated:
+        raise ImpossibleTableError(
+            f"{c} appears {given.count(c)} times; one deck holds only one" for c in repeated
+        )
+    scoring = tuple(sorted((c for c in given if _is_scoring(c)), key=_pile_order))
+    hearts = [c for c in scoring if c.suit is Suit.HEARTS]
+    all_hearts = len(hearts) == _ALL_HEARTS
+    has_pig, has_goat, has_doubler = PIG in scoring, GOAT in scoring, DOUBLER in scoring
+
+    heart_points = sum(HEART_POINTS[c.rank] for c in hearts)
+    hearts_term = Term(
+        "hearts", heart_points, " ".join(str(c) for c in hearts if HEART_POINTS[c.rank])
+    )
+    # All hearts turn the hearts' -200 into +200: a swing of twice their face value.
+    all_hearts_term = (
+        Term("all_hearts", -2 * heart_points, "all 13 hearts count +200 instead of -200")
+        if all_hearts
+        else Term("all_hearts", 0)
+    )
+    pig_positive = all_hearts and (has_goat or rules.pig_plus_with_all_hearts)
+    if has_pig:
+        why = "Q♠ counts +100 with all hearts" + (" and J♦" if has_goat else " (house rule)")
+        pig_term = Term("pig", 100, why) if pig_positive else Term("pig", -100, "Q♠")
+    else:
+        pig_term = Term("pig", 0)
+    goat_term = Term("goat", 100, "J♦") if has_goat else Term("goat", 0)
+    terms = [hearts_term, all_hearts_term, pig_term, goat_term]
+
+    if has_doubler:
+        counts_for_doubler = any(
+            c != DOUBLER
+            and (
+                c in (PIG, GOAT)
+                or HEART_POINTS[c.rank] != 0
+                or (rules.low_hearts_count_for_doubler and c.suit is Suit.HEARTS)
+            )
+            for c in scoring
+        )
+        if counts_for_doubler:
+            subtotal = sum(t.points for t in terms)
+            terms.append(Term("doubler", subtotal, "10♣ doubles the other points"))
+        else:
+            terms.append(Term("doubler", 50, "10♣ alone is worth +50"))
+    else:
+        terms.append(Term("doubler", 0))
+    return PileScore(scoring, Breakdown(tuple(terms)))
+
+
+def _pile_order(card: Card) -> tuple[int, int]:
+    return (1 if card.suit is not Suit.HEARTS else 0, card.id)
+
+
+def score_hand(
+    piles: Sequence[Iterable[Card] | str], rules: Rules = Rules()
+) -> tuple[PileScore, ...]:
+    """Score every player's pile of one hand, checking that no card is in two piles.
+
+    Piles may be given as cards or as pile strings.
+
+    >>> [s.total for s in score_hand(["23456789TJQKA", "P", "G", "D"])]
+    [200, -100, 100, 50]
+    >>> score_hand(["P", "PG", "", ""])
+    Traceback (most recent call last):
+    ...
+    cardscore.errors.ImpossibleTableError: Q♠ is in piles 1 and 2; one deck holds only one
+    """
+    card_piles = [parse_pile(p) if isinstance(p, str) else tuple(p) for p in piles]
+    where: dict[Card, list[int]] = {}
+    for number, pile in enumerate(card_piles, start=1):
+        for card in set(pile):
+            where.setdefault(card, []).append(number)
+    problems = [
+        f"{card} is in piles {' and '.join(map(str, numbers))}; one deck holds only one"
+        for card, numbers in sorted(where.items())
+        if len(numbers) > 1
+    ]
+    if problems:
+        raise ImpossibleTableError(problems)
+    return tuple(score_pile(pile, rules) for pile in card_piles)
