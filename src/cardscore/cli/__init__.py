@@ -24,12 +24,18 @@ class _GameGroup(click.Group):
     """Adds each registered game's command group lazily, so start-up stays fast."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), *(g.name for g in games(available_only=True))])
+        return sorted(
+            [*super().list_commands(ctx), "serve", *(g.name for g in games(available_only=True))]
+        )
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             return command
+        if cmd_name == "serve":  # imported lazily: it is the only command that needs the web extra
+            from cardscore.web.cli import serve
+
+            return serve
         try:
             game = get_game(cmd_name)
         except LookupError:

@@ -1,0 +1,199 @@
+// Tranca round entry: team by team, cards typed or tapped on the picker; the draft lives in
+// localStorage until the round is saved whole.
+"use strict";
+(() => {
+  const DRAFT_KEY = `cardscore-draft-${MATCH.id}`;
+  const SUITS = [["S", "♠", "black"], ["H", "♥", "red"], ["D", "♦", "red"], ["C", "♣", "black"]];
+  const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
+  const PILE_RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "2"];
+  let editing = null;
+  let active = null;
+
+  const el = (tag, attrs = {}, children = []) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "text") node.textContent = v;
+      else if (k in node && typeof v !== "string") node[k] = v;
+      else node.setAttribute(k, v);
+    }
+    for (const child of children) node.append(child);
+    return node;
+  };
+  const tokens = (text) => text.split(/[\s,;]+/).filter(Boolean);
+  const cardsText = (cards) => (cards || []).join(" ");
+
+  function cardInput(cls, value, placeholder) {
+    const input = el("input", { class: `cards ${cls}`, value: value || "", placeholder, autocapitalize: "characters", spellcheck: "false" });
+    input.addEventListener("focus", () => setActive(input));
+    return input;
+  }
+
+  function setActive(input) {
+    if (active) active.classList.remove("active");
+    active = input;
+    if (active) active.classList.add("active");
+  }
+
+  function meldRow(team, cards) {
+    const row = el("div", { class: "row meld-row" });
+    const input = cardInput("meld", cardsText(cards), "4H 5H 6H");
+    const remove = el("button", { type: "button", class: "remove", text: "×", title: tr("remove") });
+    remove.addEventListener("click", () => { row.remove(); saveDraft(); });
+    row.append(input, remove);
+    return row;
+  }
+
+  function pileRow(pile) {
+    const row = el("div", { class: "row pile-row" });
+    const rank = el("select", { class: "pile-rank" }, PILE_RANKS.map((r) => el("option", { value: r, text: r === "T" ? "10" : r })));
+    rank.value = pile && pile.pile ? String(pile.pile).toUpperCase().replace("10", "T") : "A";
+    const clean = el("input", { type: "checkbox", class: "pile-clean" });
+    clean.checked = pile ? pile.clean !== false : true;
+    const count = el("input", { type: "number", class: "pile-cards", min: "7", max: "14", value: String((pile && pile.cards) || 7) });
+    const remove = el("button", { type: "button", class: "remove", text: "×", title: tr("remove") });
+    remove.addEventListener("click", () => { row.remove(); saveDraft(); });
+    row.append(rank, el("label", {}, [clean, " " + tr("clean")]), count, remove);
+    return row;
+  }
+
+  function teamSection(index, name, data) {
+    data = data || {};
+    const melds = el("div", { class: "melds" });
+    for (const meld of data.melds || [[]]) melds.append(meldRow(index, meld));
+    const addMeld = el("button", { type: "button", class: "add-meld", text: "+ " + tr("meld") });
+    addMeld.addEventListener("click", () => { const row = meldRow(index, []); melds.append(row); row.querySelector("input").focus(); });
+    const piles = el("div", { class: "piles" });
+    for (const pile of data.piles || []) piles.append(pileRow(pile));
+    const addPile = el("button", { type: "button", class: "add-pile", text: "+ " + tr("closed_canastra") });
+    addPile.addEventListener("click", () => { piles.append(pileRow(null)); saveDraft(); });
+    const morto = el("input", { type: "checkbox", class: "took-morto" });
+    morto.checked = data.took_morto === undefined ? true : Boolean(data.took_morto);
+    const out = el("input", { type: "radio", name: "went_out", value: String(index), class: "went-out" });
+    out.checked = Boolean(data.went_out);
+    return el("fieldset", { class: "team-entry", "data-team": String(index) }, [
+      el("legend", { text: name }),
+      el("h3", { text: tr("melds") }), melds, addMeld,
+      el("h3", { text: tr("closed_canastras") }), piles, addPile,
+      el("label", { class: "block" }, [tr("dollars") + " ", cardInput("dollars", cardsText(data.dollars), "3H 3D")]),
+      el("label", { class: "block" }, [tr("hand") + " ", cardInput("hand", cardsText(data.hand), "AS 3C")]),
+      el("label", {}, [morto, " " + tr("took_morto")]),
+      el("label", {}, [out, " " + tr("went_out")]),
+    ]);
+  }
+
+  function buildForm(state) {
+    const teams = document.getElementById("teams");
+    teams.replaceChildren();
+    const byName = {};
+    for (const team of (state && state.teams) || []) byName[team.name] = team;
+    MATCH.sides.forEach((name, i) => teams.append(teamSection(i, name, byName[name])));
+    const none = el("input", { type: "radio", name: "went_out", value: "", class: "went-out" });
+    none.checked = !document.querySelector("input.went-out:checked");
+    teams.append(el("label", { class: "block" }, [none, " " + tr("nobody_went_out")]));
+    setActive(teams.querySelector("input.cards"));
+    editing = (state && state.editing) || null;
+    document.getElementById("entry-title").textContent = editing ? `${tr("editing_round")} ${editing}` : tr("new_round");
+    document.getElementById("cancel-edit").hidden = !editing;
+  }
+
+  function readForm() {
+    const teams = [...document.querySelectorAll("fieldset.team-entry")].map((section, i) => ({
+      name: MATCH.sides[i],
+      melds: [...section.querySelectorAll("input.meld")].map((input) => tokens(input.value)).filter((m) => m.length),
+      piles: [...section.querySelectorAll(".pile-row")].map((row) => ({
+        pile: row.querySelector(".pile-rank").value,
+        clean: row.querySelector(".pile-clean").checked,
+        cards: Number(row.querySelector(".pile-cards").value) || 7,
+      })),
+      dollars: tokens(section.querySelector("input.dollars").value),
+      hand: tokens(section.querySelector("input.hand").value),
+      took_morto: section.querySelector("input.took-morto").checked,
+      went_out: section.querySelector("input.went-out").checked,
+    }));
+    return { players: MATCH.config.players, teams };
+  }
+
+  function saveDraft() {
+    localStorage.setItem(DRAFT_KEY, JSON.stringify({ editing, teams: readForm().teams }));
+  }
+
+  function loadDraft() {
+    try { return JSON.parse(localStorage.getItem(DRAFT_KEY) || "null"); } catch (e) { return null; }
+  }
+
+  function buildPicker() {
+    const picker = document.getElementById("picker");
+    for (const [suit, symbol, colour] of SUITS) {
+      const row = el("div", { class: "picker-row" });
+      for (const rank of RANKS) {
+        const button = el("button", { type: "button", class: `card ${colour}`, "data-card": rank + suit, text: (rank === "T" ? "10" : rank) + symbol });
+        button.addEventListener("click", () => {
+          if (!active) return;
+          active.value = (active.value.trim() + " " + rank + suit).trim();
+          saveDraft();
+        });
+        row.append(button);
+      }
+      picker.append(row);
+    }
+    const back = el("button", { type: "button", class: "card back", text: "⌫", title: tr("remove_last") });
+    back.addEventListener("click", () => {
+      if (!active) return;
+      active.value = tokens(active.value).slice(0, -1).join(" ");
+      saveDraft();
+    });
+    picker.append(back);
+  }
+
+  function showPreview(data) {
+    const box = document.getElementById("preview");
+    box.replaceChildren();
+    for (const team of data.breakdowns || []) {
+      const table = el("table", { class: "breakdown" }, [el("caption", {}, [team.side + ": ", el("strong", { text: String(team.total) })])]);
+      for (const term of team.terms) {
+        table.append(el("tr", {}, [el("td", { text: tr("term." + term.name) }), el("td", { class: "num", text: String(term.points) }), el("td", { text: term.detail })]));
+      }
+      box.append(table);
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const form = document.getElementById("round-form");
+    if (!form) return;
+    buildPicker();
+    buildForm(loadDraft());
+    form.addEventListener("input", saveDraft);
+    form.addEventListener("change", saveDraft);
+    document.getElementById("check-round").addEventListener("click", async () => {
+      const result = await api("POST", "/api/tranca/score", readForm());
+      if (result.ok) { showMessages([], "ok"); showPreview(result.data); }
+      else { showPreview({}); showMessages(problemsOf(result), "problems"); }
+    });
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      saveDraft();
+      if (await saveRound(readForm(), editing)) {
+        localStorage.removeItem(DRAFT_KEY);
+        window.location.reload();
+      }
+    });
+    document.getElementById("clear-draft").addEventListener("click", () => {
+      localStorage.removeItem(DRAFT_KEY);
+      buildForm(null);
+      showMessages([], "ok");
+    });
+    document.getElementById("cancel-edit").addEventListener("click", () => {
+      localStorage.removeItem(DRAFT_KEY);
+      buildForm(null);
+    });
+    for (const button of document.querySelectorAll("button.edit-round")) {
+      button.addEventListener("click", () => {
+        const number = Number(button.dataset.number);
+        buildForm({ editing: number, teams: MATCH.rounds[number - 1].teams });
+        saveDraft();
+        document.getElementById("save-round").disabled = false;
+        form.scrollIntoView();
+      });
+    }
+  });
+})();

@@ -1,0 +1,188 @@
+"""Matches and rounds in the database: every change is one transaction with a version check.
+
+A write names the version the client last saw. Inside one transaction the match row is locked
+(``BEGIN IMMEDIATE`` on SQLite, ``SELECT … FOR UPDATE`` on PostgreSQL), the version compared,
+the whole match re-checked with the new round, the round stored and the version bumped; so a
+round is saved whole or not at all, and of two phones saving at once one gets a 409.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from cardscore.web.games import GameAdapter, get_adapter
+from cardscore.web.models import MatchRow, RoundRow, utcnow
+from cardscore.web.problems import ProblemError
+from cardscore.web.security import (
+    Access,
+    access_for,
+    key_hash,
+    new_key,
+    new_match_id,
+    share_key_for,
+)
+
+__all__ = ["Created", "MatchStore", "Snapshot"]
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    id: str
+    game: str
+    version: int
+    edit_key: str
+    share_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A match as stored: its settings, round documents in order, version and the caller's access."""
+
+    id: str
+    game: str
+    config: dict[str, Any]
+    documents: list[dict[str, Any]]
+    version: int
+    access: Access
+
+
+def _adapter(game: str) -> GameAdapter:
+    adapter = get_adapter(game)
+    if adapter is None:
+        raise ProblemError(422, f"unknown game {game!r}")
+    return adapter
+
+
+class MatchStore:
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self.sessions = sessions
+
+    def create(self, game: str, request: Mapping[str, Any]) -> Created:
+        config = _adapter(game).new_config(request)
+        edit_key = new_key()
+        share_key = share_key_for(edit_key)
+        now = utcnow()
+        row = MatchRow(
+            id=new_match_id(),
+            game=game,
+            config=config,
+            edit_key_hash=key_hash(edit_key),
+            share_key_hash=key_hash(share_key),
+            version=1,
+            created_at=now,
+            updated_at=now,
+        )
+        with self.sessions.begin() as session:
+            session.add(row)
+        return Created(row.id, game, 1, edit_key, share_key)
+
+    def _locked(self, session: Session, match_id: str, key: str | None, *, write: bool) -> MatchRow:
+        query = select(MatchRow).where(MatchRow.id == match_id)
+        row = session.scalars(query.with_for_update() if write else query).one_or_none()
+        if row is None:
+            raise ProblemError(404, f"there is no match {match_id!r}", "not-found")
+        access = access_for(key, row.edit_key_hash, row.share_key_hash)
+        if access is None:
+            status = 401 if not key else 403
+            raise ProblemError(status, f"this key does not open match {match_id!r}", "bad-key")
+        if write and access != "edit":
+            raise ProblemError(
+                403,
+                "the share link only reads this match; use the edit link to change it",
+                "read-only",
+            )
+        return row
+
+    @staticmethod
+    def _documents(session: Session, match_id: str) -> list[dict[str, Any]]:
+        rows = session.scalars(
+            select(RoundRow).where(RoundRow.match_id == match_id).order_by(RoundRow.number)
+        )
+        return [row.document for row in rows]
+
+    def read(self, match_id: str, key: str | None) -> Snapshot:
+        with self.sessions.begin() as session:
+            row = self._locked(session, match_id, key, write=False)
+            access = access_for(key, row.edit_key_hash, row.share_key_hash)
+            assert access is not None
+            documents = self._documents(session, match_id)
+            return Snapshot(row.id, row.game, row.config, documents, row.version, access)
+
+    def _change(
+        self,
+        match_id: str,
+        key: str | None,
+        version: int,
+        change: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+    ) -> Snapshot:
+        """Apply ``change`` to the round documents and store the result, all or nothing."""
+        with self.sessions.begin() as session:
+            row = self._locked(session, match_id, key, write=True)
+            if row.version != version:
+                raise ProblemError(
+                    409,
+                    f"match {match_id!r} changed since you loaded it (you sent version "
+                    f"{version}, it is now {row.version}): reload it and enter the round again",
+                    "version-conflict",
+                    current_version=row.version,
+                )
+            old = self._documents(session, match_id)
+            new = _adapter(row.game).check_rounds(row.config, change(old))
+            now = utcnow()
+            # Rewrite only the rounds that differ: a save adds one row, an edit replaces one.
+            for number in range(len(new), len(old)):
+                session.execute(
+                    delete(RoundRow).where(
+                        RoundRow.match_id == match_id, RoundRow.number == number + 1
+                    )
+                )
+            for index, document in enumerate(new):
+                if index < len(old):
+                    if old[index] != document:
+                        session.execute(
+                            update(RoundRow)
+                            .where(RoundRow.match_id == match_id, RoundRow.number == index + 1)
+                            .values(document=document, created_at=now)
+                        )
+                else:
+                    session.add(
+                        RoundRow(
+                            match_id=match_id, number=index + 1, document=document, created_at=now
+                        )
+                    )
+            bumped = session.execute(
+                update(MatchRow)
+                .where(MatchRow.id == match_id, MatchRow.version == version)
+                .values(version=version + 1, updated_at=now)
+            )
+            if bumped.rowcount != 1:  # type: ignore[attr-defined]
+                raise ProblemError(409, f"match {match_id!r} changed meanwhile", "version-conflict")
+            return Snapshot(row.id, row.game, row.config, new, version + 1, "edit")
+
+    def add_round(
+        self, match_id: str, key: str | None, version: int, document: dict[str, Any]
+    ) -> Snapshot:
+        return self._change(match_id, key, version, lambda old: [*old, document])
+
+    def edit_round(
+        self, match_id: str, key: str | None, version: int, number: int, document: dict[str, Any]
+    ) -> Snapshot:
+        def replace(old: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            if not 1 <= number <= len(old):
+                raise ProblemError(404, f"match {match_id!r} has no round {number}", "not-found")
+            return [*old[: number - 1], document, *old[number:]]
+
+        return self._change(match_id, key, version, replace)
+
+    def undo(self, match_id: str, key: str | None, version: int) -> Snapshot:
+        def drop_last(old: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            if not old:
+                raise ProblemError(422, "there is no round to undo", "nothing-to-undo")
+            return old[:-1]
+
+        return self._change(match_id, key, version, drop_last)
