@@ -30,7 +30,6 @@ __all__ = [
     "Access",
     "BodyLimitMiddleware",
     "ImageInfo",
-    "PayloadTooLargeError",
     "access_for",
     "check_image",
     "csrf_matches",
@@ -82,12 +81,6 @@ def csrf_matches(cookie: str | None, submitted: str | None) -> bool:
     return hmac.compare_digest(cookie.encode(), submitted.encode())
 
 
-class PayloadTooLargeError(Exception):
-    def __init__(self, limit: int) -> None:
-        super().__init__(f"the request body is larger than {limit:,} bytes")
-        self.limit = limit
-
-
 class BodyLimitMiddleware:
     """Refuse request bodies over a limit (413) while they stream in, before anything parses them.
 
@@ -111,28 +104,31 @@ class BodyLimitMiddleware:
                 await _too_large(send, limit)
                 return
         received = 0
-        started = False
+        refused = False
 
         async def limited_receive() -> Message:
-            nonlocal received
+            nonlocal received, refused
+            if refused:
+                return {"type": "http.disconnect"}
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
-                    raise PayloadTooLargeError(limit)
+                    # Answer now; the app then sees a client that went away and stops reading.
+                    refused = True
+                    await _too_large(send, limit)
+                    return {"type": "http.disconnect"}
             return message
 
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
+        async def guarded_send(message: Message) -> None:
+            if not refused:
+                await send(message)
 
         try:
-            await self.app(scope, limited_receive, tracking_send)
-        except PayloadTooLargeError:
-            if not started:
-                await _too_large(send, limit)
+            await self.app(scope, limited_receive, guarded_send)
+        except Exception:
+            if not refused:
+                raise
 
 
 async def _too_large(send: Send, limit: int) -> None:
