@@ -78,8 +78,18 @@ class Server:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("DATABASE_URL", None)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "cardscore", "serve", "--port", str(self.port),
-             "--database-url", self.database_url, "--workers", str(self.workers)],
+            [
+                sys.executable,
+                "-m",
+                "cardscore",
+                "serve",
+                "--port",
+                str(self.port),
+                "--database-url",
+                self.database_url,
+                "--workers",
+                str(self.workers),
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             env=env,

@@ -72,7 +72,9 @@ def test_undo_and_edit_recompute_totals(client: TestClient) -> None:
     nothing = client.post(
         f"/api/matches/{empty['id']}/undo", json={"version": 1}, headers=bearer(empty["edit_key"])
     )
-    assert nothing.status_code == 422 and nothing.json()["problems"] == ["there is no round to undo"]
+    assert nothing.status_code == 422 and nothing.json()["problems"] == [
+        "there is no round to undo"
+    ]
 
 
 def test_impossible_round_names_every_problem_and_stores_nothing(client: TestClient) -> None:
@@ -91,7 +93,9 @@ def test_a_card_in_two_piles_is_refused(client: TestClient) -> None:
     match = new_match(client)
     response = add(client, match, 1, ["P", "P", "", ""])
     assert response.status_code == 422
-    assert response.json()["problems"] == ["hand 1: Q♠ is in piles 1 and 2; one deck holds only one"]
+    assert response.json()["problems"] == [
+        "hand 1: Q♠ is in piles 1 and 2; one deck holds only one"
+    ]
 
 
 def test_stale_version_is_a_409_naming_the_current_version(client: TestClient) -> None:
@@ -101,7 +105,14 @@ def test_stale_version_is_a_409_naming_the_current_version(client: TestClient) -
     assert stale.status_code == 409
     body = stale.json()
     assert body["current_version"] == 2 and "reload" in body["detail"]
-    assert len(client.get(f"/api/matches/{match['id']}", headers=bearer(match["edit_key"])).json()["rounds"]) == 1
+    assert (
+        len(
+            client.get(f"/api/matches/{match['id']}", headers=bearer(match["edit_key"])).json()[
+                "rounds"
+            ]
+        )
+        == 1
+    )
 
 
 def test_bad_requests_are_problem_bodies(client: TestClient) -> None:

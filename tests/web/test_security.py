@@ -39,11 +39,16 @@ def test_missing_or_wrong_keys_are_refused(client: TestClient) -> None:
     assert client.get(url).status_code == 401
     assert client.get(url, headers=bearer("guess")).status_code == 403
     assert client.get(url, headers=bearer(other["edit_key"])).status_code == 403
-    assert client.post(url + "/rounds", json=ROUND, headers=bearer(other["edit_key"])).status_code == 403
+    assert (
+        client.post(url + "/rounds", json=ROUND, headers=bearer(other["edit_key"])).status_code
+        == 403
+    )
     assert client.get(f"/m/{match['id']}/{other['share_key']}").status_code == 403
 
 
-def test_the_share_page_has_no_edit_controls_and_does_not_leak_the_edit_key(client: TestClient) -> None:
+def test_the_share_page_has_no_edit_controls_and_does_not_leak_the_edit_key(
+    client: TestClient,
+) -> None:
     match = new_match(client)
     share_page = client.get(f"/m/{match['id']}/{match['share_key']}").text
     assert match["edit_key"] not in share_page and 'id="round-form"' not in share_page
@@ -72,27 +77,38 @@ def test_form_posts_need_the_csrf_token(client: TestClient) -> None:
 
 
 def test_bodies_over_the_limit_are_refused_before_parsing(database_url: str) -> None:
-    app = create_app(Settings(database_url=database_url, max_body_bytes=2000, max_upload_bytes=5000))
+    app = create_app(
+        Settings(database_url=database_url, max_body_bytes=2000, max_upload_bytes=5000)
+    )
     with TestClient(app) as client:
-        big = client.post("/api/gongzhu/score", content=b"[" + b"1," * 5000 + b"1]",
-                          headers={"content-type": "application/json"})
+        big = client.post(
+            "/api/gongzhu/score",
+            content=b"[" + b"1," * 5000 + b"1]",
+            headers={"content-type": "application/json"},
+        )
         assert big.status_code == 413 and big.json()["status"] == 413
 
         def chunks() -> object:  # no Content-Length: counted while it streams
             for _ in range(10):
                 yield b" " * 500
 
-        streamed = client.post("/api/gongzhu/score", content=chunks(),
-                               headers={"content-type": "application/json"})
+        streamed = client.post(
+            "/api/gongzhu/score", content=chunks(), headers={"content-type": "application/json"}
+        )
         assert streamed.status_code == 413
-        photo = client.post("/api/photos", files={"photo": ("p.jpg", b"\xff\xd8\xff" + b"0" * 9000)})
+        photo = client.post(
+            "/api/photos", files={"photo": ("p.jpg", b"\xff\xd8\xff" + b"0" * 9000)}
+        )
         assert photo.status_code == 413
 
 
 def _png_bomb(width: int, height: int) -> bytes:
     """A tiny PNG whose header claims a huge image (zeros compress to almost nothing)."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     raw = zlib.compress(b"\x00" * (width + 1) * 16, 9)
     header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
@@ -110,7 +126,9 @@ def test_photos_are_sniffed_and_pixel_limited(client: TestClient) -> None:
     assert refused.status_code == 422 and "pixels" in refused.json()["problems"][0]
     fake = client.post("/api/photos", files={"photo": ("x.jpg", b"<html>hi</html>", "image/jpeg")})
     assert fake.status_code == 422 and "not a JPEG, PNG or WebP" in fake.json()["problems"][0]
-    broken = client.post("/api/photos", files={"photo": ("y.png", b"\x89PNG\r\n\x1a\nxx", "image/png")})
+    broken = client.post(
+        "/api/photos", files={"photo": ("y.png", b"\x89PNG\r\n\x1a\nxx", "image/png")}
+    )
     assert broken.status_code == 422
 
 

@@ -14,6 +14,7 @@ from cardscore._version import __version__
 from cardscore.web import migrate
 from cardscore.web.api import router as api_router
 from cardscore.web.db import make_engine, make_sessionmaker
+from cardscore.web.games import get_adapter
 from cardscore.web.pages import router as pages_router
 from cardscore.web.problems import install_problem_handlers
 from cardscore.web.security import BodyLimitMiddleware
@@ -79,6 +80,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.store = MatchStore(make_sessionmaker(engine))
     install_problem_handlers(app)
     app.include_router(api_router)
+    if get_adapter("tranca") is not None:
+        from cardscore.web.api.tranca import router as tranca_router
+
+        app.include_router(tranca_router)
     app.include_router(pages_router)
     app.mount("/static", StaticFiles(directory=_STATIC), name="static")
     app.add_middleware(_SecurityHeaders)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, File, Request, UploadFile
+from fastapi import APIRouter, Depends, File, Request, UploadFile
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from cardscore.errors import CardscoreError
 from cardscore.web.api.schemas import (
-    _TRANCA_ROUND_EXAMPLE,
     GongzhuHandIn,
     MatchCreated,
     MatchIn,
@@ -122,20 +121,6 @@ def edit_round(match_id: str, number: int, body: RoundWrite, store: Store, key: 
 def undo(match_id: str, body: VersionIn, store: Store, key: Key) -> MatchOut:
     """Take back the last round."""
     return match_out(store.undo(match_id, key, body.version))
-
-
-@router.post(
-    "/tranca/score", tags=["scoring"], responses={503: _response(503, "Tranca is not installed.")}
-)
-def score_tranca_round(
-    body: Annotated[dict[str, Any], Body(json_schema_extra={"example": _TRANCA_ROUND_EXAMPLE})],
-) -> dict[str, Any]:
-    """Score one Tranca round (no storage): every team's terms and total, or every problem."""
-    if get_adapter("tranca") is None:
-        raise ProblemError(503, "Tranca scoring is not installed on this server")
-    from cardscore.web.games.tranca import score_document
-
-    return score_document(body)
 
 
 @router.post("/gongzhu/score", tags=["scoring"])

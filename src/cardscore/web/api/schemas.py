@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 __all__ = [
+    "TRANCA_ROUND_EXAMPLE",
     "GongzhuHandIn",
     "GongzhuMatchIn",
     "GongzhuRulesIn",
@@ -23,7 +24,7 @@ __all__ = [
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
 
-_TRANCA_ROUND_EXAMPLE: dict[str, Any] = {
+TRANCA_ROUND_EXAMPLE: dict[str, Any] = {
     "players": 4,
     "teams": [
         {
@@ -94,7 +95,7 @@ class RoundWrite(_Strict):
     round: dict[str, Any] = Field(
         description="The round document: for Tranca the `cardscore tranca score` JSON, for "
         'Gong Zhu `{"piles": [four piles]}`.',
-        json_schema_extra={"example": _TRANCA_ROUND_EXAMPLE},
+        json_schema_extra={"example": TRANCA_ROUND_EXAMPLE},
     )
 
 
