@@ -18,10 +18,10 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the web extra is not installed")
 
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
 
-from cardscore.web.app import create_app  # noqa: E402
-from cardscore.web.settings import Settings  # noqa: E402
+from cardscore.web.app import create_app
+from cardscore.web.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 GONGZHU = {"game": "gongzhu", "players": ["Ann", "Bo", "Cy", "Di"]}
@@ -34,6 +34,50 @@ def sqlite_url(folder: Path) -> str:
 @pytest.fixture
 def database_url(tmp_path: Path) -> str:
     return sqlite_url(tmp_path)
+
+
+POSTGRES_ENV = "CARDSCORE_TEST_POSTGRES_URL"
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh schema in the PostgreSQL database ``.ci/run`` provides (dropped afterwards).
+
+    Each test gets its own schema (via ``search_path``), so tests can run in parallel.
+    """
+    import secrets
+    from urllib.parse import quote
+
+    from sqlalchemy import create_engine
+
+    from cardscore.web.settings import normalize_database_url
+    from tests.conftest import need
+
+    base = os.environ.get(POSTGRES_ENV, "")
+    need(bool(base), f"PostgreSQL tests need {POSTGRES_ENV}=postgresql://user:pass@host/db")
+    base = normalize_database_url(base)
+    schema = f"test_{secrets.token_hex(6)}"
+    admin = create_engine(base)
+    try:
+        with admin.begin() as connection:
+            connection.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    except Exception as error:  # configured but down: a failure in CI, a skip elsewhere
+        admin.dispose()
+        need(False, f"PostgreSQL at {POSTGRES_ENV} is not reachable: {error}")
+    separator = "&" if "?" in base else "?"
+    yield f"{base}{separator}options={quote(f'-csearch_path={schema}')}"
+    with admin.begin() as connection:
+        connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+    admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The test runs on SQLite and again on PostgreSQL."""
+    if request.param == "sqlite":
+        return sqlite_url(tmp_path)
+    url: str = request.getfixturevalue("postgres_url")
+    return url
 
 
 @pytest.fixture

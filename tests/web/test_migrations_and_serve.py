@@ -40,7 +40,8 @@ def test_serve_prints_the_url_and_answers(tmp_path: Path) -> None:
         assert httpx.get(server.url + "/").status_code == 200
     finally:
         server.stop()
-    assert server.process is not None and server.process.stdout is not None
+    assert server.process is not None
+    assert server.process.stdout is not None
     output = server.process.stdout.read().decode()
     assert f"cardscore is running at http://127.0.0.1:{server.port}/" in output
 
@@ -69,9 +70,9 @@ def test_serve_is_listed_and_documented(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_lan_qr_code_prints_in_the_terminal(capsys: pytest.CaptureFixture[str]) -> None:
-    from cardscore.web.cli import _print_qr, lan_address
-
     import qrcode
+
+    from cardscore.web.cli import _print_qr, lan_address
 
     url = "http://192.168.1.20:8000/"
     _print_qr(url)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.web.conftest import Server, bearer, sqlite_url
+from tests.web.conftest import Server, bearer
 
 HEARTS = "23456789TJQKA"
 
@@ -38,8 +37,8 @@ def read(http: httpx.Client, match: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def test_sigkill_mid_stream_loses_nothing_acknowledged(tmp_path: Path) -> None:
-    server = Server(sqlite_url(tmp_path)).start()
+def test_sigkill_mid_stream_loses_nothing_acknowledged(any_database_url: str) -> None:
+    server = Server(any_database_url).start()
     streams = 3
     with httpx.Client(base_url=server.url, timeout=10) as http:
         matches = [create(http) for _ in range(streams)]
@@ -96,8 +95,8 @@ def test_sigkill_mid_stream_loses_nothing_acknowledged(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_concurrent_clients_never_lose_an_update(tmp_path: Path, workers: int) -> None:
-    server = Server(sqlite_url(tmp_path), workers=workers).start()
+def test_concurrent_clients_never_lose_an_update(any_database_url: str, workers: int) -> None:
+    server = Server(any_database_url, workers=workers).start()
     clients, rounds_each = 6, 8
     try:
         with httpx.Client(base_url=server.url, timeout=30) as http:
@@ -119,7 +118,8 @@ def test_concurrent_clients_never_lose_an_update(tmp_path: Path, workers: int) -
                     )
                     if response.status_code == 409:
                         body = response.json()
-                        assert body["current_version"] > version and body["problems"]
+                        assert body["current_version"] > version
+                        assert body["problems"]
                         conflicts[index] += 1
                         continue
                     assert response.status_code == 201, response.text
@@ -142,8 +142,8 @@ def test_concurrent_clients_never_lose_an_update(tmp_path: Path, workers: int) -
         server.stop()
 
 
-def test_same_version_at_once_exactly_one_wins(tmp_path: Path) -> None:
-    server = Server(sqlite_url(tmp_path)).start()
+def test_same_version_at_once_exactly_one_wins(any_database_url: str) -> None:
+    server = Server(any_database_url).start()
     try:
         with httpx.Client(base_url=server.url, timeout=30) as http:
             match = create(http)
