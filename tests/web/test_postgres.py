@@ -36,9 +36,7 @@ def test_migrations_and_a_match_on_postgresql(postgres_url: str) -> None:
         )
         assert stale.status_code == 409
         assert stale.json()["current_version"] == 3
-        share = client.post(
-            url_ + "/undo", json={"version": 3}, headers=bearer(match["share_key"])
-        )
+        share = client.post(url_ + "/undo", json={"version": 3}, headers=bearer(match["share_key"]))
         assert share.status_code == 403
         undone = client.post(url_ + "/undo", json={"version": 3}, headers=bearer(match["edit_key"]))
         assert undone.json()["totals"] == [-100, 0, 0, 0]
