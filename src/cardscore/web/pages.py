@@ -238,5 +238,6 @@ def _json_markup(data: Any) -> Markup:
 def _js_text(language: str) -> dict[str, str]:
     t = translator(language)
     text = {key: t(key) for key in JS_KEYS}
-    text.update({k: v for k, v in messages(language).items() if k.startswith("term.")})
+    for table in (messages("en"), messages(language)):
+        text.update({k: v for k, v in table.items() if k.startswith("term.")})
     return text

@@ -1,4 +1,9 @@
-"""Tranca matches: rounds are ``cardscore tranca score`` documents, checked across all teams."""
+"""Tranca matches: rounds are ``cardscore tranca score`` documents, checked across all teams.
+
+The match itself (team order, players, target, the end of the match, edits that would end it
+early) is :class:`cardscore.tranca.Match`'s business; this adapter replays the stored rounds
+through it.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardscore.errors import CardscoreError
-from cardscore.tranca import Match, RoundScore, parse_round, score_round
+from cardscore.tranca import Match, RoundScore, Team, parse_round, score_round
 from cardscore.web.games.base import RoundSummary, Summary, breakdown_dict
 
 __all__ = ["TrancaAdapter", "score_document"]
@@ -20,101 +25,80 @@ def _scored(score: RoundScore) -> dict[str, Any]:
 
 
 def score_document(document: Mapping[str, Any]) -> dict[str, Any]:
-    """Score one round document: each team's terms (with reasons) and total."""
+    """Score one round document: each team's terms (with reasons) and total.
+
+    Raises :class:`~cardscore.errors.CardscoreError` naming every problem.
+    """
     return _scored(score_round(parse_round(document)))
 
 
-def _names(config: Mapping[str, Any]) -> list[str]:
-    return [str(team["name"]) for team in config["teams"]]
-
-
 def _match(config: Mapping[str, Any]) -> Match:
-    return Match(
-        teams=list(config["teams"]), players=int(config["players"]), target=config.get("target")
-    )
+    teams = [Team(team["name"], tuple(team.get("players", ()))) for team in config["teams"]]
+    return Match(teams, players=int(config["players"]), target=config.get("target"))
 
 
-def _side(value: Any) -> str | None:
-    if value is None:
-        return None
-    return str(getattr(value, "name", value))
+def _with_players(config: Mapping[str, Any], document: Mapping[str, Any]) -> dict[str, Any]:
+    # A round entered in a match need not repeat the match's player count.
+    return {"players": config["players"], **document}
 
 
 class TrancaAdapter:
     name = "tranca"
 
     def new_config(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        players = int(request["players"])
-        teams = [
-            {
-                "name": str(team["name"]).strip(),
-                "players": [str(p) for p in team.get("players", [])],
-            }
-            for team in request["teams"]
-        ]
-        expected = players if players in (2, 3) else 2
-        problems = []
-        if len(teams) != expected:
-            problems.append(f"{players} players make {expected} teams, not {len(teams)}")
-        names = [team["name"] for team in teams]
-        if len(set(names)) != len(names):
-            problems.append(f"team names must differ: {names!r}")
-        if problems:
-            raise CardscoreError(problems)
-        config = {"players": players, "teams": teams, "target": request.get("target")}
-        _match(config)  # the library's own checks
+        config = {
+            "players": request["players"],
+            "teams": [
+                {
+                    "name": str(t["name"]).strip(),
+                    "players": [str(p).strip() for p in t.get("players", [])],
+                }
+                for t in request["teams"]
+            ],
+            "target": request.get("target"),
+        }
+        try:
+            config["target"] = _match(config).target
+        except ValueError as error:  # CardscoreError is one; Team refuses a blank name
+            raise CardscoreError(getattr(error, "problems", None) or str(error)) from None
         return config
 
     def check_rounds(
         self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]
     ) -> list[dict[str, Any]]:
         match = _match(config)
-        names = _names(config)
         checked: list[dict[str, Any]] = []
         for number, document in enumerate(documents, start=1):
             try:
-                round_ = parse_round({"players": config["players"], **document})
-                given = [team.name for team in round_.teams]
-                if given != names:
-                    raise CardscoreError(
-                        f"the round's teams are {given!r}; the match's are {names!r}"
-                    )
-                match.add_round(round_)
+                record = match.add_round(_with_players(config, document))
             except CardscoreError as error:
-                raise type(error)(f"round {number}: {p}" for p in error.problems) from None
-            checked.append(round_.as_dict())
+                raise CardscoreError(f"round {number}: {p}" for p in error.problems) from None
+            checked.append(record.round.as_dict())
         return checked
 
     def summary(self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]) -> Summary:
         match = _match(config)
-        names = _names(config)
-        totals = [0] * len(names)
         rounds: list[RoundSummary] = []
-        for number, document in enumerate(documents, start=1):
-            round_ = parse_round(document)
-            match.add_round(round_)
-            score = score_round(round_)
-            points = [team.total for team in score.teams]
-            totals = [t + p for t, p in zip(totals, points, strict=True)]
+        for document in documents:
+            record = match.add_round(_with_players(config, document))
             rounds.append(
                 {
-                    "number": number,
-                    "points": points,
-                    "totals": list(totals),
-                    "detail": _scored(score),
+                    "number": record.number,
+                    "points": [record.scores[name] for name in match.names],
+                    "totals": [record.totals[name] for name in match.names],
+                    "detail": _scored(record.score),
                 }
             )
+        totals = [match.totals[name] for name in match.names]
         best = max(totals)
-        leaders = [n for n, t in zip(names, totals, strict=True) if t == best]
-        winner = _side(match.winner)
-        stats = match.stats() if callable(match.stats) else match.stats
+        leaders = [n for n, t in zip(match.names, totals, strict=True) if t == best]
         return {
-            "sides": names,
+            "sides": list(match.names),
             "rounds": rounds,
             "totals": totals,
             "leader": leaders[0] if rounds and len(leaders) == 1 else None,
-            "winner": winner,
-            "over": winner is not None,
-            "target": int(match.target),
-            "stats": dict(stats) if isinstance(stats, Mapping) else {"stats": stats},
+            "winner": match.winner,
+            "over": match.is_over,
+            "target": match.target,
+            "stats": match.stats().as_dict(),
         }

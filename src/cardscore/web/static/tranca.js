@@ -70,6 +70,11 @@
     morto.checked = data.took_morto === undefined ? true : Boolean(data.took_morto);
     const out = el("input", { type: "radio", name: "went_out", value: String(index), class: "went-out" });
     out.checked = Boolean(data.went_out);
+    const players = (MATCH.config.teams[index] || {}).players || [];
+    const who = el("select", { class: "went-out-player" }, [el("option", { value: "", text: "—" }), ...players.map((p) => el("option", { value: p, text: p }))]);
+    who.value = data.went_out_player || "";
+    const outLabel = el("label", {}, [out, " " + tr("went_out")]);
+    if (players.length > 1) outLabel.append(" · " + tr("who_went_out") + " ", who);
     return el("fieldset", { class: "team-entry", "data-team": String(index) }, [
       el("legend", { text: name }),
       el("h3", { text: tr("melds") }), melds, addMeld,
@@ -77,7 +82,7 @@
       el("label", { class: "block" }, [tr("dollars") + " ", cardInput("dollars", cardsText(data.dollars), "3H 3D")]),
       el("label", { class: "block" }, [tr("hand") + " ", cardInput("hand", cardsText(data.hand), "AS 3C")]),
       el("label", {}, [morto, " " + tr("took_morto")]),
-      el("label", {}, [out, " " + tr("went_out")]),
+      outLabel,
     ]);
   }
 
@@ -110,6 +115,10 @@
       took_morto: section.querySelector("input.took-morto").checked,
       went_out: section.querySelector("input.went-out").checked,
     }));
+    document.querySelectorAll("fieldset.team-entry").forEach((section, i) => {
+      const who = section.querySelector("select.went-out-player");
+      if (teams[i].went_out && who && who.value) teams[i].went_out_player = who.value;
+    });
     return { players: MATCH.config.players, teams };
   }
 
