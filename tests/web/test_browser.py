@@ -112,3 +112,100 @@ def test_gongzhu_scorer_and_match_in_a_browser(page: Any) -> None:
     page.click("text=Português (Brasil)")
     assert "Bo venceu!" in page.inner_text("#winner")
     shot(page, "gongzhu-match-pt-BR")
+
+
+def test_tranca_match_typed_and_tapped_to_the_winner(page: Any) -> None:
+    pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed yet")
+    page.goto("/tranca/new")
+    page.check("input[name=players][value='4']")
+    for field, value in {
+        "team0_player0": "Ana",
+        "team0_player1": "Bia",
+        "team1_player0": "Caio",
+        "team1_player1": "Duda",
+        "target": "1000",
+    }.items():
+        page.fill(f"input[name={field}]", value)
+    assert page.is_hidden("fieldset.team[data-team='2']")  # four players: two pairs
+    shot(page, "tranca-new")
+    page.click("#new-tranca button[type=submit]")
+    page.wait_for_selector("#round-form fieldset.team-entry")
+    ana, caio = (
+        page.locator("fieldset.team-entry").nth(0),
+        page.locator("fieldset.team-entry").nth(1),
+    )
+
+    # Round 1, Ana & Bia: one meld typed, one tapped on the card picker.
+    ana.locator("input.meld").first.fill("4H 5H 6H 7H 8H 9H 2C")
+    ana.locator("button.add-meld").click()
+    ana.locator("input.meld").nth(1).focus()
+    for card in ("4S", "5S", "6S", "7S", "8S", "9S"):
+        page.click(f"#picker button[data-card='{card}']")
+    ana.locator("button.add-meld").click()
+    ana.locator("input.meld").nth(2).fill("5C 6C 7C 8C 9C 2D")
+    ana.locator("input.dollars").fill("3H 3D 3D")
+    ana.locator("input.hand").fill("AS 2D 9H 3C 7D")
+    ana.locator("input.took-morto").uncheck()
+    ana.locator("input.went-out").check()
+    caio.locator("input.meld").first.fill("KS KD KC")
+
+    # A reload in the middle of the entry keeps the draft.
+    page.reload()
+    page.wait_for_selector("#round-form fieldset.team-entry")
+    assert ana.locator("input.meld").nth(1).input_value() == "4S 5S 6S 7S 8S 9S"
+    assert not ana.locator("input.took-morto").is_checked()
+    page.click("#check-round")
+    page.wait_for_selector("#preview table")
+    assert "410" in page.inner_text("#preview table >> nth=0")
+    shot(page, "tranca-entry")
+    with page.expect_navigation():
+        page.click("#save-round")
+    assert page.inner_text("#totals tbody").split()[0] == "410"
+    assert ana.locator("input.meld").first.input_value() == ""  # the draft is gone once saved
+
+    # A mistake is refused with its reasons and nothing is lost.
+    ana.locator("input.meld").first.fill("AH KH")
+    ana.locator("input.went-out").check()
+    page.click("#save-round")
+    page.wait_for_selector("#messages li")
+    assert "at least 3" in page.inner_text("#messages")
+    page.click("#clear-draft")
+
+    # Round 2: Caio & Duda go out with a clean canastra.
+    caio.locator("input.meld").first.fill("AH KH QH JH TH 9H 8H")
+    caio.locator("input.went-out").check()
+    with page.expect_navigation():
+        page.click("#save-round")
+    totals = [int(v) for v in page.inner_text("#totals tbody").split()]
+    assert totals[1] > 0
+
+    # Correct a card in round 1 (the 2♦ in hand was a 4♦): totals recompute.
+    page.click("details.round[data-number='1'] summary")
+    page.click("details.round[data-number='1'] button.edit-round")
+    assert "1" in page.inner_text("#entry-title")
+    hand = ana.locator("input.hand")
+    hand.fill(hand.input_value().replace("2d", "4d").replace("2D", "4D"))
+    with page.expect_navigation():
+        page.click("#save-round")
+    corrected = [int(v) for v in page.inner_text("#totals tbody").split()]
+    assert corrected[0] == totals[0] + 5  # a 4 costs 5 in hand, a 2 costs 10
+
+    # Undo round 2, then Ana & Bia win.
+    page.on("dialog", lambda dialog: dialog.accept())
+    with page.expect_navigation():
+        page.click("#undo")
+    assert len(page.locator("details.round").all()) == 1
+    for _ in range(3):
+        if page.locator("#winner").count():
+            break
+        ana.locator("input.meld").first.fill("AH KH QH JH TH 9H 8H")
+        ana.locator("input.went-out").check()
+        with page.expect_navigation():
+            page.click("#save-round")
+    assert "Ana & Bia wins!" in page.inner_text("#winner")
+    assert page.locator("#stats").count() == 1
+    shot(page, "tranca-match")
+    share_url = page.input_value("#share-url")
+    page.goto(share_url)
+    assert page.locator("#round-form").count() == 0
+    shot(page, "tranca-shared")

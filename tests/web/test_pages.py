@@ -92,3 +92,13 @@ def test_gongzhu_match_from_the_form_to_the_match_page(client: TestClient) -> No
 def test_a_missing_match_is_a_problem_not_a_crash(client: TestClient) -> None:
     match = new_match(client)
     assert client.get(f"/m/{match['id']}x/{match['edit_key']}").status_code == 404
+
+
+def test_browsers_get_an_error_page_and_api_clients_a_problem(client: TestClient) -> None:
+    match = new_match(client)
+    page = client.get(f"/m/{match['id']}/wrong-key", headers={"Accept": "text/html"})
+    assert page.status_code == 403
+    assert page.headers["content-type"].startswith("text/html")
+    assert "does not open match" in page.text
+    api = client.get(f"/api/matches/{match['id']}", headers={"Accept": "text/html", **bearer("x")})
+    assert api.headers["content-type"] == "application/problem+json"

@@ -15,6 +15,7 @@ from cardscore.web import migrate
 from cardscore.web.api import router as api_router
 from cardscore.web.db import make_engine, make_sessionmaker
 from cardscore.web.games import get_adapter
+from cardscore.web.pages import error_page
 from cardscore.web.pages import router as pages_router
 from cardscore.web.problems import install_problem_handlers
 from cardscore.web.security import BodyLimitMiddleware
@@ -78,7 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.store = MatchStore(make_sessionmaker(engine))
-    install_problem_handlers(app)
+    install_problem_handlers(app, html=error_page)
     app.include_router(api_router)
     if get_adapter("tranca") is not None:
         from cardscore.web.api.tranca import router as tranca_router

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 __all__ = ["COLOURS", "totals_chart"]
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
-_W, _H, _PAD = 320, 180, 28
+_W, _H, _PAD, _RIGHT = 320, 180, 28, 72  # room on the right for the names
 
 
 def totals_chart(sides: Sequence[str], totals: Sequence[Sequence[int]], target: int | None) -> str:
@@ -25,7 +25,7 @@ def totals_chart(sides: Sequence[str], totals: Sequence[Sequence[int]], target: 
     steps = max(1, len(points) - 1)
 
     def x(i: int) -> float:
-        return _PAD + (_W - 2 * _PAD) * i / steps
+        return _PAD + (_W - _PAD - _RIGHT) * i / steps
 
     def y(v: int) -> float:
         return _H - _PAD - (_H - 2 * _PAD) * (v - low) / span
@@ -33,11 +33,11 @@ def totals_chart(sides: Sequence[str], totals: Sequence[Sequence[int]], target: 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {_H}" class="chart" '
         'role="img" aria-label="running totals by round">',
-        f'<line x1="{_PAD}" y1="{y(0):.1f}" x2="{_W - _PAD}" y2="{y(0):.1f}" stroke="#999"/>',
+        f'<line x1="{_PAD}" y1="{y(0):.1f}" x2="{_W - _RIGHT}" y2="{y(0):.1f}" stroke="#999"/>',
     ]
     if target is not None:
         parts.append(
-            f'<line x1="{_PAD}" y1="{y(target):.1f}" x2="{_W - _PAD}" y2="{y(target):.1f}" '
+            f'<line x1="{_PAD}" y1="{y(target):.1f}" x2="{_W - _RIGHT}" y2="{y(target):.1f}" '
             f'stroke="#999" stroke-dasharray="4 3"/><text x="{_PAD}" y="{y(target) - 3:.1f}" '
             f'font-size="10" fill="#666">{target}</text>'
         )
@@ -46,12 +46,12 @@ def totals_chart(sides: Sequence[str], totals: Sequence[Sequence[int]], target: 
         line = " ".join(f"{x(i):.1f},{y(row[side]):.1f}" for i, row in enumerate(points))
         parts.append(
             f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{line}"/>'
-            f'<text x="{_W - _PAD + 2}" y="{y(points[-1][side]):.1f}" font-size="10" '
-            f'fill="{colour}">{html.escape(name[:12])}</text>'
+            f'<text x="{_W - _RIGHT + 3}" y="{y(points[-1][side]):.1f}" font-size="10" '
+            f'fill="{colour}">{html.escape(name[:14])}</text>'
         )
     parts.append(
         f'<text x="{_PAD}" y="{_H - 8}" font-size="10" fill="#666">0</text>'
-        f'<text x="{_W - _PAD}" y="{_H - 8}" font-size="10" fill="#666" '
+        f'<text x="{_W - _RIGHT}" y="{_H - 8}" font-size="10" fill="#666" '
         f'text-anchor="end">{len(points) - 1}</text></svg>'
     )
     return "".join(parts)

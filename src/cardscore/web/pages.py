@@ -25,7 +25,7 @@ from cardscore.web.problems import ProblemError
 from cardscore.web.security import csrf_matches, new_key
 from cardscore.web.store import MatchStore
 
-__all__ = ["router"]
+__all__ = ["error_page", "router"]
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).with_name("templates"))
@@ -82,6 +82,11 @@ async def _form(request: Request) -> dict[str, str]:
             "csrf",
         )
     return fields
+
+
+def error_page(request: Request, status: int, problems: list[str]) -> Response:
+    """What a browser sees instead of a problem body (a wrong link, a stale form)."""
+    return render(request, "error.html", status, code=status, problems=problems)
 
 
 @router.get("/", response_class=HTMLResponse)

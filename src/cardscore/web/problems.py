@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from http import HTTPStatus
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -105,31 +105,44 @@ def validation_problems(errors: Sequence[Any]) -> tuple[int, list[str]]:
     return status, problems
 
 
-def install_problem_handlers(app: FastAPI) -> None:
+HtmlRenderer = Callable[[Request, int, list[str]], Response]
+
+
+def install_problem_handlers(app: FastAPI, html: HtmlRenderer | None = None) -> None:
+    """Answer every error with a problem body (or, for a browser on a page, ``html``'s page)."""
+
+    def answer(
+        request: Request, status: int, problems: list[str], kind: str | None = None, **extra: Any
+    ) -> Response:
+        wants_page = "text/html" in request.headers.get("accept", "")
+        if html is not None and wants_page and not request.url.path.startswith("/api/"):
+            return html(request, status, problems)
+        return problem_response(status, problems, kind, **extra)
+
     @app.exception_handler(ProblemError)
-    async def _problem(_request: Request, error: ProblemError) -> JSONResponse:
-        return problem_response(error.status, error.problems, error.kind, **error.extra)
+    async def _problem(request: Request, error: ProblemError) -> Response:
+        return answer(request, error.status, error.problems, error.kind, **error.extra)
 
     @app.exception_handler(CardscoreError)
-    async def _cardscore(_request: Request, error: CardscoreError) -> JSONResponse:
-        return problem_response(422, error.problems, "invalid-input")
+    async def _cardscore(request: Request, error: CardscoreError) -> Response:
+        return answer(request, 422, list(error.problems), "invalid-input")
 
     @app.exception_handler(RequestValidationError)
-    async def _validation(_request: Request, error: RequestValidationError) -> JSONResponse:
+    async def _validation(request: Request, error: RequestValidationError) -> Response:
         status, problems = validation_problems(error.errors())
-        return problem_response(status, problems, "invalid-request")
+        return answer(request, status, problems, "invalid-request")
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, error: StarletteHTTPException) -> Response:
         detail = (
             error.detail if isinstance(error.detail, str) else HTTPStatus(error.status_code).phrase
         )
-        return problem_response(error.status_code, [detail])
+        return answer(request, error.status_code, [detail])
 
     @app.exception_handler(Exception)
-    async def _unexpected(request: Request, error: Exception) -> JSONResponse:
+    async def _unexpected(request: Request, error: Exception) -> Response:
         _log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return problem_response(500, ["an unexpected error happened; it has been logged"])
+        return answer(request, 500, ["an unexpected error happened; it has been logged"])
 
 
 def _response(status: int, description: str) -> dict[str, Any]:
