@@ -1,0 +1,33 @@
+"""Tranca (Brazilian canasta): checked round scoring with a full explanation, and matches.
+
+>>> from cardscore.tranca import Meld, parse_round, score_round
+>>> Meld("Ah Kh Qh Jh Th 9h 8h").canastra
+CanastraKind.CLEAN
+"""
+
+from cardscore.tranca.melds import CanastraKind, InvalidMeldError, Meld, MeldKind, meld_problems
+from cardscore.tranca.piles import Pile
+from cardscore.tranca.round import InvalidRoundError, Round, parse_round
+from cardscore.tranca.rules import TrancaRules, card_points
+from cardscore.tranca.scoring import TERMS, RoundScore, TeamScore, score_round
+from cardscore.tranca.teams import Team, TeamRound
+
+__all__ = [
+    "TERMS",
+    "CanastraKind",
+    "InvalidMeldError",
+    "InvalidRoundError",
+    "Meld",
+    "MeldKind",
+    "Pile",
+    "Round",
+    "RoundScore",
+    "Team",
+    "TeamRound",
+    "TeamScore",
+    "TrancaRules",
+    "card_points",
+    "meld_problems",
+    "parse_round",
+    "score_round",
+]
