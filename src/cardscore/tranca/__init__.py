@@ -5,11 +5,13 @@
 CanastraKind.CLEAN
 """
 
+from cardscore.tranca.match import Match, RoundRecord
 from cardscore.tranca.melds import CanastraKind, InvalidMeldError, Meld, MeldKind, meld_problems
 from cardscore.tranca.piles import Pile
 from cardscore.tranca.round import InvalidRoundError, Round, parse_round
 from cardscore.tranca.rules import TrancaRules, card_points
 from cardscore.tranca.scoring import TERMS, RoundScore, TeamScore, score_round
+from cardscore.tranca.stats import MatchStats, PlayerStats, TeamStats
 from cardscore.tranca.teams import Team, TeamRound
 
 __all__ = [
@@ -17,14 +19,19 @@ __all__ = [
     "CanastraKind",
     "InvalidMeldError",
     "InvalidRoundError",
+    "Match",
+    "MatchStats",
     "Meld",
     "MeldKind",
     "Pile",
+    "PlayerStats",
     "Round",
+    "RoundRecord",
     "RoundScore",
     "Team",
     "TeamRound",
     "TeamScore",
+    "TeamStats",
     "TrancaRules",
     "card_points",
     "meld_problems",

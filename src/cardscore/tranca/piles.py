@@ -62,7 +62,9 @@ def pile_problems(data: object, rules: TrancaRules = _DEFAULT_RULES) -> tuple[st
     problems: list[str] = []
     unknown = sorted(str(k) for k in data if k not in _PILE_KEYS)
     if unknown:
-        problems.append(f"unknown key(s) {', '.join(map(repr, unknown))} (a pile has pile, clean, cards)")
+        problems.append(
+            f"unknown key(s) {', '.join(map(repr, unknown))} (a pile has pile, clean, cards)"
+        )
     rank: Rank | None = None
     if "pile" not in data:
         problems.append('"pile" (its rank, like "K") is missing')

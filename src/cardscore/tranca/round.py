@@ -30,6 +30,7 @@ cardscore.tranca.round.InvalidRoundError: team 'Ana': "went_out" is missing ...;
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -121,10 +122,8 @@ def _read_cards(value: object, where: str, problems: list[str]) -> tuple[tuple[C
         problems.extend(f"{where}: {p}" for p in error.problems)
     readable: list[Card] = []
     for item in items:
-        try:
+        with contextlib.suppress(CardscoreError):
             readable.extend(parse_cards([item]))  # type: ignore[list-item]
-        except CardscoreError:
-            pass
     return tuple(readable), False
 
 
@@ -267,9 +266,7 @@ def _team_rule_problems(draft: _Draft, players: int, rules: TrancaRules) -> list
             )
         held = next((cards for name, cards in draft.hands if name == who), ())
         if held:
-            problems.append(
-                f"{label}: {who} went out, yet still holds {' '.join(map(str, held))}"
-            )
+            problems.append(f"{label}: {who} went out, yet still holds {' '.join(map(str, held))}")
     return problems
 
 
@@ -304,7 +301,9 @@ def _count_problems(drafts: Sequence[_Draft], decks: int) -> list[str]:
     for d in drafts:
         for i, pile in enumerate(d.piles, start=1):
             for rank, n in pile.rank_counts().items():
-                pile_places[rank][f"{d.label} pile {i}" + (" (its 2)" if rank is not pile.rank else "")] += n
+                pile_places[rank][
+                    f"{d.label} pile {i}" + (" (its 2)" if rank is not pile.rank else "")
+                ] += n
     for rank in sorted(pile_places):
         of_rank = {card: where for card, where in places.items() if card.rank is rank}
         capped = sum(min(sum(w.values()), decks) for w in of_rank.values())
@@ -350,7 +349,9 @@ def _rule_problems(
     out = [d.label for d in drafts if d.went_out]
     if len(out) > 1:
         both = "both" if len(out) == 2 else "all"
-        problems.append(f"{' and '.join(out)} {both} went out; at most one team goes out in a round")
+        problems.append(
+            f"{' and '.join(out)} {both} went out; at most one team goes out in a round"
+        )
     problems.extend(_count_problems(drafts, decks))
     return problems
 
@@ -386,7 +387,9 @@ def parse_round(data: Mapping[str, Any], *, rules: TrancaRules | None = None) ->
     if "rules" in data:
         own = _read_rules(data["rules"], problems)
         if rules is not None and own is not None and own != rules:
-            problems.append(f"the round's rules {own.as_dict()} differ from the given {rules.as_dict()}")
+            problems.append(
+                f"the round's rules {own.as_dict()} differ from the given {rules.as_dict()}"
+            )
         rules = rules or own
     rules = rules or TrancaRules()
 
@@ -411,12 +414,15 @@ def parse_round(data: Mapping[str, Any], *, rules: TrancaRules | None = None) ->
         problems.extend(_rule_problems(players, decks, rules, drafts))
     if problems:
         raise InvalidRoundError(problems)
-    assert players is not None and decks is not None  # for mypy: no problems means both read
+    assert players is not None  # for mypy: without problems, both were read
+    assert decks is not None
     return Round(players, tuple(_team_of(d, rules) for d in drafts), decks, rules)
 
 
 def _team_of(draft: _Draft, rules: TrancaRules) -> TeamRound:
-    assert draft.name is not None and draft.took_morto is not None and draft.went_out is not None
+    assert draft.name is not None
+    assert draft.took_morto is not None
+    assert draft.went_out is not None
     return TeamRound(
         name=draft.name,
         took_morto=draft.took_morto,
@@ -454,7 +460,9 @@ def round_problems(
     if players not in PLAYER_COUNTS:
         return (f"players must be 2, 3, 4 or 6, not {players!r}",)
     decks = decks or decks_for(players)
-    return tuple(_rule_problems(players, decks, rules or TrancaRules(), [_draft_of(t) for t in teams]))
+    return tuple(
+        _rule_problems(players, decks, rules or TrancaRules(), [_draft_of(t) for t in teams])
+    )
 
 
 @dataclass(frozen=True, slots=True)

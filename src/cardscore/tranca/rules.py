@@ -55,7 +55,7 @@ SEQUENCE_RANKS: tuple[Rank, ...] = tuple(r for r in Rank if r.index >= Rank.FOUR
 """4…A: sequences never use 2s as naturals or 3s, and the ace is only high."""
 EDGE_RANKS = frozenset({Rank.FOUR, Rank.FIVE, Rank.KING, Rank.ACE})
 
-_POINTS: dict[Rank, int] = {rank: 10 for rank in Rank} | {
+_POINTS: dict[Rank, int] = dict.fromkeys(Rank, 10) | {
     Rank.ACE: 15,
     Rank.FOUR: 5,
     Rank.FIVE: 5,

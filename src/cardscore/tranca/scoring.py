@@ -161,7 +161,9 @@ def score_team(team: TeamRound) -> TeamScore:
     terms.append(
         Term("morto", 0, "taken") if team.took_morto else Term("morto", MORTO, "never taken")
     )
-    terms.append(Term("final_move", FINAL_MOVE, "went out") if team.went_out else Term("final_move", 0))
+    terms.append(
+        Term("final_move", FINAL_MOVE, "went out") if team.went_out else Term("final_move", 0)
+    )
     held = team.hand_cards
     terms.append(Term("hand_cards", -_sum_points(held), format_cards(held)))
     trancas = team.trancas
