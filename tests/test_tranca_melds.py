@@ -16,8 +16,22 @@ EDGES = TrancaRules(edges_only=True)
 
 @pytest.mark.parametrize(
     ("code", "points"),
-    [("Ah", 15), ("Kd", 10), ("Qs", 10), ("Jc", 10), ("Th", 10), ("9h", 10), ("8h", 10)]
-    + [("7h", 5), ("6h", 5), ("5h", 5), ("4h", 5), ("2c", 10), ("3h", 5), ("3d", 5)],
+    [
+        ("Ah", 15),
+        ("Kd", 10),
+        ("Qs", 10),
+        ("Jc", 10),
+        ("Th", 10),
+        ("9h", 10),
+        ("8h", 10),
+        ("7h", 5),
+        ("6h", 5),
+        ("5h", 5),
+        ("4h", 5),
+        ("2c", 10),
+        ("3h", 5),
+        ("3d", 5),
+    ],
 )
 def test_card_values(code: str, points: int) -> None:
     assert card_points(Card(code)) == points
@@ -179,7 +193,8 @@ def test_extend_and_can_extend() -> None:
     assert meld.can_extend("Kc 2h")
     assert not meld.can_extend("2h 2c")
     assert not meld.can_extend("Qh")
-    assert not meld.can_extend("9s", EDGES) and not Meld("9h 9s 9d").can_extend("9c", EDGES)
+    assert not meld.can_extend("9s", EDGES)
+    assert not Meld("9h 9s 9d").can_extend("9c", EDGES)
     with pytest.raises(InvalidMeldError):
         meld.extend("Qh")
     assert meld.extend("Kc").size == 4
