@@ -410,7 +410,7 @@ def parse_round(data: Mapping[str, Any], *, rules: TrancaRules | None = None) ->
         problems.append(f"teams must be a non-empty list of teams, not {teams!r}")
         teams = []
     drafts = [_read_team(i, team, rules, problems) for i, team in enumerate(teams, start=1)]
-    if players is not None and decks is not None:
+    if players is not None and decks is not None and drafts:
         problems.extend(_rule_problems(players, decks, rules, drafts))
     if problems:
         raise InvalidRoundError(problems)
