@@ -258,3 +258,7 @@ def test_from_json_reports_every_bad_round() -> None:
     assert raised.value.problems[1].startswith("round 2: the round's teams")
     with pytest.raises(CardscoreError):
         Match.from_json("[]")
+    with pytest.raises(CardscoreError, match="a match needs teams"):
+        Match.from_json({"players": 4, "teams": [{"players": []}]})
+    with pytest.raises(CardscoreError, match="a match needs teams"):
+        Match.from_json({"players": 4, "teams": [], "rules": {"wild": True}})

@@ -271,8 +271,13 @@ class Match:
         data = json.loads(text) if isinstance(text, str) else text
         if not isinstance(data, Mapping):
             raise CardscoreError("a match is a JSON object with players, teams and rounds")
-        rules = TrancaRules(**data.get("rules", {}))
-        teams = [Team(t["name"], tuple(t.get("players", ()))) for t in data.get("teams", [])]
+        try:
+            rules = TrancaRules(**data.get("rules", {}))
+            teams = [Team(t["name"], tuple(t.get("players", ()))) for t in data["teams"]]
+        except (KeyError, TypeError, AttributeError, ValueError) as error:
+            raise CardscoreError(
+                f"a match needs teams (each with a name) and valid rules: {error!r}"
+            ) from None
         match = cls(teams, players=data.get("players", 4), target=data.get("target"), rules=rules)
         problems: list[str] = []
         rounds = []

@@ -34,12 +34,13 @@ import contextlib
 import difflib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
 from cardscore.cards import Card, Rank, parse_cards
 from cardscore.errors import CardscoreError
-from cardscore.tranca.melds import Meld, meld_problems
+from cardscore.tranca.melds import Meld, card_order, meld_problems
 from cardscore.tranca.piles import Pile, pile_problems
 from cardscore.tranca.rules import (
     CANASTRA_SIZE,
@@ -72,6 +73,9 @@ _DRAFT_HINT = {
     "took_morto": "whether the team took its morto",
     "went_out": "whether the team went out",
 }
+
+
+_CHECKED: ContextVar[bool] = ContextVar("tranca_round_checked", default=False)
 
 
 class InvalidRoundError(CardscoreError):
@@ -288,7 +292,7 @@ def _count_problems(drafts: Sequence[_Draft], decks: int) -> list[str]:
                 places[card][f"{d.label} hand"] += 1
     word = "deck holds" if decks == 1 else "decks hold"
     problems = []
-    for card in sorted(places):
+    for card in sorted(places, key=card_order):
         used = sum(places[card].values())
         if used > decks:
             problems.append(
@@ -416,7 +420,11 @@ def parse_round(data: Mapping[str, Any], *, rules: TrancaRules | None = None) ->
         raise InvalidRoundError(problems)
     assert players is not None  # for mypy: without problems, both were read
     assert decks is not None
-    return Round(players, tuple(_team_of(d, rules) for d in drafts), decks, rules)
+    token = _CHECKED.set(True)
+    try:
+        return Round(players, tuple(_team_of(d, rules) for d in drafts), decks, rules)
+    finally:
+        _CHECKED.reset(token)
 
 
 def _team_of(draft: _Draft, rules: TrancaRules) -> TeamRound:
@@ -482,6 +490,8 @@ class Round:
         object.__setattr__(self, "teams", tuple(self.teams))
         if self.decks == 0 and self.players in PLAYER_COUNTS:
             object.__setattr__(self, "decks", decks_for(self.players))
+        if _CHECKED.get():
+            return  # parse_round has just checked every rule on the same cards
         problems = round_problems(self.players, self.teams, self.decks, self.rules)
         if problems:
             raise InvalidRoundError(problems)
