@@ -227,6 +227,25 @@ def test_players_alone_are_their_own_team_in_the_statistics() -> None:
     assert [t.rounds_won for t in match.stats().teams] == [1, 1]
 
 
+def test_a_player_alone_may_be_named_apart_from_the_team() -> None:
+    match = Match([Team("North", ("Ana",)), "South"], players=2)
+    match.add_round(
+        duel(
+            side("North", melds=[CANASTRA], went_out=True, went_out_player="Ana"),
+            side("South", hand=["3s"]),
+        )
+    )
+    match.add_round(duel(side("North", hand={"Ana": ["Kd"]}), side("South", went_out=False)))
+    players = {p.name: p for p in match.stats().players}
+    assert list(players) == ["Ana", "South"]
+    assert (
+        players["Ana"].went_out,
+        players["Ana"].hand_points,
+        players["Ana"].rounds_recorded,
+    ) == (1, -10, 2)
+    assert (players["South"].trancas, players["South"].team) == (1, "South")
+
+
 def test_json_round_trip() -> None:
     match = pairs()
     for n in (1, 2):

@@ -1,5 +1,16 @@
 """Tranca (Brazilian canasta): checked round scoring with a full explanation, and matches.
 
+The model, from cards up — small immutable values a playable game can grow from later:
+
+- :class:`~cardscore.cards.Card` (two or three decks; red 3s are dollars, black 3s trancas);
+- :class:`Meld` — a checked sequence, set or meld of 2s (``extend`` returns a new one) — and
+  :class:`Pile`, a closed canastra seen from the side;
+- :class:`TeamRound` — one team's table and hand when a round ends — and :class:`Round`, all
+  teams together, checked on construction (``parse_round`` reads it from JSON);
+- :func:`score_round` → :class:`RoundScore` of :class:`TeamScore` (each a
+  :class:`~cardscore.breakdown.Breakdown`);
+- :class:`Match` — rounds in order, undo, edits, target, winner and statistics.
+
 >>> from cardscore.tranca import Meld, parse_round, score_round
 >>> Meld("Ah Kh Qh Jh Th 9h 8h").canastra
 CanastraKind.CLEAN

@@ -86,10 +86,15 @@ def _team_stats(name: str, sides: Sequence[TeamRound], scores: Sequence[RoundSco
 
 def _player_rounds(team: Team, side: TeamRound) -> dict[str, tuple[bool, tuple[Card, ...]]]:
     """Per player on record for this side: whether they went out, and the cards they held."""
-    alone = len(team.players) <= 1 and len(side.players) <= 1 and len(side.hands) <= 1
-    if alone and not side.hands and side.went_out_player is None:
+    named = [
+        *team.players,
+        *side.players,
+        *(who for who, _ in side.hands),
+        *([side.went_out_player] if side.went_out_player else []),
+    ]
+    if len(set(named)) <= 1 and len(team.players) <= 1:
         # A player alone is the team: everything the side records is theirs.
-        who = (team.players or side.players or (team.name,))[0]
+        who = named[0] if named else team.name
         return {who: (side.went_out, side.hand)}
     found = {who: (side.went_out_player == who, held) for who, held in side.hands}
     if side.went_out_player is not None and side.went_out_player not in found:
