@@ -259,6 +259,8 @@ def test_json_round_trip() -> None:
     assert again.totals == match.totals
     assert json.loads(again.to_json()) == json.loads(text)
     assert "Ana & Bia vs Caio & Duda: 2 round(s)" in repr(again)
+    assert "<td>1740 (+1330)</td>" in again._repr_html_()
+    assert "Ana &amp; Bia" in again._repr_html_()
 
 
 def test_from_json_reports_every_bad_round() -> None:

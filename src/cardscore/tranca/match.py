@@ -21,6 +21,7 @@ players, 5,000 for six); the higher total wins, and a tie for the lead plays on.
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -293,6 +294,20 @@ class Match:
             raise InvalidRoundError(problems)
         match._records = match._replay(rounds)
         return match
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{html.escape(n)}</th>" for n in self.names)
+        rows = "".join(
+            f"<tr><td>{r.number}</td>"
+            + "".join(f"<td>{r.totals[n]} ({r.scores[n]:+})</td>" for n in self.names)
+            + "</tr>"
+            for r in self._records
+        )
+        result = f"winner: {html.escape(self.winner)}" if self.winner else "no winner yet"
+        return (
+            f"<table><thead><tr><th>round</th>{head}</tr></thead><tbody>{rows}</tbody></table>"
+            f"<p>{result} (target {self.target})</p>"
+        )
 
     def __repr__(self) -> str:
         return (
