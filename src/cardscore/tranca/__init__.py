@@ -1,0 +1,51 @@
+"""Tranca (Brazilian canasta): checked round scoring with a full explanation, and matches.
+
+The model, from cards up — small immutable values a playable game can grow from later:
+
+- :class:`~cardscore.cards.Card` (two or three decks; red 3s are dollars, black 3s trancas);
+- :class:`Meld` — a checked sequence, set or meld of 2s (``extend`` returns a new one) — and
+  :class:`Pile`, a closed canastra seen from the side;
+- :class:`TeamRound` — one team's table and hand when a round ends — and :class:`Round`, all
+  teams together, checked on construction (``parse_round`` reads it from JSON);
+- :func:`score_round` → :class:`RoundScore` of :class:`TeamScore` (each a
+  :class:`~cardscore.breakdown.Breakdown`);
+- :class:`Match` — rounds in order, undo, edits, target, winner and statistics.
+
+>>> from cardscore.tranca import Meld, parse_round, score_round
+>>> Meld("Ah Kh Qh Jh Th 9h 8h").canastra
+CanastraKind.CLEAN
+"""
+
+from cardscore.tranca.match import Match, RoundRecord
+from cardscore.tranca.melds import CanastraKind, InvalidMeldError, Meld, MeldKind, meld_problems
+from cardscore.tranca.piles import Pile
+from cardscore.tranca.round import InvalidRoundError, Round, parse_round
+from cardscore.tranca.rules import TrancaRules, card_points
+from cardscore.tranca.scoring import TERMS, RoundScore, TeamScore, score_round
+from cardscore.tranca.stats import MatchStats, PlayerStats, TeamStats
+from cardscore.tranca.teams import Team, TeamRound
+
+__all__ = [
+    "TERMS",
+    "CanastraKind",
+    "InvalidMeldError",
+    "InvalidRoundError",
+    "Match",
+    "MatchStats",
+    "Meld",
+    "MeldKind",
+    "Pile",
+    "PlayerStats",
+    "Round",
+    "RoundRecord",
+    "RoundScore",
+    "Team",
+    "TeamRound",
+    "TeamScore",
+    "TeamStats",
+    "TrancaRules",
+    "card_points",
+    "meld_problems",
+    "parse_round",
+    "score_round",
+]

@@ -1,0 +1,211 @@
+"""``cardscore tranca``: score rounds and matches from round JSON files."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.table import Table
+
+from cardscore.cli.output import breakdown_table, console, echo_json, json_option
+from cardscore.errors import CardscoreError
+from cardscore.tranca.match import Match
+from cardscore.tranca.round import InvalidRoundError, Round, parse_round
+from cardscore.tranca.rules import TrancaRules
+from cardscore.tranca.scoring import score_round
+from cardscore.tranca.teams import Team
+
+__all__ = ["group"]
+
+_ROUND_FILE = click.Path(dir_okay=False, allow_dash=True)
+
+
+def _edges_only_option(function: click.decorators.FC) -> click.decorators.FC:
+    return click.option(
+        "--edges-only",
+        is_flag=True,
+        help="House rule: sets (melds of one rank) only of 4, 5, K or A.",
+    )(function)
+
+
+def _load(source: str) -> Any:
+    """The JSON in file ``source`` (``-`` for stdin); unreadable input is a CardscoreError."""
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as error:
+        raise CardscoreError(f"{source}: cannot read it ({error.strerror})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CardscoreError(
+            f"{source}: not valid JSON ({error.msg} at line {error.lineno} column {error.colno})"
+        ) from None
+
+
+def _read_round(source: str, rules: TrancaRules | None) -> Round:
+    return parse_round(_load(source), rules=rules)
+
+
+@click.group("tranca")
+def group() -> None:
+    """Tranca (Brazilian canasta): score rounds and matches from round JSON files.
+
+    A round file lists, per team, its melds, closed piles, dollars, hand, and whether it took
+    its morto and went out (see the README's Tranca section for the format).
+    """
+
+
+@group.command("score")
+@click.argument("round_file", metavar="ROUND.json", type=_ROUND_FILE)
+@_edges_only_option
+@json_option
+def score_command(round_file: str, edges_only: bool, as_json: bool) -> None:
+    """Score one round: every team's terms and total (ROUND.json, or - for stdin)."""
+    rules = TrancaRules(edges_only=True) if edges_only else None
+    score = score_round(_read_round(round_file, rules))
+    if as_json:
+        echo_json(score.as_dict())
+        return
+    out = console()
+    for number, team in enumerate(score.teams):
+        if number:
+            out.print()
+        out.print(team.name)
+        out.print(breakdown_table(team.breakdown))
+
+
+@group.command("match")
+@click.argument("round_files", metavar="ROUND.json...", nargs=-1, required=True, type=_ROUND_FILE)
+@click.option(
+    "--target",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Points that end the match (default 3,500; 5,000 with six players).",
+)
+@click.option("--stats", "show_stats", is_flag=True, help="Also print statistics per team.")
+@_edges_only_option
+@json_option
+def match_command(
+    round_files: tuple[str, ...],
+    target: int | None,
+    show_stats: bool,
+    edges_only: bool,
+    as_json: bool,
+) -> None:
+    """Score rounds in order: running totals per round and the winner once the target is reached.
+
+    The teams (names, order and players) come from the first round; every later round must
+    list the same teams in the same order.
+    """
+    rules = TrancaRules(edges_only=True) if edges_only else None
+    problems: list[str] = []
+    rounds: list[tuple[str, Round]] = []
+    for source in round_files:
+        try:
+            rounds.append((source, _read_round(source, rules)))
+        except CardscoreError as error:
+            problems.extend(f"{source}: {p}" for p in error.problems)
+    if problems:
+        raise InvalidRoundError(problems)
+    first = rounds[0][1]
+    match = Match(
+        [Team(t.name, t.players) for t in first.teams],
+        players=first.players,
+        target=target,
+        rules=first.rules,
+    )
+    for source, round_ in rounds:
+        if match.is_over:
+            problems.append(
+                f"{source}: the match already ended with round {len(match.rounds)} "
+                f"({match.winner} won)"
+            )
+            continue
+        try:
+            match.add_round(round_)
+        except CardscoreError as error:
+            problems.extend(f"{source}: {p}" for p in error.problems)
+    if problems:
+        raise InvalidRoundError(problems)
+    if as_json:
+        data: dict[str, Any] = {
+            "target": match.target,
+            "teams": list(match.names),
+            "rounds": [r.as_dict() for r in match.rounds],
+            "totals": match.totals,
+            "winner": match.winner,
+        }
+        if show_stats:
+            data["stats"] = match.stats().as_dict()
+        echo_json(data)
+        return
+    out = console()
+    out.print(_totals_table(match))
+    leader = max(match.totals.values())
+    if match.winner is not None:
+        others = " to ".join(f"{t:,}" for n, t in match.totals.items() if n != match.winner)
+        out.print(f"winner: {match.winner}, {leader:,} to {others} (target {match.target:,})")
+    else:
+        out.print(f"no winner yet: the target is {match.target:,}")
+    if show_stats:
+        out.print()
+        out.print(_stats_table(match))
+        if match.stats().players:
+            out.print()
+            out.print(_players_table(match))
+
+
+def _totals_table(match: Match) -> Table:
+    table = Table(box=None, pad_edge=False)
+    table.add_column("round", justify="right")
+    for name in match.names:
+        table.add_column(name, justify="right")
+    for record in match.rounds:
+        table.add_row(
+            str(record.number),
+            *(f"{record.totals[n]:,} ({record.scores[n]:+,})" for n in match.names),
+        )
+    return table
+
+
+def _stats_table(match: Match) -> Table:
+    stats = match.stats()
+    table = Table(box=None, pad_edge=False)
+    table.add_column("team")
+    for title in ("won", "went out", "clean", "dirty", "2s", "dollars", "trancas"):
+        table.add_column(title, justify="right")
+    for team in stats.teams:
+        table.add_row(
+            team.name,
+            *map(
+                str,
+                (
+                    team.rounds_won,
+                    team.went_out,
+                    team.clean_canastras,
+                    team.dirty_canastras,
+                    team.twos_canastras,
+                    team.dollars,
+                    team.trancas,
+                ),
+            ),
+        )
+    return table
+
+
+def _players_table(match: Match) -> Table:
+    table = Table(box=None, pad_edge=False)
+    for title in ("player", "team", "went out", "trancas", "hand points"):
+        table.add_column(title, justify="left" if title in ("player", "team") else "right")
+    for player in match.stats().players:
+        table.add_row(
+            player.name,
+            player.team,
+            str(player.went_out),
+            str(player.trancas),
+            str(player.hand_points),
+        )
+    return table

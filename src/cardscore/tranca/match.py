@@ -1,0 +1,316 @@
+"""A Tranca match: rounds in order, running totals, undo and edits, and the winner at the target.
+
+A match ends at the end of the round in which a team reaches the target (3,500 up to four
+players, 5,000 for six); the higher total wins, and a tie for the lead plays on.
+
+>>> match = Match(["Ana", "Bia"], players=2, target=700)
+>>> def side(name, melds, out):
+...     return {"name": name, "melds": melds, "took_morto": True, "went_out": out}
+>>> canastra = [["Ah", "Kh", "Qh", "Jh", "Th", "9h", "8h"]]
+>>> record = match.add_round({"players": 2, "teams": [side("Ana", canastra, True), side("Bia", [], False)]})
+>>> record.number, record.totals, match.is_over
+(1, {'Ana': 375, 'Bia': 0}, False)
+>>> _ = match.add_round({"players": 2, "teams": [side("Ana", [], False), side("Bia", canastra, True)]})
+>>> match.totals, match.is_over, match.winner
+({'Ana': 375, 'Bia': 375}, False, None)
+>>> _ = match.undo()
+>>> _ = match.add_round({"players": 2, "teams": [side("Ana", canastra, True), side("Bia", [], False)]})
+>>> match.totals, match.winner
+({'Ana': 750, 'Bia': 0}, 'Ana')
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cardscore.errors import CardscoreError, IllegalMoveError
+from cardscore.tranca.round import InvalidRoundError, Round, parse_round
+from cardscore.tranca.rules import PLAYER_COUNTS, TrancaRules, target_for, team_count, team_size
+from cardscore.tranca.scoring import RoundScore, score_round
+from cardscore.tranca.stats import MatchStats, match_stats
+from cardscore.tranca.teams import Team
+
+__all__ = ["Match", "RoundRecord"]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """One round of a match: the round, its scores, and every team's total after it."""
+
+    number: int
+    """1 for the first round."""
+    round: Round
+    score: RoundScore
+    totals: dict[str, int]
+
+    @property
+    def scores(self) -> dict[str, int]:
+        return self.score.totals
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "scores": self.scores, "totals": self.totals}
+
+
+def _leader(totals: Mapping[str, int], target: int) -> str | None:
+    """The winner once some total reached ``target``: the single highest total (a tie plays on)."""
+    best = max(totals.values())
+    if best < target:
+        return None
+    leaders = [name for name, total in totals.items() if total == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+class Match:
+    """Rounds of Tranca between teams that keep their names and order.
+
+    ``teams`` are names or :class:`Team` objects (with their players); ``target`` defaults to
+    3,500 (up to four players) or 5,000 (six). Every change (``add_round``, ``undo``,
+    ``edit_round``) returns a frozen :class:`RoundRecord`.
+    """
+
+    def __init__(
+        self,
+        teams: Iterable[str | Team],
+        players: int = 4,
+        target: int | None = None,
+        rules: TrancaRules | None = None,
+    ) -> None:
+        self.teams = tuple(t if isinstance(t, Team) else Team(t) for t in teams)
+        self.players = players
+        self.rules = rules or TrancaRules()
+        problems = self._setup_problems(target)
+        if problems:
+            raise CardscoreError(problems)
+        self.target = target if target is not None else target_for(players)
+        self._records: list[RoundRecord] = []
+
+    def _setup_problems(self, target: int | None) -> list[str]:
+        if self.players not in PLAYER_COUNTS:
+            return [f"Tranca is played by 2, 3, 4 or 6 players, not {self.players!r}"]
+        problems = []
+        expected, size = team_count(self.players), team_size(self.players)
+        if len(self.teams) != expected:
+            problems.append(
+                f"{self.players} players play as {expected} sides, not {len(self.teams)}"
+            )
+        names = [t.name for t in self.teams]
+        if len(set(names)) != len(names):
+            problems.append(f"team names must differ: {names!r}")
+        for team in self.teams:
+            if team.players and len(team.players) != size:
+                problems.append(
+                    f"team {team.name!r} has {len(team.players)} players; with {self.players} "
+                    f"players each team has {size}"
+                )
+        everyone = [p for t in self.teams for p in t.players]
+        if len(set(everyone)) != len(everyone):
+            problems.append(f"a player is in two teams: {everyone!r}")
+        if target is not None and (
+            not isinstance(target, int) or isinstance(target, bool) or target <= 0
+        ):
+            problems.append(f"the target must be a positive whole number, not {target!r}")
+        return problems
+
+    # --- state ---------------------------------------------------------------------------
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(team.name for team in self.teams)
+
+    @property
+    def rounds(self) -> tuple[RoundRecord, ...]:
+        return tuple(self._records)
+
+    @property
+    def totals(self) -> dict[str, int]:
+        if self._records:
+            return dict(self._records[-1].totals)
+        return dict.fromkeys(self.names, 0)
+
+    @property
+    def winner(self) -> str | None:
+        """The team with the higher total once a team reached the target (``None`` before)."""
+        return _leader(self.totals, self.target)
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    # --- rounds --------------------------------------------------------------------------
+
+    def _as_round(self, round_: Round | Mapping[str, Any]) -> Round:
+        return round_ if isinstance(round_, Round) else parse_round(round_, rules=self.rules)
+
+    def round_problems(self, round_: Round) -> list[str]:
+        """Why ``round_`` cannot be a round of this match (empty when it can)."""
+        problems = []
+        if round_.players != self.players:
+            problems.append(f"the round has {round_.players} players, the match {self.players}")
+        if round_.names != self.names:
+            same = sorted(round_.names) == sorted(self.names)
+            problems.append(
+                f"the round's teams {list(round_.names)!r} "
+                + ("are in another order than" if same else "differ from")
+                + f" the match's {list(self.names)!r}; teams keep their names and order"
+            )
+        if round_.rules != self.rules:
+            problems.append(
+                f"the round's rules {round_.rules.as_dict()} differ from the match's "
+                f"{self.rules.as_dict()}"
+            )
+        for team in self.teams:
+            if not team.players or team.name not in round_.names:
+                continue
+            side = round_.team(team.name)
+            named = set(side.players) | {who for who, _ in side.hands}
+            if side.went_out_player is not None:
+                named.add(side.went_out_player)
+            strangers = sorted(named - set(team.players))
+            if strangers:
+                problems.append(
+                    f"team {team.name!r}: {', '.join(map(repr, strangers))} is not among its "
+                    f"players {list(team.players)!r}"
+                )
+        return problems
+
+    def can_add_round(self, round_: Round | Mapping[str, Any]) -> bool:
+        try:
+            self.verify_add_round(round_)
+        except CardscoreError:
+            return False
+        return True
+
+    def verify_add_round(self, round_: Round | Mapping[str, Any]) -> Round:
+        """The round, checked against the match; raises with every problem otherwise."""
+        if self.is_over:
+            raise IllegalMoveError(
+                f"the match is over: {self.winner} won with {self.totals[self.winner or '']}"
+            )
+        checked = self._as_round(round_)
+        problems = self.round_problems(checked)
+        if problems:
+            raise InvalidRoundError(problems)
+        return checked
+
+    def add_round(self, round_: Round | Mapping[str, Any]) -> RoundRecord:
+        """Score the next round and add it; returns its record."""
+        checked = self.verify_add_round(round_)
+        record = self._record(len(self._records) + 1, checked, self.totals)
+        self._records.append(record)
+        return record
+
+    def _record(self, number: int, round_: Round, before: Mapping[str, int]) -> RoundRecord:
+        score = score_round(round_)
+        totals = {name: before[name] + score[name].total for name in self.names}
+        return RoundRecord(number, round_, score, totals)
+
+    def undo(self) -> RoundRecord:
+        """Take back the last round; returns its record."""
+        if not self._records:
+            raise IllegalMoveError("there is no round to undo")
+        return self._records.pop()
+
+    def edit_round(self, index: int, round_: Round | Mapping[str, Any]) -> RoundRecord:
+        """Replace round ``index`` (0 for the first) and recompute every total after it.
+
+        An edit that would end the match before its last round is refused.
+        """
+        if not 0 <= index < len(self._records):
+            raise IndexError(f"there is no round {index} (the match has {len(self._records)})")
+        checked = self._as_round(round_)
+        problems = self.round_problems(checked)
+        if problems:
+            raise InvalidRoundError(problems)
+        rounds = [r.round for r in self._records]
+        rounds[index] = checked
+        self._records = self._replay(rounds)
+        return self._records[index]
+
+    def _replay(self, rounds: Sequence[Round]) -> list[RoundRecord]:
+        records: list[RoundRecord] = []
+        totals = dict.fromkeys(self.names, 0)
+        for number, round_ in enumerate(rounds, start=1):
+            winner = _leader(totals, self.target)
+            if winner is not None:
+                raise IllegalMoveError(
+                    f"round {number - 1} would end the match ({winner} reaches "
+                    f"{totals[winner]}), yet {len(rounds) - number + 1} more round(s) follow; "
+                    "undo them first"
+                )
+            record = self._record(number, round_, totals)
+            records.append(record)
+            totals = record.totals
+        return records
+
+    # --- statistics and JSON -------------------------------------------------------------
+
+    def stats(self) -> MatchStats:
+        """Per team and per player: canastras by kind, trancas held, rounds won, going out."""
+        return match_stats(
+            self.teams, [r.round for r in self._records], [r.score for r in self._records]
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "target": self.target,
+            "rules": self.rules.as_dict(),
+            "teams": [team.as_dict() for team in self.teams],
+            "rounds": [r.round.as_dict() for r in self._records],
+        }
+
+    def to_json(self) -> str:
+        """The match as JSON; :meth:`from_json` rebuilds it (and re-checks every round)."""
+        return json.dumps(self.as_dict(), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str | Mapping[str, Any]) -> Match:
+        data = json.loads(text) if isinstance(text, str) else text
+        if not isinstance(data, Mapping):
+            raise CardscoreError("a match is a JSON object with players, teams and rounds")
+        try:
+            rules = TrancaRules(**data.get("rules", {}))
+            teams = [Team(t["name"], tuple(t.get("players", ()))) for t in data["teams"]]
+        except (KeyError, TypeError, AttributeError, ValueError) as error:
+            raise CardscoreError(
+                f"a match needs teams (each with a name) and valid rules: {error!r}"
+            ) from None
+        match = cls(teams, players=data.get("players", 4), target=data.get("target"), rules=rules)
+        problems: list[str] = []
+        rounds = []
+        for number, raw in enumerate(data.get("rounds", []), start=1):
+            try:
+                checked = parse_round(raw, rules=rules)
+            except CardscoreError as error:
+                problems.extend(f"round {number}: {p}" for p in error.problems)
+                continue
+            problems.extend(f"round {number}: {p}" for p in match.round_problems(checked))
+            rounds.append(checked)
+        if problems:
+            raise InvalidRoundError(problems)
+        match._records = match._replay(rounds)
+        return match
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{html.escape(n)}</th>" for n in self.names)
+        rows = "".join(
+            f"<tr><td>{r.number}</td>"
+            + "".join(f"<td>{r.totals[n]} ({r.scores[n]:+})</td>" for n in self.names)
+            + "</tr>"
+            for r in self._records
+        )
+        result = f"winner: {html.escape(self.winner)}" if self.winner else "no winner yet"
+        return (
+            f"<table><thead><tr><th>round</th>{head}</tr></thead><tbody>{rows}</tbody></table>"
+            f"<p>{result} (target {self.target})</p>"
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"<Match {' vs '.join(self.names)}: {len(self._records)} round(s), totals "
+            f"{self.totals}, target {self.target}>"
+        )
