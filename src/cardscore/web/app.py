@@ -13,7 +13,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from cardscore._version import __version__
 from cardscore.web import migrate
 from cardscore.web.api import router as api_router
-from cardscore.web.db import make_engine, make_sessionmaker
+from cardscore.web.db import make_engine
 from cardscore.web.games import get_adapter
 from cardscore.web.pages import error_page
 from cardscore.web.pages import router as pages_router
@@ -78,7 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.engine = engine
-    app.state.store = MatchStore(make_sessionmaker(engine))
+    app.state.store = MatchStore(engine)
     install_problem_handlers(app, html=error_page)
     app.include_router(api_router)
     if get_adapter("tranca") is not None:

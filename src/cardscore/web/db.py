@@ -1,8 +1,8 @@
 """Database engines: SQLite in WAL mode with durable commits, or PostgreSQL.
 
-SQLite transactions start with ``BEGIN IMMEDIATE`` so that two writers queue on the lock
-(busy timeout) instead of failing when a read turns into a write; ``synchronous=FULL`` makes a
-commit durable before the app acknowledges it.
+SQLite write transactions start with ``BEGIN IMMEDIATE`` so that two writers queue on the lock
+(busy timeout) instead of failing when a read turns into a write; reads are plain snapshots.
+``synchronous=FULL`` makes a commit durable before the app acknowledges it.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
-__all__ = ["make_engine", "make_sessionmaker"]
+__all__ = ["make_engine", "make_sessionmaker", "write_engine"]
 
 _BUSY_TIMEOUT_S = 30
+_WRITE = "cardscore_write"
 
 
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -29,7 +30,14 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _sqlite_begin(connection: Any) -> None:
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    # Writers take the lock up front; readers get a WAL snapshot and never wait for writers.
+    write = connection.get_execution_options().get(_WRITE, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def write_engine(engine: Engine) -> Engine:
+    """The same engine (and pool), marked so that its transactions are writes."""
+    return engine.execution_options(**{_WRITE: True})
 
 
 def make_engine(url: str) -> Engine:

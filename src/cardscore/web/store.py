@@ -1,21 +1,24 @@
 """Matches and rounds in the database: every change is one transaction with a version check.
 
-A write names the version the client last saw. Inside one transaction the match row is locked
-(``BEGIN IMMEDIATE`` on SQLite, ``SELECT … FOR UPDATE`` on PostgreSQL), the version compared,
-the whole match re-checked with the new round, the round stored and the version bumped; so a
-round is saved whole or not at all, and of two phones saving at once one gets a 409.
+A write names the version the client last saw. The whole match is re-checked with the change on
+a snapshot at that version; then one transaction moves the version on (``UPDATE … WHERE
+version = sent``: atomic on both SQLite and PostgreSQL) and stores the round rows. So a round is
+saved whole or not at all, and of two phones saving at once one gets a 409.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, select, update
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import Engine, delete, select, update
+from sqlalchemy.orm import Session
 
-from cardscore.web.games import GameAdapter, get_adapter
+from cardscore.web.db import make_sessionmaker, write_engine
+from cardscore.web.games import GameAdapter, Summary, get_adapter
 from cardscore.web.models import MatchRow, RoundRow, utcnow
 from cardscore.web.problems import ProblemError
 from cardscore.web.security import (
@@ -49,6 +52,18 @@ class Snapshot:
     documents: list[dict[str, Any]]
     version: int
     access: Access
+    summary: Summary | None = None
+    """Set when a change already worked it out (it is the same for the same rounds)."""
+
+
+def _conflict(match_id: str, sent: int, current: int | None) -> ProblemError:
+    return ProblemError(
+        409,
+        f"match {match_id!r} changed since you loaded it (you sent version {sent}, it is now "
+        f"{current}): reload it and enter the round again",
+        "version-conflict",
+        current_version=current,
+    )
 
 
 def _adapter(game: str) -> GameAdapter:
@@ -59,8 +74,14 @@ def _adapter(game: str) -> GameAdapter:
 
 
 class MatchStore:
-    def __init__(self, sessions: sessionmaker[Session]) -> None:
-        self.sessions = sessions
+    def __init__(self, engine: Engine) -> None:
+        self.sessions = make_sessionmaker(engine)
+        self.write_sessions = make_sessionmaker(write_engine(engine))
+        # SQLite has one writer at a time: threads of this process queue here, in order, rather
+        # than in SQLite's busy handler, which polls with growing sleeps.
+        self._write_lock: AbstractContextManager[Any] = (
+            threading.Lock() if engine.dialect.name == "sqlite" else nullcontext()
+        )
 
     def create(self, game: str, request: Mapping[str, Any]) -> Created:
         config = _adapter(game).new_config(request)
@@ -77,13 +98,12 @@ class MatchStore:
             created_at=now,
             updated_at=now,
         )
-        with self.sessions.begin() as session:
+        with self._write_lock, self.write_sessions.begin() as session:
             session.add(row)
         return Created(row.id, game, 1, edit_key, share_key)
 
     def _locked(self, session: Session, match_id: str, key: str | None, *, write: bool) -> MatchRow:
-        query = select(MatchRow).where(MatchRow.id == match_id)
-        row = session.scalars(query.with_for_update() if write else query).one_or_none()
+        row = session.scalars(select(MatchRow).where(MatchRow.id == match_id)).one_or_none()
         if row is None:
             raise ProblemError(404, f"there is no match {match_id!r}", "not-found")
         access = access_for(key, row.edit_key_hash, row.share_key_hash)
@@ -120,49 +140,50 @@ class MatchStore:
         version: int,
         change: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
     ) -> Snapshot:
-        """Apply ``change`` to the round documents and store the result, all or nothing."""
+        """Apply ``change`` to the round documents and store the result, all or nothing.
+
+        The rounds are checked outside the write transaction, on the snapshot at ``version``;
+        the write then succeeds only if the match is still at that version (the version moves on
+        every change), so what was checked is what is stored. The write lock is held only for
+        the few statements and the commit.
+        """
         with self.sessions.begin() as session:
             row = self._locked(session, match_id, key, write=True)
             if row.version != version:
-                raise ProblemError(
-                    409,
-                    f"match {match_id!r} changed since you loaded it (you sent version "
-                    f"{version}, it is now {row.version}): reload it and enter the round again",
-                    "version-conflict",
-                    current_version=row.version,
-                )
+                raise _conflict(match_id, version, row.version)
             old = self._documents(session, match_id)
-            new = _adapter(row.game).check_rounds(row.config, change(old))
-            now = utcnow()
-            # Rewrite only the rounds that differ: a save adds one row, an edit replaces one.
-            for number in range(len(new), len(old)):
-                session.execute(
-                    delete(RoundRow).where(
-                        RoundRow.match_id == match_id, RoundRow.number == number + 1
-                    )
-                )
-            for index, document in enumerate(new):
-                if index < len(old):
-                    if old[index] != document:
-                        session.execute(
-                            update(RoundRow)
-                            .where(RoundRow.match_id == match_id, RoundRow.number == index + 1)
-                            .values(document=document, created_at=now)
-                        )
-                else:
-                    session.add(
-                        RoundRow(
-                            match_id=match_id, number=index + 1, document=document, created_at=now
-                        )
-                    )
+        new, summary = _adapter(row.game).check_rounds(row.config, change(old))
+        now = utcnow()
+        with self._write_lock, self.write_sessions.begin() as session:
             bumped = session.execute(
                 update(MatchRow)
                 .where(MatchRow.id == match_id, MatchRow.version == version)
                 .values(version=version + 1, updated_at=now)
             )
             if bumped.rowcount != 1:  # type: ignore[attr-defined]
-                raise ProblemError(409, f"match {match_id!r} changed meanwhile", "version-conflict")
-            return Snapshot(row.id, row.game, row.config, new, version + 1, "edit")
+                current = session.scalar(select(MatchRow.version).where(MatchRow.id == match_id))
+                raise _conflict(match_id, version, current)
+            # Rewrite only the rounds that differ: a save adds one row, an edit replaces one.
+            if len(new) < len(old):
+                session.execute(
+                    delete(RoundRow).where(
+                        RoundRow.match_id == match_id, RoundRow.number > len(new)
+                    )
+                )
+            for index, document in enumerate(new):
+                if index >= len(old):
+                    session.add(
+                        RoundRow(
+                            match_id=match_id, number=index + 1, document=document, created_at=now
+                        )
+                    )
+                elif old[index] != document:
+                    session.execute(
+                        update(RoundRow)
+                        .where(RoundRow.match_id == match_id, RoundRow.number == index + 1)
+                        .values(document=document, created_at=now)
+                    )
+        return Snapshot(row.id, row.game, row.config, new, version + 1, "edit", summary)
 
     def add_round(
         self, match_id: str, key: str | None, version: int, document: dict[str, Any]

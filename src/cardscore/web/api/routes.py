@@ -60,7 +60,7 @@ def match_out(snapshot: Snapshot) -> MatchOut:
     adapter = get_adapter(snapshot.game)
     if adapter is None:
         raise ProblemError(422, f"game {snapshot.game!r} is not installed on this server")
-    summary = adapter.summary(snapshot.config, snapshot.documents)
+    summary = snapshot.summary or adapter.summary(snapshot.config, snapshot.documents)
     rounds: list[dict[str, Any]] = [
         {**r, "document": d} for r, d in zip(summary["rounds"], snapshot.documents, strict=True)
     ]

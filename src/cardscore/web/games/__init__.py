@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import importlib.util
 
-from cardscore.web.games.base import GameAdapter, Summary
+from cardscore.web.games.base import Checked, GameAdapter, Summary
 
-__all__ = ["GameAdapter", "Summary", "adapters", "get_adapter"]
+__all__ = ["Checked", "GameAdapter", "Summary", "adapters", "get_adapter"]
 
 
 def adapters() -> dict[str, GameAdapter]:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, TypedDict
+from typing import Any, NamedTuple, Protocol, TypedDict
 
 from cardscore.breakdown import Breakdown
 
-__all__ = ["GameAdapter", "RoundSummary", "Summary", "breakdown_dict"]
+__all__ = ["Checked", "GameAdapter", "RoundSummary", "Summary", "breakdown_dict"]
 
 
 def breakdown_dict(side: str, breakdown: Breakdown) -> dict[str, Any]:
@@ -40,6 +40,13 @@ class Summary(TypedDict):
     stats: dict[str, Any]
 
 
+class Checked(NamedTuple):
+    """Rounds that passed every check, in canonical form, and the match they make."""
+
+    documents: list[dict[str, Any]]
+    summary: Summary
+
+
 class GameAdapter(Protocol):
     name: str
 
@@ -49,8 +56,8 @@ class GameAdapter(Protocol):
 
     def check_rounds(
         self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]
-    ) -> list[dict[str, Any]]:
-        """Check a whole match's rounds in order; return their canonical documents.
+    ) -> Checked:
+        """Check a whole match's rounds in order: their canonical documents and the summary.
 
         Raises CardscoreError naming every problem (prefixed by the round's number).
         """

@@ -8,7 +8,7 @@ from typing import Any
 from cardscore.cards import parse_cards
 from cardscore.errors import CardscoreError
 from cardscore.gongzhu import Match, Rules, format_pile, parse_pile
-from cardscore.web.games.base import RoundSummary, Summary, breakdown_dict
+from cardscore.web.games.base import Checked, RoundSummary, Summary, breakdown_dict
 
 __all__ = ["GongzhuAdapter"]
 
@@ -64,7 +64,7 @@ class GongzhuAdapter:
 
     def check_rounds(
         self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]
-    ) -> list[dict[str, Any]]:
+    ) -> Checked:
         match = _match(config)
         checked: list[dict[str, Any]] = []
         for number, document in enumerate(documents, start=1):
@@ -74,7 +74,7 @@ class GongzhuAdapter:
             except CardscoreError as error:
                 raise CardscoreError(f"hand {number}: {p}" for p in error.problems) from None
             checked.append({"piles": piles})
-        return checked
+        return Checked(checked, self.summary(config, checked))
 
     def summary(self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]) -> Summary:
         match = _match(config)

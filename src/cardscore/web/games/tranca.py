@@ -7,12 +7,14 @@ through it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from cardscore.errors import CardscoreError
-from cardscore.tranca import Match, RoundScore, Team, parse_round, score_round
-from cardscore.web.games.base import RoundSummary, Summary, breakdown_dict
+from cardscore.tranca import Match, Round, RoundScore, Team, parse_round, score_round
+from cardscore.web.games.base import Checked, RoundSummary, Summary, breakdown_dict
 
 __all__ = ["TrancaAdapter", "score_document"]
 
@@ -37,9 +39,23 @@ def _match(config: Mapping[str, Any]) -> Match:
     return Match(teams, players=int(config["players"]), target=config.get("target"))
 
 
-def _with_players(config: Mapping[str, Any], document: Mapping[str, Any]) -> dict[str, Any]:
-    # A round entered in a match need not repeat the match's player count.
-    return {"players": config["players"], **document}
+@lru_cache(maxsize=8192)
+def _parse_text(text: str) -> Round:
+    return parse_round(json.loads(text))
+
+
+def _parsed(config: Mapping[str, Any], document: Mapping[str, Any]) -> Round:
+    """The checked round of a document (a round in a match need not repeat the player count).
+
+    Rounds are immutable, so a match's stored rounds are parsed once per process, not on every
+    save: replaying a match then costs only the scoring.
+    """
+    data = {"players": config["players"], **document}
+    try:
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return parse_round(data)  # not JSON (never from the API): let the parser say why
+    return _parse_text(text)
 
 
 class TrancaAdapter:
@@ -65,22 +81,29 @@ class TrancaAdapter:
 
     def check_rounds(
         self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]
-    ) -> list[dict[str, Any]]:
-        match = _match(config)
-        checked: list[dict[str, Any]] = []
-        for number, document in enumerate(documents, start=1):
-            try:
-                record = match.add_round(_with_players(config, document))
-            except CardscoreError as error:
-                raise CardscoreError(f"round {number}: {p}" for p in error.problems) from None
-            checked.append(record.round.as_dict())
-        return checked
+    ) -> Checked:
+        return self._play(config, documents, checking=True)
 
     def summary(self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]) -> Summary:
+        return self._play(config, documents, checking=False).summary
+
+    @staticmethod
+    def _play(
+        config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]], *, checking: bool
+    ) -> Checked:
+        """One pass over the rounds: check each (naming its number) and sum up the match."""
         match = _match(config)
+        checked: list[dict[str, Any]] = []
         rounds: list[RoundSummary] = []
-        for document in documents:
-            record = match.add_round(_with_players(config, document))
+        for number, document in enumerate(documents, start=1):
+            try:
+                record = match.add_round(_parsed(config, document))
+            except CardscoreError as error:
+                if not checking:
+                    raise
+                raise CardscoreError(f"round {number}: {p}" for p in error.problems) from None
+            if checking:
+                checked.append(record.round.as_dict())
             rounds.append(
                 {
                     "number": record.number,
@@ -92,7 +115,7 @@ class TrancaAdapter:
         totals = [match.totals[name] for name in match.names]
         best = max(totals)
         leaders = [n for n, t in zip(match.names, totals, strict=True) if t == best]
-        return {
+        summary: Summary = {
             "sides": list(match.names),
             "rounds": rounds,
             "totals": totals,
@@ -102,3 +125,4 @@ class TrancaAdapter:
             "target": match.target,
             "stats": match.stats().as_dict(),
         }
+        return Checked(checked, summary)
