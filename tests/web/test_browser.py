@@ -209,3 +209,40 @@ def test_tranca_match_typed_and_tapped_to_the_winner(page: Any) -> None:
     page.goto(share_url)
     assert page.locator("#round-form").count() == 0
     shot(page, "tranca-shared")
+
+
+def test_tranca_round_from_a_photo(page: Any, shared: Path) -> None:
+    """A team's table read from a real photo, drawn over it, corrected, and saved."""
+    from cardscore.web.photos import recognizer
+
+    pytest.importorskip("cardscore.vision", reason="recognition is not part of this build yet")
+    need(recognizer() is not None, "the photo flow needs recognition (pip install '.[vision]')")
+    photo = shared / "data" / "real-photos" / "train_01.jpg"
+    labelled = {"9H", "8C", "2H", "4C", "JS", "3C", "KH", "KD", "2D", "QS", "3S"}
+    page.goto("/tranca/new")
+    page.check("input[name=players][value='2']")
+    page.fill("input[name=team0_player0]", "Ana")
+    page.fill("input[name=team1_player0]", "Caio")
+    page.click("#new-tranca button[type=submit]")
+    page.wait_for_selector("#round-form fieldset.team-entry")
+    ana = page.locator("fieldset.team-entry").nth(0)
+    ana.locator("input.photo").set_input_files(str(photo))
+    page.wait_for_selector(".photo-view svg polygon", timeout=60_000)
+    shot(page, "tranca-photo")
+    outlines = page.locator(".photo-view svg polygon").count()
+    assert outlines >= len(labelled) // 2
+    ana = page.locator("fieldset.team-entry").nth(0)
+    read = " ".join(i.input_value() for i in ana.locator("input.cards").all()).upper().split()
+    read = {code.replace("T", "10") for code in read}
+    assert len(read & labelled) >= len(labelled) // 2
+    # These photos show poker tables, not Tranca melds: the user corrects the table and saves.
+    for meld in ana.locator("input.meld").all():
+        meld.fill("")
+    ana.locator("input.meld").first.fill("AH KH QH JH TH 9H 8H")
+    ana.locator("input.dollars").fill("")
+    for remove in ana.locator(".pile-row button.remove").all():
+        remove.click()
+    ana.locator("input.went-out").check()
+    with page.expect_navigation():
+        page.click("#save-round")
+    assert page.inner_text("#totals tbody").split()[0] == "375"

@@ -7,6 +7,7 @@ import re
 import struct
 import zlib
 
+import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
 
@@ -157,3 +158,25 @@ def test_keys_are_stored_hashed(client: TestClient) -> None:
         row = connection.execute(text("SELECT * FROM matches")).mappings().one()
     assert match["edit_key"] not in str(dict(row))
     assert match["share_key"] not in str(dict(row))
+
+
+def test_photos_go_to_recognition_when_it_is_installed(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardscore.web.api import routes
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (40, 30), "white").save(buffer, "PNG")
+    seen: list[bytes] = []
+
+    def fake_read(data: bytes) -> dict[str, object]:
+        seen.append(data)
+        return {"tranca": {"melds": [["Ah", "Kh", "Qh"]], "piles": [], "dollars": []}}
+
+    monkeypatch.setattr(routes, "recognizer", lambda: fake_read)
+    response = client.post("/api/photos", files={"photo": ("t.png", buffer.getvalue())})
+    assert response.json()["recognized"]["tranca"]["melds"] == [["Ah", "Kh", "Qh"]]
+    assert seen == [buffer.getvalue()]
+    # A bomb never reaches recognition.
+    client.post("/api/photos", files={"photo": ("b.png", _png_bomb(100_000, 100_000))})
+    assert len(seen) == 1

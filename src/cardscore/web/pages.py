@@ -21,6 +21,7 @@ from cardscore.web.api.routes import match_out
 from cardscore.web.charts import COLOURS, totals_chart
 from cardscore.web.games import adapters
 from cardscore.web.i18n import JS_KEYS, LANGUAGES, choose_language, messages, translator
+from cardscore.web.photos import recognizer
 from cardscore.web.problems import ProblemError
 from cardscore.web.security import csrf_matches, new_key
 from cardscore.web.store import MatchStore
@@ -218,6 +219,7 @@ def match_page(request: Request, match_id: str, key: str) -> HTMLResponse:
         "sides": match.sides,
         "config": match.config,
         "rounds": [r.document for r in match.rounds],
+        "photo": recognizer() is not None,
         "lang": choose_language(
             request.headers.get("accept-language"), request.cookies.get(_LANG_COOKIE)
         ),

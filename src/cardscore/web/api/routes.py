@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, File, Request, UploadFile
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from cardscore.errors import CardscoreError
 from cardscore.web.api.schemas import (
@@ -18,6 +19,7 @@ from cardscore.web.api.schemas import (
     VersionIn,
 )
 from cardscore.web.games import get_adapter
+from cardscore.web.photos import recognizer
 from cardscore.web.problems import PROBLEM_RESPONSES, ProblemError, _response
 from cardscore.web.security import check_image
 from cardscore.web.store import MatchStore, Snapshot
@@ -140,7 +142,11 @@ def score_gongzhu_hand(body: GongzhuHandIn) -> dict[str, Any]:
     responses={413: _response(413, "The photo is too large."), 503: _response(503, "")},
 )
 async def upload_photo(request: Request, photo: Annotated[UploadFile, File()]) -> PhotoOut:
-    """Check a photo of a table (type sniffed, bytes and pixels limited) and recognize it."""
+    """Check a photo of a table (type sniffed, bytes and pixels limited) and recognize it.
+
+    ``recognized`` holds the cards, groups and a Tranca draft (``tranca``: melds, piles,
+    dollars) when recognition is installed on the server.
+    """
     limit: int = request.app.state.settings.max_upload_bytes
     data = await photo.read(limit + 1)
     if len(data) > limit:
@@ -148,4 +154,6 @@ async def upload_photo(request: Request, photo: Annotated[UploadFile, File()]) -
     if not data:
         raise CardscoreError("the photo is empty")
     info = check_image(data, request.app.state.settings.max_upload_pixels)
-    return PhotoOut(format=info.format, width=info.width, height=info.height, recognized=None)
+    read = recognizer()
+    recognized = await run_in_threadpool(read, data) if read is not None else None
+    return PhotoOut(format=info.format, width=info.width, height=info.height, recognized=recognized)

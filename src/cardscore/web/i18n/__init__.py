@@ -25,6 +25,7 @@ JS_KEYS = (
     *("conflict_help", "undo_confirm", "remove", "remove_last", "clean", "meld", "melds"),
     *("closed_canastra", "closed_canastras", "dollars", "hand", "took_morto", "went_out"),
     *("nobody_went_out", "editing_round", "new_round", "who_went_out"),
+    *("photo", "photo_reading", "photo_read", "photo_flagged", "photo_unavailable"),
 )
 
 

@@ -19,6 +19,7 @@
     for (const child of children) node.append(child);
     return node;
   };
+  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => String(values[k]));
   const tokens = (text) => text.split(/[\s,;]+/).filter(Boolean);
   const cardsText = (cards) => (cards || []).join(" ");
 
@@ -75,7 +76,16 @@
     who.value = data.went_out_player || "";
     const outLabel = el("label", {}, [out, " " + tr("went_out")]);
     if (players.length > 1) outLabel.append(" · " + tr("who_went_out") + " ", who);
+    const photo = el("label", { class: "block photo-input" }, [
+      "📷 " + tr("photo") + " ",
+      el("input", { type: "file", accept: "image/jpeg,image/png,image/webp", capture: "environment", class: "photo" }),
+    ]);
+    photo.hidden = !MATCH.photo;
+    photo.querySelector("input").addEventListener("change", (event) => {
+      if (event.target.files.length) readPhoto(index, event.target.files[0]);
+    });
     return el("fieldset", { class: "team-entry", "data-team": String(index) }, [
+      photo,
       el("legend", { text: name }),
       el("h3", { text: tr("melds") }), melds, addMeld,
       el("h3", { text: tr("closed_canastras") }), piles, addPile,
@@ -128,6 +138,50 @@
 
   function loadDraft() {
     try { return JSON.parse(localStorage.getItem(DRAFT_KEY) || "null"); } catch (e) { return null; }
+  }
+
+  // The photo flow: recognition fills the team's melds, piles and dollars; the photo is shown
+  // with every card outlined (unsure ones in orange) so each can be checked and corrected.
+  async function readPhoto(index, file) {
+    showMessages([tr("photo_reading")], "ok");
+    const body = new FormData();
+    body.append("photo", file);
+    const response = await fetch("/api/photos", { method: "POST", body });
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = null; }
+    if (!response.ok) { showMessages(problemsOf({ status: response.status, data }), "problems"); return; }
+    if (!data.recognized) { showMessages([tr("photo_unavailable")], "problems"); return; }
+    const seen = data.recognized;
+    const teams = readForm().teams;
+    teams[index] = { ...teams[index], melds: seen.tranca.melds, piles: seen.tranca.piles, dollars: seen.tranca.dollars };
+    buildForm({ editing, teams });
+    saveDraft();
+    const flagged = seen.cards.filter((c) => c.flagged).map((c) => c.card);
+    const lines = [fill(tr("photo_read"), { n: seen.cards.length })];
+    if (flagged.length) lines.push(fill(tr("photo_flagged"), { cards: flagged.join(" ") }));
+    showMessages(lines, "ok");
+    drawPhoto(document.querySelectorAll("fieldset.team-entry")[index], file, seen);
+  }
+
+  function drawPhoto(section, file, seen) {
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", `0 0 ${seen.image.width} ${seen.image.height}`);
+    const size = Math.max(12, seen.image.card_width / 4);
+    for (const card of seen.cards) {
+      const outline = document.createElementNS(ns, "polygon");
+      outline.setAttribute("points", card.corners.map((p) => p.join(",")).join(" "));
+      outline.setAttribute("class", card.flagged ? "seen flagged" : "seen");
+      const label = document.createElementNS(ns, "text");
+      label.setAttribute("x", card.x);
+      label.setAttribute("y", card.y);
+      label.setAttribute("font-size", size);
+      label.setAttribute("class", card.flagged ? "seen-label flagged" : "seen-label");
+      label.textContent = card.card;
+      svg.append(outline, label);
+    }
+    const image = el("img", { src: URL.createObjectURL(file), alt: tr("photo") });
+    section.prepend(el("div", { class: "photo-view" }, [image, svg]));
   }
 
   function buildPicker() {
