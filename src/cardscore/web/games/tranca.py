@@ -40,21 +40,24 @@ def _match(config: Mapping[str, Any]) -> Match:
 
 
 @lru_cache(maxsize=8192)
-def _parse_text(text: str) -> Round:
-    return parse_round(json.loads(text))
+def _parse_text(text: str) -> tuple[Round, dict[str, Any]]:
+    round_ = parse_round(json.loads(text))
+    return round_, round_.as_dict()
 
 
-def _parsed(config: Mapping[str, Any], document: Mapping[str, Any]) -> Round:
+def _parsed(config: Mapping[str, Any], document: Mapping[str, Any]) -> tuple[Round, dict[str, Any]]:
     """The checked round of a document (a round in a match need not repeat the player count).
 
     Rounds are immutable, so a match's stored rounds are parsed once per process, not on every
-    save: replaying a match then costs only the scoring.
+    save: replaying a match then costs only the scoring. Returns the round and its canonical
+    document (shared: callers must not change it).
     """
     data = {"players": config["players"], **document}
     try:
         text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     except (TypeError, ValueError):
-        return parse_round(data)  # not JSON (never from the API): let the parser say why
+        round_ = parse_round(data)  # not JSON (never from the API): let the parser say why
+        return round_, round_.as_dict()
     return _parse_text(text)
 
 
@@ -97,13 +100,14 @@ class TrancaAdapter:
         rounds: list[RoundSummary] = []
         for number, document in enumerate(documents, start=1):
             try:
-                record = match.add_round(_parsed(config, document))
+                round_, canonical = _parsed(config, document)
+                record = match.add_round(round_)
             except CardscoreError as error:
                 if not checking:
                     raise
                 raise CardscoreError(f"round {number}: {p}" for p in error.problems) from None
             if checking:
-                checked.append(record.round.as_dict())
+                checked.append(canonical)
             rounds.append(
                 {
                     "number": record.number,
