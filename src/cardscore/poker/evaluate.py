@@ -53,7 +53,21 @@ _c_eval.build(
     _TABLES.flush_by_mask.tobytes(),
 )
 
-_SINGULAR = tuple("two three four five six seven eight nine ten jack queen king ace".split())
+_SINGULAR = (
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+    "ace",
+)
 _PLURAL = tuple("sixes" if name == "six" else name + "s" for name in _SINGULAR)
 
 

@@ -72,7 +72,9 @@ class Category(Enum):
         return f"<Category.{self.name}: {self.value!r}>"
 
 
-_CODES = dict(zip(Category, ["RF", "SF", "4K", "FH", "FF", "SS", "3K", "2P", "1P", "HC"], strict=True))
+_CODES = dict(
+    zip(Category, ["RF", "SF", "4K", "FH", "FF", "SS", "3K", "2P", "1P", "HC"], strict=True)
+)
 _ORDER = {category: i for i, category in enumerate(Category)}
 
 # Straights by top card, ace-high first; the wheel (5-4-3-2-A) is five high.
