@@ -17,7 +17,8 @@ NAMES = ["Brad", "Scott", "Dan", "Alex", "Olivia", "Lewis"]
 def test_initialisation_matches_the_seed() -> None:
     tracker = HandTracker()
     shown = "[" + ", ".join(str(c) for c in tracker.deck) + "]"
-    assert shown.startswith("[2♠, 2♥, 2♦, 2♣, 3♠") and shown.endswith("A♠, A♥, A♦, A♣]")
+    assert shown.startswith("[2♠, 2♥, 2♦, 2♣, 3♠")
+    assert shown.endswith("A♠, A♥, A♦, A♣]")
     assert tracker.players == {}
     sizes = len(tracker.flush_ranks), len(tracker.unique5_ranks), len(tracker.dupe_ranks)
     assert sizes == (1287, 1287, 4888)
@@ -124,14 +125,16 @@ def test_swaps_take_new_cards_and_keep_the_deck_whole() -> None:
     tracker.shuffle_deck()
     hand = tracker.deal_hand()
     new_cards = tracker.swap_cards(hand)  # the low-level swap ignores the draw rules
-    assert len(new_cards) == 5 and not set(new_cards) & set(hand)
+    assert len(new_cards) == 5
+    assert not set(new_cards) & set(hand)
     tracker.check()
     tracker.track_players(["Brad"])
     tracker.deal_players_in()
     before = list(tracker.tracked_hand("Brad"))
     tracker.swap_players_cards("Brad", before)
     after = tracker.tracked_hand("Brad")
-    assert len(after) == 5 and not set(after) & set(before)
+    assert len(after) == 5
+    assert not set(after) & set(before)
     tracker.check()
 
 
@@ -161,7 +164,8 @@ def test_a_player_never_draws_their_own_discards() -> None:
     assert tracker.tracked_hand("a") == before
     tracker.swap_players_cards("b", tracker.tracked_hand("b")[:2])
     new = tracker.swap_players_cards("a", before[:2])  # b's two discards are reshuffled
-    assert not set(new) & set(before) and tracker.reshuffles == 1
+    assert not set(new) & set(before)
+    assert tracker.reshuffles == 1
 
 
 @settings(max_examples=50, deadline=None)
