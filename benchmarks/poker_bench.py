@@ -6,7 +6,8 @@
 Peers come from the ``bench`` extra (``pip install -e '.[bench]'``): treys, deuces,
 phevaluator (public ``evaluate_cards`` and its C entry points ``_pheval.evaluate_Ncards``),
 eval7, pokerkit. Every per-call figure is a Python loop over pre-built inputs in each library's
-own card type; each figure is the best of ``--repeat`` runs. Ratios are against treys.
+own card type; each figure is the best of ``--repeat`` runs. Ratios are against treys and
+eval7 (the fastest per-call peer).
 """
 
 from __future__ import annotations
@@ -187,13 +188,19 @@ def batch_rows(hands7: np.ndarray, repeat: int) -> list[Row]:
 
 
 def show(title: str, rows: list[Row]) -> None:
-    treys = next((rate for who, _, rate in rows if who == "treys"), None)
+    def peer(name: str) -> float | None:
+        return next((rate for who, _, rate in rows if who == name and rate == rate), None)
+
+    treys, eval7 = peer("treys"), peer("eval7")
     print(f"\n{title}")
-    print(f"{'library':<12} {'entry point':<44} {'M hands/s':>10} {'× treys':>8}")
+    print(f"{'library':<12} {'entry point':<44} {'M hands/s':>10} {'× treys':>8} {'× eval7':>8}")
     for who, how, rate in rows:
-        ratio = f"{rate / treys:8.1f}" if treys and rate == rate else f"{'':>8}"
         shown = f"{rate / 1e6:10.3g}" if rate == rate else f"{'—':>10}"
-        print(f"{who:<12} {how:<44} {shown} {ratio}")
+        ratios = "".join(
+            f"{rate / base:9.1f}" if base and rate == rate else f"{'':>9}"
+            for base in (treys, eval7)
+        )
+        print(f"{who:<12} {how:<44} {shown}{ratios}")
 
 
 def main() -> None:

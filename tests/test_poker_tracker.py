@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -186,3 +189,30 @@ def test_no_card_is_ever_dealt_twice(seed: int, players: int, throws: list[int])
             break
         tracker.check()
     tracker.check()
+
+
+def test_every_evaluation_printed_in_the_seed_notebook(shared: Path) -> None:
+    """The ranks and categories the seed printed, read from the seed itself."""
+    text = (shared / "seeds" / "004_189b5e4718edb477.txt").read_text(encoding="utf-8")
+    tracker = HandTracker()
+    players = re.findall(r"\{'cards': \[([^\]]*)\], 'rank_n': (\d+), 'rank_c': '([a-z ]+)'\}", text)
+    singles = re.findall(
+        r"Hand: \[([^\]]*)\]\nnumerical rank: (\d+)\ncategorical rank: ([a-z ]+)", text
+    )
+    assert len(players) == 6
+    assert len(singles) == 1
+    for cards, rank_n, rank_c in players + singles:
+        found = tracker.evaluate_hand(parse_cards(cards))
+        assert (found.rank, found.category.value) == (int(rank_n), rank_c)
+    encoded = re.search(r"AAAAK encoded: (\d+)\nAAAAK rank_n: (\d+)\nAAAAK rank_c: ([a-z ]+)", text)
+    assert encoded is not None
+    assert tracker.dupe_ranks[int(encoded[1])] == int(encoded[2])
+    assert tracker.evaluate_hand("As Ah Ad Ac Ks").category.value == encoded[3]
+    for table, size in re.findall(r"Amount of keys in (\w+): (\d+)", text):
+        assert len(getattr(tracker, table.lower())) == int(size)
+    assert tracker.twos_encoding(parse_cards("9♣ 8♠ A♢ 7♢ 4♣")) == int(
+        re.findall(r"Twos Encoding: (\d+)", text)[0]
+    )
+    assert tracker.primes_encoding(parse_cards("10♠ Q♡ A♣ 5♣ 5♠")) == int(
+        re.findall(r"Primes Encoding: (\d+)", text)[0]
+    )
