@@ -251,3 +251,37 @@ def test_chips_are_conserved_over_a_session(
         dealer.tracker.check()
         replayed = Dealer.replay(dealer.history_json())
         assert replayed.state() == dealer.state()
+
+
+def test_seven_players_drawing_three_each_reshuffle_the_discards() -> None:
+    dealer = Dealer([f"p{i}" for i in range(7)], stacks=100, seed=12)
+    dealer.start_hand()
+    while dealer.phase is Phase.PRE_DRAW:
+        dealer.call() if dealer.can_call() else dealer.check()
+    before = {i: dealer.hand_of(i) for i in range(7)}
+    drawn = []
+    while dealer.phase is Phase.DRAW:
+        seat = dealer.to_act
+        assert seat is not None
+        drawn += dealer.draw(dealer.hand_of(seat)[:3]).drawn
+    assert dealer.tracker.reshuffles == 1  # 21 cards wanted, 17 in the stock
+    held = [c for i in range(7) for c in dealer.hand_of(i)]
+    assert len(held) == len(set(held)) == 35
+    thrown = {c for cards in before.values() for c in cards[:3]}
+    assert len(set(drawn) & thrown) == 4  # the last four came from reshuffled discards
+    dealer.tracker.check()
+    assert Dealer.replay(dealer.history_json()).state() == dealer.state()
+
+
+def test_undo_takes_back_actions_one_at_a_time() -> None:
+    dealer = three_handed([100, 100, 100])
+    start = dealer.state()
+    dealer.raise_to(10)
+    middle = dealer.state()
+    dealer.call()
+    assert dealer.undo().kind is ActionKind.CALL
+    assert dealer.state() == middle
+    assert dealer.undo().kind is ActionKind.RAISE
+    assert dealer.state() == start
+    with pytest.raises(IllegalMoveError, match="no player action"):
+        dealer.undo()

@@ -607,6 +607,35 @@ class Dealer:
 
     # -- for solvers and bots -----------------------------------------------------------------
 
+    def undo(self) -> Action:
+        """Take back the last player action (the hand is replayed without it); returns it."""
+        if not any(not a.kind.forced for a in self.actions):
+            raise IllegalMoveError("there is no player action to undo in this hand")
+        last = self.actions[-1]
+        data = self.history()
+        data["actions"] = [a.as_dict() for a in self.actions[:-1]]
+        del data["state"]
+        previous = Dealer.replay(data)
+        keep = self._random, self.seed
+        for name in (
+            "rules",
+            "seats",
+            "button",
+            "hands_played",
+            "phase",
+            "to_act",
+            "tracker",
+            "actions",
+            "result",
+            "_bet_to",
+            "_last_raise",
+            "_bets",
+            "_start",
+        ):
+            setattr(self, name, getattr(previous, name))
+        self._random, self.seed = keep
+        return last
+
     def legal_actions(self) -> list[ActionKind]:
         """Kinds of action open to the player to act (bet sizes: :meth:`raise_range`)."""
         if self.to_act is None:

@@ -245,12 +245,14 @@ def _as_range(player: str | Sequence[Card]) -> tuple[tuple[Card, Card], ...]:
     return ((cards[0], cards[1]),)
 
 
-def _progress(enabled: bool, total: int, what: str) -> Any:
+def _progress(enabled: bool) -> Any:
+    """A rich progress bar on stderr, or nothing."""
     if not enabled:
         return nullcontext(None)
+    from rich.console import Console
     from rich.progress import Progress
 
-    return Progress(transient=True)
+    return Progress(console=Console(stderr=True), transient=True)
 
 
 def holdem_equity(
@@ -313,7 +315,7 @@ def _holdem_sample(
     shares = np.zeros(p)
     done = 0
     chunk = 50_000
-    with _progress(progress, trials, "sampling") as bar:
+    with _progress(progress) as bar:
         task = bar.add_task("sampling deals", total=trials) if bar else None
         attempts = 0
         while done < trials:
@@ -399,7 +401,7 @@ def draw_equity(
         raise ImpossibleTableError("not enough unseen cards for every draw")
     shares = np.zeros(p)
     done = 0
-    with _progress(progress, trials, "sampling") as bar:
+    with _progress(progress) as bar:
         task = bar.add_task("sampling draws", total=trials) if bar else None
         while done < trials:
             n = min(50_000, trials - done)
