@@ -456,6 +456,13 @@ static PyObject *rank_batch(PyObject *self, PyObject *args) {
 
 /* ---- combinations, showdowns, draws ------------------------------------------------------ */
 
+static int ids_ok(const Py_buffer *view) {
+    const uint8_t *c = view->buf;
+    for (Py_ssize_t i = 0; i < view->len; i++)
+        if (c[i] > 51) return 0;
+    return 1;
+}
+
 /* combinations(n, k) -> bytes: every k-subset of range(n) in colexicographic order. */
 static PyObject *combinations(PyObject *self, PyObject *args) {
     int n, k;
@@ -499,7 +506,7 @@ static PyObject *showdown_enumerate(PyObject *self, PyObject *args) {
     int b = (int)board.len, d = (int)deck.len;
     PyObject *result = NULL;
     if (p < 1 || p > 10 || hands.len != p * h || h + b + k > 7 || h + b + k < 5 || k < 0 ||
-        k > d) {
+        k > d || !ids_ok(&hands) || !ids_ok(&board) || !ids_ok(&deck)) {
         PyErr_SetString(PyExc_ValueError, "showdown_enumerate(): wrong sizes");
         goto done;
     }
@@ -567,7 +574,7 @@ static PyObject *showdown_batch(PyObject *self, PyObject *args) {
     int p, m;
     if (!READY) return not_ready();
     if (!PyArg_ParseTuple(args, "y*ii", &cards, &p, &m)) return NULL;
-    if (p < 1 || p > 10 || m < 5 || m > 7 || cards.len % (p * m)) {
+    if (p < 1 || p > 10 || m < 5 || m > 7 || cards.len % (p * m) || !ids_ok(&cards)) {
         PyBuffer_Release(&cards);
         PyErr_SetString(PyExc_ValueError, "showdown_batch(): wrong shapes");
         return NULL;
@@ -604,7 +611,7 @@ static PyObject *draw_histogram(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*y*i", &kept, &deck, &k)) return NULL;
     int h = (int)kept.len, d = (int)deck.len;
     PyObject *result = NULL;
-    if (h + k < 5 || h + k > 7 || k < 0 || k > d) {
+    if (h + k < 5 || h + k > 7 || k < 0 || k > d || !ids_ok(&kept) || !ids_ok(&deck)) {
         PyErr_SetString(PyExc_ValueError, "draw_histogram(): wrong sizes");
         goto done;
     }

@@ -22,6 +22,7 @@ from enum import Enum
 from typing import Any
 
 from cardscore.cards import Card
+from cardscore.errors import CardscoreError
 
 __all__ = [
     "Action",
@@ -80,7 +81,7 @@ class Rules:
         if self.small_bet < 1 or self.big_bet < 1 or self.max_bets < 1:
             problems.append("bet sizes and the bet cap must be at least 1")
         if problems:
-            raise ValueError("; ".join(problems))
+            raise CardscoreError(problems)
 
     def min_bet(self, *, after_draw: bool) -> int:
         """The smallest opening bet (fixed limit: the only one) in a round."""

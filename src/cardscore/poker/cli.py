@@ -266,8 +266,10 @@ def play_command(
             small_bet=max(1, int(big or small)),
             big_bet=max(1, 2 * int(big or small)),
         )
-    except ValueError as error:
-        raise CardscoreError(str(error)) from None
+    except ValueError as error:  # --blinds that are not numbers
+        if isinstance(error, CardscoreError):
+            raise
+        raise CardscoreError(f"--blinds {blinds!r} is not SMALL/BIG like 1/2") from None
     names = ([] if watch else [name]) + [
         f"Bot {i}" for i in range(1, players + (1 if watch else 0))
     ]

@@ -31,7 +31,7 @@ from enum import Enum
 from typing import Any
 
 from cardscore.cards import Card, parse_cards
-from cardscore.errors import IllegalMoveError
+from cardscore.errors import CardscoreError, IllegalMoveError
 from cardscore.poker.betting import Action, ActionKind, Limit, Pot, Rules, build_pots, split_pot
 from cardscore.poker.evaluate import HandRank, evaluate
 from cardscore.poker.tracker import HandTracker, discard_problems
@@ -136,7 +136,7 @@ class Dealer:
         if not 0 <= button < max(1, len(names)):
             problems.append(f"the button must be a seat 0…{len(names) - 1}, not {button!r}")
         if problems:
-            raise ValueError("; ".join(problems))
+            raise CardscoreError(problems)
         self.rules = rules or Rules()
         self.seats = [Seat(name, stack) for name, stack in zip(names, amounts, strict=True)]
         self.seed = seed

@@ -150,7 +150,7 @@ class HandTables:
 
 
 CATEGORY_RANGES: dict[Category, range] = {}
-"""Classes of each category (``range(1, 2)`` for the royal flush); filled by hand_tables()."""
+"""Classes of each category (``range(1, 2)`` for the royal flush)."""
 
 
 @cache
@@ -194,3 +194,6 @@ def hand_tables() -> HandTables:
         nonflush_classes=np.array([n for _, n in codes], dtype=np.uint16),
         class_counts=tuple(class_counts),
     )
+
+
+hand_tables()  # fills CATEGORY_RANGES; everything that imports this module needs the tables
