@@ -285,3 +285,11 @@ def test_undo_takes_back_actions_one_at_a_time() -> None:
     assert dealer.state() == start
     with pytest.raises(IllegalMoveError, match="no player action"):
         dealer.undo()
+
+
+def test_jupyter_rendering_shows_the_table() -> None:
+    dealer = three_handed([100, 100, 100])
+    html = dealer._repr_html_()
+    assert html.count("<tr>") == 4
+    assert "betting before the draw — pot 3" in html
+    assert html.count('<span style="color:') == 15  # five cards for each of three players

@@ -28,6 +28,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from html import escape
 from typing import Any
 
 from cardscore.cards import Card, parse_cards
@@ -649,6 +650,23 @@ class Dealer:
         if self.raise_range() is not None:
             kinds.append(ActionKind.RAISE if self._bet_to else ActionKind.BET)
         return kinds
+
+    def _repr_html_(self) -> str:
+        """The table in Jupyter: seats, stacks, chips in, cards (all shown), whose turn."""
+        rows = []
+        for i, seat in enumerate(self.seats):
+            marks = ("D " if i == self.button else "") + ("▶" if i == self.to_act else "")
+            cards = " ".join(card._repr_html_() for card in self.hand_of(i))
+            status = "folded" if seat.folded else ("all in" if seat.all_in else "")
+            rows.append(
+                f"<tr><td>{marks}</td><td>{escape(seat.name)}</td><td>{seat.stack}</td>"
+                f"<td>{seat.total_bet}</td><td>{cards}</td><td>{status}</td></tr>"
+            )
+        head = (
+            "<tr><th></th><th>player</th><th>stack</th><th>in pot</th><th>cards</th><th></th></tr>"
+        )
+        caption = f"<caption>{escape(self.phase.value)} — pot {self.pot_total()}</caption>"
+        return f"<table>{caption}{head}{''.join(rows)}</table>"
 
     def __repr__(self) -> str:
         stacks = ", ".join(f"{s.name}={s.stack}" for s in self.seats)

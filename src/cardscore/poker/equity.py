@@ -104,6 +104,14 @@ class DrawOdds:
         """Mean share of all five-card hands that the final hand beats."""
         return sum(n * HandRank(r).percentile for r, n in enumerate(self.counts) if n) / self.draws
 
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{name}</td><td>{chance:.2%}</td></tr>"
+            for name, chance in self.categories().items()
+            if chance
+        )
+        return f"<table><tr><th>final hand</th><th>chance</th></tr>{rows}</table>"
+
     def categories(self) -> dict[str, float]:
         return {c.value: self.probability(c) for c in Category}
 
