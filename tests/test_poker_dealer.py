@@ -293,3 +293,11 @@ def test_jupyter_rendering_shows_the_table() -> None:
     assert html.count("<tr>") == 4
     assert "betting before the draw — pot 3" in html
     assert html.count('<span style="color:') == 15  # five cards for each of three players
+
+
+def test_rules_rebuild_from_repr_and_json() -> None:
+    rules = Rules(limit=Limit.FIXED, ante=1, small_blind=1, big_blind=2, small_bet=2, big_bet=4)
+    assert eval(repr(rules)) == rules
+    assert Rules.from_dict(rules.as_dict()) == rules
+    with pytest.raises(ValueError, match="ante or blinds"):
+        Rules(ante=0, small_blind=0, big_blind=0)
