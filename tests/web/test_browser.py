@@ -246,3 +246,17 @@ def test_tranca_round_from_a_photo(page: Any, shared: Path) -> None:
     with page.expect_navigation():
         page.click("#save-round")
     assert page.inner_text("#totals tbody").split()[0] == "375"
+
+
+def test_poker_page_in_a_browser(page: Any) -> None:
+    pytest.importorskip("cardscore.poker", reason="five-card draw is not installed")
+    page.goto("/poker")
+    page.fill("#poker-rank input[name=hand0]", "As Ad Kc Kd 2h")
+    page.fill("#poker-rank input[name=hand1]", "Ks Kh Qc Qd Ah")
+    page.click("#poker-rank button[type=submit]")
+    assert "wins" in page.inner_text("#poker-ranked tr >> nth=0")
+    page.fill("#poker-draw input[name=hand]", "8s 8h Kc 5d 2h")
+    page.fill("#poker-draw input[name=discard]", "Kc 5d 2h")
+    page.click("#poker-draw button[type=submit]")
+    assert "28.71%" in page.inner_text("#poker-odds")
+    shot(page, "poker")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -85,6 +86,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         from cardscore.web.api.tranca import router as tranca_router
 
         app.include_router(tranca_router)
+    if importlib.util.find_spec("cardscore.poker") is not None:
+        from cardscore.web.api.poker import router as poker_router
+
+        app.include_router(poker_router)
     app.include_router(pages_router)
     app.mount("/static", StaticFiles(directory=_STATIC), name="static")
     app.add_middleware(_SecurityHeaders)

@@ -6,6 +6,7 @@ must match); the match page talks to the JSON API with the key from its own URL.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,7 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
             "languages": LANGUAGES,
             "csrf": csrf,
             "games": adapters(),
+            "poker": importlib.util.find_spec("cardscore.poker") is not None,
             "path": request.url.path,
             **context,
         },
@@ -197,6 +199,41 @@ async def gongzhu_create(request: Request) -> Response:
         problems = error.problems if isinstance(error, CardscoreError) else [str(error)]
         return render(request, "gongzhu.html", 422, values=fields, result=None, problems=problems)
     return RedirectResponse(f"/m/{created.id}/{created.edit_key}", status_code=303)
+
+
+# --- Five-card draw ----------------------------------------------------------------------
+
+
+@router.get("/poker", response_class=HTMLResponse)
+def poker_page(request: Request) -> HTMLResponse:
+    return render(request, "poker.html", values={}, ranked=None, odds=None, problems=[])
+
+
+@router.post("/poker", response_class=HTMLResponse)
+async def poker_answer(request: Request) -> HTMLResponse:
+    from cardscore.web.api.poker import DrawIn, draw, rank_hands
+
+    fields = await _form(request)
+    ranked = odds = None
+    try:
+        if fields.get("action") == "draw":
+            odds = draw(
+                DrawIn(hand=fields.get("hand", "")[:120], discard=fields.get("discard", "")[:120])
+            )
+        else:
+            hands = [fields.get(f"hand{i}", "")[:120] for i in range(6)]
+            ranked = rank_hands([h for h in hands if h.strip()] or [""])
+    except CardscoreError as error:
+        return render(
+            request,
+            "poker.html",
+            422,
+            values=fields,
+            ranked=None,
+            odds=None,
+            problems=error.problems,
+        )
+    return render(request, "poker.html", values=fields, ranked=ranked, odds=odds, problems=[])
 
 
 # --- A match ------------------------------------------------------------------------------
