@@ -15,7 +15,8 @@ document.addEventListener("DOMContentLoaded", () => {
       const piles = MATCH.rounds[editing - 1].piles;
       form.querySelectorAll("input.pile").forEach((input, i) => { input.value = piles[i]; });
       document.getElementById("save-round").disabled = false;
-      form.scrollIntoView();
+      document.getElementById("entry").open = true;
+        form.scrollIntoView();
     });
   }
 });

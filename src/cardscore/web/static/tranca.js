@@ -255,6 +255,7 @@
         buildForm({ editing: number, teams: MATCH.rounds[number - 1].teams });
         saveDraft();
         document.getElementById("save-round").disabled = false;
+        document.getElementById("entry").open = true;
         form.scrollIntoView();
       });
     }
