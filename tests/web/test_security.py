@@ -180,3 +180,14 @@ def test_photos_go_to_recognition_when_it_is_installed(
     # A bomb never reaches recognition.
     client.post("/api/photos", files={"photo": ("b.png", _png_bomb(100_000, 100_000))})
     assert len(seen) == 1
+
+
+def test_names_cannot_inject_markup(client: TestClient) -> None:
+    evil = "</script><script>alert(1)</script>"
+    match = new_match(client, {"game": "gongzhu", "players": [evil[:40], "<b>Bo", "Cy", "Di"]})
+    page = client.get(f"/m/{match['id']}/{match['edit_key']}").text
+    assert "<script>alert(1)" not in page and "<b>Bo" not in page
+    data = page.split('id="match-data">')[1].split("</script>")[0]
+    import json
+
+    assert json.loads(data)["sides"][1] == "<b>Bo"

@@ -199,3 +199,51 @@ def test_the_form_reports_every_problem(client: TestClient) -> None:
     )
     assert refused.status_code == 422
     assert "target" in refused.text
+
+
+@pytest.mark.parametrize(
+    ("players", "teams", "target"),
+    [
+        (2, [["Ana"], ["Caio"]], 3500),
+        (3, [["Ana"], ["Caio"], ["Eva"]], 3500),
+        (6, [["Ana", "Bia", "Cris"], ["Dan", "Eli", "Fred"]], 5000),
+    ],
+)
+def test_every_table_size(
+    client: TestClient, players: int, teams: list[list[str]], target: int
+) -> None:
+    names = [" & ".join(t) for t in teams]
+    created = client.post(
+        "/api/matches",
+        json={
+            "game": "tranca",
+            "players": players,
+            "teams": [{"name": n, "players": t} for n, t in zip(names, teams, strict=True)],
+        },
+    )
+    assert created.status_code == 201, created.text
+    match = created.json()
+    sides = [team(n, i == 0, [CLEAN] if i == 0 else None) for i, n in enumerate(names)]
+    sides[0]["went_out_player"] = teams[0][-1]
+    state = post_round(client, match, 1, {"teams": sides}).json()
+    assert state["target"] == target
+    assert state["totals"][0] == 375
+    assert state["rounds"][0]["document"]["decks"] == (3 if players == 6 else 2)
+    players_stats = {p["name"]: p for p in state["stats"]["players"]}
+    assert players_stats[teams[0][-1]]["went_out"] == 1
+
+
+def test_a_player_who_is_not_in_the_team_is_refused(
+    client: TestClient, match: dict[str, Any]
+) -> None:
+    sides = [team(ANA, True, [CLEAN], went_out_player="Zé"), team(CAIO, False)]
+    response = post_round(client, match, 1, {"teams": sides})
+    assert response.status_code == 422
+    assert "'Zé' is not among its players" in response.json()["detail"]
+
+
+def test_the_scoring_endpoint_refuses_what_is_not_a_round(client: TestClient) -> None:
+    for body in ([1, 2], "round", {"players": 4}):
+        response = client.post("/api/tranca/score", json=body)
+        assert response.status_code == 422, body
+        assert response.json()["problems"]

@@ -276,7 +276,8 @@ def match_page(request: Request, match_id: str, key: str) -> HTMLResponse:
 
 def _json_markup(data: Any) -> Markup:
     """JSON safe inside a <script type="application/json"> element."""
-    return Markup(json.dumps(data, ensure_ascii=False).replace("</", "<\\/"))
+    # "<" as a JSON escape: no "</script>" or "<!--" can end or bend the element.
+    return Markup(json.dumps(data, ensure_ascii=False).replace("<", "\\u003c"))
 
 
 def _js_text(language: str) -> dict[str, str]:
