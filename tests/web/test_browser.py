@@ -144,7 +144,7 @@ def test_tranca_match_typed_and_tapped_to_the_winner(page: Any) -> None:
     ana.locator("button.add-meld").click()
     ana.locator("input.meld").nth(2).fill("5C 6C 7C 8C 9C 2D")
     ana.locator("input.dollars").fill("3H 3D 3D")
-    ana.locator("input.hand").fill("AS 2D 9H 3C 7D")
+    ana.locator("input.hand").first.fill("AS 2D 9H 3C 7D")  # Ana's hand (Bia's stays empty)
     ana.locator("input.took-morto").uncheck()
     ana.locator("input.went-out").check()
     caio.locator("input.meld").first.fill("KS KD KC")
@@ -183,7 +183,7 @@ def test_tranca_match_typed_and_tapped_to_the_winner(page: Any) -> None:
     page.click("details.round[data-number='1'] summary")
     page.click("details.round[data-number='1'] button.edit-round")
     assert "1" in page.inner_text("#entry-title")
-    hand = ana.locator("input.hand")
+    hand = ana.locator("input.hand").first
     hand.fill(hand.input_value().replace("2d", "4d").replace("2D", "4D"))
     with page.expect_navigation():
         page.click("#save-round")
@@ -204,6 +204,13 @@ def test_tranca_match_typed_and_tapped_to_the_winner(page: Any) -> None:
             page.click("#save-round")
     assert "Ana & Bia wins!" in page.inner_text("#winner")
     assert page.locator("#stats").count() == 1
+    match_id, key = page.url.split("/")[-2:]
+    state = page.request.get(
+        f"/api/matches/{match_id}", headers={"Authorization": f"Bearer {key}"}
+    ).json()
+    players = {p["name"]: p for p in state["stats"]["players"]}
+    assert players["Ana"]["trancas"] == 1  # the 3♣ in her hand in round 1
+    assert players["Bia"]["trancas"] == 0
     shot(page, "tranca-match")
     share_url = page.input_value("#share-url")
     page.goto(share_url)

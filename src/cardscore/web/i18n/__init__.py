@@ -24,7 +24,7 @@ _HERE = Path(__file__).parent
 JS_KEYS = (
     *("conflict_help", "undo_confirm", "remove", "remove_last", "clean", "meld", "melds"),
     *("closed_canastra", "closed_canastras", "dollars", "hand", "took_morto", "went_out"),
-    *("nobody_went_out", "editing_round", "new_round", "who_went_out"),
+    *("nobody_went_out", "editing_round", "new_round", "who_went_out", "hand_of"),
     *("photo", "photo_reading", "photo_read", "photo_flagged", "photo_unavailable"),
 )
 

@@ -57,6 +57,27 @@
     return row;
   }
 
+  // A team of several players records each one's hand (for the players' statistics).
+  function handInputs(index, hand) {
+    const players = (MATCH.config.teams[index] || {}).players || [];
+    if (players.length < 2) {
+      const cards = Array.isArray(hand) ? hand : Object.values(hand || {}).flat();
+      return [el("label", { class: "block" }, [tr("hand") + " ", cardInput("hand", cardsText(cards), "AS 3C")])];
+    }
+    const byPlayer = Array.isArray(hand) ? { [players[0]]: hand } : hand || {};
+    return players.map((player) => {
+      const input = cardInput("hand hand-of", cardsText(byPlayer[player]), "AS 3C");
+      input.dataset.player = player;
+      return el("label", { class: "block" }, [fill(tr("hand_of"), { name: player }) + " ", input]);
+    });
+  }
+
+  function readHand(section) {
+    const each = [...section.querySelectorAll("input.hand-of")];
+    if (!each.length) return tokens(section.querySelector("input.hand").value);
+    return Object.fromEntries(each.map((input) => [input.dataset.player, tokens(input.value)]));
+  }
+
   function teamSection(index, name, data) {
     data = data || {};
     const melds = el("div", { class: "melds" });
@@ -90,7 +111,7 @@
       el("h3", { text: tr("melds") }), melds, addMeld,
       el("h3", { text: tr("closed_canastras") }), piles, addPile,
       el("label", { class: "block" }, [tr("dollars") + " ", cardInput("dollars", cardsText(data.dollars), "3H 3D")]),
-      el("label", { class: "block" }, [tr("hand") + " ", cardInput("hand", cardsText(data.hand), "AS 3C")]),
+      ...handInputs(index, data.hand),
       el("label", {}, [morto, " " + tr("took_morto")]),
       outLabel,
     ]);
@@ -121,7 +142,7 @@
         cards: Number(row.querySelector(".pile-cards").value) || 7,
       })),
       dollars: tokens(section.querySelector("input.dollars").value),
-      hand: tokens(section.querySelector("input.hand").value),
+      hand: readHand(section),
       took_morto: section.querySelector("input.took-morto").checked,
       went_out: section.querySelector("input.went-out").checked,
     }));
