@@ -52,7 +52,18 @@ async function saveRound(document_, editing) {
   return false;
 }
 
+// Remember the matches this browser keeps (their edit links are their only keys).
+function rememberMatch() {
+  if (MATCH.access !== "edit") return;
+  let known = [];
+  try { known = JSON.parse(localStorage.getItem("cardscore-matches") || "[]"); } catch (e) { known = []; }
+  known = known.filter((m) => m.id !== MATCH.id);
+  known.unshift({ id: MATCH.id, url: window.location.pathname, game: MATCH.game, sides: MATCH.sides, seen: Date.now() });
+  localStorage.setItem("cardscore-matches", JSON.stringify(known.slice(0, 20)));
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  rememberMatch();
   const undo = document.getElementById("undo");
   if (undo) {
     undo.addEventListener("click", async () => {
