@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, delete, select, update
+from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from cardscore.web.db import make_sessionmaker, write_engine
@@ -120,10 +120,13 @@ class MatchStore:
 
     @staticmethod
     def _documents(session: Session, match_id: str) -> list[dict[str, Any]]:
-        rows = session.scalars(
-            select(RoundRow).where(RoundRow.match_id == match_id).order_by(RoundRow.number)
+        return list(
+            session.scalars(
+                select(RoundRow.document)
+                .where(RoundRow.match_id == match_id)
+                .order_by(RoundRow.number)
+            )
         )
-        return [row.document for row in rows]
 
     def read(self, match_id: str, key: str | None) -> Snapshot:
         with self.sessions.begin() as session:
@@ -170,14 +173,14 @@ class MatchStore:
                         RoundRow.match_id == match_id, RoundRow.number > len(new)
                     )
                 )
-            for index, document in enumerate(new):
-                if index >= len(old):
-                    session.add(
-                        RoundRow(
-                            match_id=match_id, number=index + 1, document=document, created_at=now
-                        )
-                    )
-                elif old[index] != document:
+            added = [
+                {"match_id": match_id, "number": n + 1, "document": d, "created_at": now}
+                for n, d in enumerate(new[len(old) :], start=len(old))
+            ]
+            if added:
+                session.execute(insert(RoundRow), added)
+            for index, document in enumerate(new[: len(old)]):
+                if old[index] != document:
                     session.execute(
                         update(RoundRow)
                         .where(RoundRow.match_id == match_id, RoundRow.number == index + 1)
