@@ -3,7 +3,9 @@
 Starts ``cardscore serve`` on a free 127.0.0.1 port with a fresh SQLite file, then drives it
 from this process over keep-alive HTTP/1.1 connections (a minimal asyncio client, so the load
 generator costs little of the machine's two cores). Every scenario is bounded by a request count
-and a time limit. Prints one table; targets from issue 7 beside the figures.
+and a time limit. Prints one table; targets from issue 7 beside the figures. ``server CPU
+ms/req`` (the server processes' CPU time per request, from ``/proc``) does not depend on what
+else the machine is doing: 2 cores / that figure bounds the throughput of an idle machine.
 
     python benchmarks/web_bench.py [--seconds 5] [--connections 16] [--workers 1]
 """
@@ -54,6 +56,19 @@ MATCH = {
 ROUNDS_PER_MATCH = 20  # a long evening's match; then the connection starts a new one
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) of a process and its children so far (Linux ``/proc``)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                total += cpu_seconds(int(child)) or 0.0
+    except (OSError, IndexError, ValueError):
+        return None
+    return total
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -99,6 +114,7 @@ class Result:
     seconds: float
     latencies: list[float]
     errors: int
+    server_cpu: float | None = None
 
     def row(self) -> dict[str, str]:
         ordered = sorted(self.latencies)
@@ -113,6 +129,9 @@ class Result:
             "p50 ms": pct(0.50),
             "p99 ms": pct(0.99),
             "errors": str(self.errors),
+            "server CPU ms/req": (
+                f"{self.server_cpu / self.requests * 1000:.2f}" if self.server_cpu else "n/a"
+            ),
         }
 
 
@@ -227,9 +246,13 @@ def main() -> None:
                 ("stateless Tranca scoring", scoring_worker, "≥ 1,000 req/s, p99 ≤ 50 ms"),
                 ("durable round saves (SQLite)", saving_worker, "≥ 200 saves/s"),
             ]:
+                before = cpu_seconds(server.pid)
                 result = asyncio.run(
                     run(name, port, args.connections, args.seconds, args.requests, worker)
                 )
+                after = cpu_seconds(server.pid)
+                if before is not None and after is not None:
+                    result.server_cpu = after - before
                 rows.append(result.row() | {"target": target})
         finally:
             server.terminate()
