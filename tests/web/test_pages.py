@@ -102,3 +102,10 @@ def test_browsers_get_an_error_page_and_api_clients_a_problem(client: TestClient
     assert "does not open match" in page.text
     api = client.get(f"/api/matches/{match['id']}", headers={"Accept": "text/html", **bearer("x")})
     assert api.headers["content-type"] == "application/problem+json"
+
+
+def test_api_docs_need_nothing_from_outside(client: TestClient) -> None:
+    page = client.get("/api/docs")
+    assert page.status_code == 200
+    assert "POST /api/matches/{match_id}/rounds" in page.text
+    assert "http" not in page.text.split("<main>")[1].replace("/api/openapi.json", "")

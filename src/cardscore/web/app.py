@@ -72,7 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=__version__,
         description="Keep card-game matches and score rounds with the reasoning behind every "
         "point. Errors are RFC 9457 problem bodies listing every problem.",
-        docs_url="/api/docs",
+        docs_url=None,  # Swagger UI would load scripts from a CDN; /api/docs is ours (pages.py)
         redoc_url=None,
         openapi_url="/api/openapi.json",
         lifespan=lifespan,

@@ -110,6 +110,25 @@ def set_language(code: str, next: str = "/") -> Response:
     return response
 
 
+@router.get("/api/docs", response_class=HTMLResponse)
+def api_docs(request: Request) -> HTMLResponse:
+    """The API's operations, read from its OpenAPI description (no external scripts)."""
+    spec = request.app.openapi()
+    operations = [
+        {
+            "method": method.upper(),
+            "path": path,
+            "summary": operation.get("summary", ""),
+            "description": operation.get("description", ""),
+            "responses": sorted(operation.get("responses", {})),
+            "secured": bool(operation.get("security")),
+        }
+        for path, methods in spec["paths"].items()
+        for method, operation in methods.items()
+    ]
+    return render(request, "api_docs.html", operations=operations, version=spec["info"]["version"])
+
+
 # --- Tranca -------------------------------------------------------------------------------
 
 _TEAM_SIZES = {2: 1, 3: 1, 4: 2, 6: 3}
