@@ -269,3 +269,18 @@ def test_poker_page_in_a_browser(page: Any) -> None:
     page.click("#poker-draw button[type=submit]")
     assert "28.71%" in page.inner_text("#poker-odds")
     shot(page, "poker")
+
+
+def test_crosskings_against_the_computer_in_a_browser(page: Any) -> None:
+    pytest.importorskip("cardscore.crosskings", reason="Cross Kings is not installed")
+    page.goto("/crosskings")
+    page.select_option("#crosskings-new select[name=level]", "1")
+    page.click("#crosskings-new button[type=submit]")
+    page.wait_for_selector("#board svg")
+    for _ in range(3):
+        legal = page.locator("#board g.cell.legal")
+        assert legal.count() > 0
+        with page.expect_navigation():
+            legal.first.click()
+    assert len(page.inner_text("#history").split(".")) > 6  # 3 moves each
+    shot(page, "crosskings")

@@ -255,6 +255,49 @@ async def poker_answer(request: Request) -> HTMLResponse:
     return render(request, "poker.html", values=fields, ranked=ranked, odds=odds, problems=[])
 
 
+# --- Cross Kings --------------------------------------------------------------------------
+
+
+@router.get("/crosskings", response_class=HTMLResponse)
+def crosskings_page(request: Request) -> HTMLResponse:
+    return render(request, "crosskings.html", values={}, problems=[])
+
+
+@router.post("/crosskings", response_class=HTMLResponse)
+async def crosskings_create(request: Request) -> Response:
+    fields = await _form(request)
+    try:
+        level = int(fields.get("level", "2"))
+        created = _store(request).create("crosskings", {"level": level})
+    except (CardscoreError, ValueError) as error:
+        problems = error.problems if isinstance(error, CardscoreError) else [str(error)]
+        return render(request, "crosskings.html", 422, values=fields, problems=problems)
+    return RedirectResponse(f"/m/{created.id}/{created.edit_key}", status_code=303)
+
+
+def _crosskings_board(snapshot: Any) -> dict[str, Any]:
+    """The board with, on the player's turn, every legal move's exact value when it is quick."""
+    from cardscore.crosskings import Board, analyse
+    from cardscore.web.games.crosskings import game_of
+
+    game = game_of(snapshot.config, snapshot.documents)
+    analysis = None
+    if not game.is_over and game.to_move == 1 and game.cards_left <= _ANALYSIS_CARDS:
+        try:
+            analysis = analyse(game, timeout=_ANALYSIS_SECONDS)
+        except TimeoutError:
+            analysis = None
+    return {
+        "board": Markup(Board(game, analysis).svg()),
+        "analysis": analysis.as_dict() if analysis else None,
+        "your_turn": not game.is_over and game.to_move == 1,
+    }
+
+
+_ANALYSIS_SECONDS = 0.5
+_ANALYSIS_CARDS = 14  # earlier, the exact search rarely finishes within the time above
+
+
 # --- A match ------------------------------------------------------------------------------
 
 
@@ -275,14 +318,17 @@ def match_page(request: Request, match_id: str, key: str) -> HTMLResponse:
         "sides": match.sides,
         "config": match.config,
         "rounds": [r.document for r in match.rounds],
+        "stats": match.stats,
         "photo": recognizer() is not None,
         "lang": choose_language(
             request.headers.get("accept-language"), request.cookies.get(_LANG_COOKIE)
         ),
     }
+    extra = _crosskings_board(snapshot) if match.game == "crosskings" else {}
     return render(
         request,
         f"match_{match.game}.html",
+        **extra,
         match=match,
         colours=COLOURS,
         chart=Markup(totals_chart(match.sides, [r.totals for r in match.rounds], match.target)),

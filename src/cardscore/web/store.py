@@ -141,7 +141,7 @@ class MatchStore:
         match_id: str,
         key: str | None,
         version: int,
-        change: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+        change: Callable[[GameAdapter, dict[str, Any], list[dict[str, Any]]], list[dict[str, Any]]],
     ) -> Snapshot:
         """Apply ``change`` to the round documents and store the result, all or nothing.
 
@@ -155,7 +155,8 @@ class MatchStore:
             if row.version != version:
                 raise _conflict(match_id, version, row.version)
             old = self._documents(session, match_id)
-        new, summary = _adapter(row.game).check_rounds(row.config, change(old))
+        game = _adapter(row.game)
+        new, summary = game.check_rounds(row.config, change(game, row.config, old))
         now = utcnow()
         with self._write_lock, self.write_sessions.begin() as session:
             bumped = session.execute(
@@ -191,12 +192,16 @@ class MatchStore:
     def add_round(
         self, match_id: str, key: str | None, version: int, document: dict[str, Any]
     ) -> Snapshot:
-        return self._change(match_id, key, version, lambda old: [*old, document])
+        return self._change(
+            match_id, key, version, lambda game, config, old: game.reply(config, [*old, document])
+        )
 
     def edit_round(
         self, match_id: str, key: str | None, version: int, number: int, document: dict[str, Any]
     ) -> Snapshot:
-        def replace(old: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        def replace(
+            _game: GameAdapter, _config: dict[str, Any], old: list[dict[str, Any]]
+        ) -> list[dict[str, Any]]:
             if not 1 <= number <= len(old):
                 raise ProblemError(404, f"match {match_id!r} has no round {number}", "not-found")
             return [*old[: number - 1], document, *old[number:]]
@@ -204,9 +209,11 @@ class MatchStore:
         return self._change(match_id, key, version, replace)
 
     def undo(self, match_id: str, key: str | None, version: int) -> Snapshot:
-        def drop_last(old: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        def drop_last(
+            game: GameAdapter, _config: dict[str, Any], old: list[dict[str, Any]]
+        ) -> list[dict[str, Any]]:
             if not old:
                 raise ProblemError(422, "there is no round to undo", "nothing-to-undo")
-            return old[:-1]
+            return game.undo(old)
 
         return self._change(match_id, key, version, drop_last)

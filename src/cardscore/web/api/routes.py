@@ -72,7 +72,7 @@ def match_out(snapshot: Snapshot) -> MatchOut:
             "game": snapshot.game,
             "version": snapshot.version,
             "access": snapshot.access,
-            "config": snapshot.config,
+            "config": adapter.public_config(snapshot.config),
             **summary,
             "rounds": rounds,
         }

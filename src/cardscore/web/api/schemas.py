@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 __all__ = [
     "TRANCA_ROUND_EXAMPLE",
+    "CrossKingsMatchIn",
     "GongzhuHandIn",
     "GongzhuMatchIn",
     "GongzhuRulesIn",
@@ -77,7 +78,15 @@ class GongzhuMatchIn(_Strict):
     rules: GongzhuRulesIn = Field(default_factory=GongzhuRulesIn)
 
 
-MatchIn = Annotated[TrancaMatchIn | GongzhuMatchIn, Field(discriminator="game")]
+class CrossKingsMatchIn(_Strict):
+    """A game of Cross Kings against the computer (you are player 1)."""
+
+    game: Literal["crosskings"]
+    level: int = Field(2, ge=0, le=4, description="0 random … 4 four seconds of search a move.")
+    seed: int | None = Field(None, ge=0, le=2**31 - 1, description="Repeat a deal.")
+
+
+MatchIn = Annotated[TrancaMatchIn | GongzhuMatchIn | CrossKingsMatchIn, Field(discriminator="game")]
 
 
 class MatchCreated(BaseModel):

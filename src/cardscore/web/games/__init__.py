@@ -8,12 +8,14 @@ A game whose package is not installed is simply not offered.
 from __future__ import annotations
 
 import importlib.util
+from functools import cache
 
 from cardscore.web.games.base import Checked, GameAdapter, Summary
 
 __all__ = ["Checked", "GameAdapter", "Summary", "adapters", "get_adapter"]
 
 
+@cache
 def adapters() -> dict[str, GameAdapter]:
     """The games that can keep a match here, by name (only those whose package is present)."""
     found: dict[str, GameAdapter] = {}
@@ -24,6 +26,10 @@ def adapters() -> dict[str, GameAdapter]:
     from cardscore.web.games.gongzhu import GongzhuAdapter
 
     found["gongzhu"] = GongzhuAdapter()
+    if importlib.util.find_spec("cardscore.crosskings") is not None:
+        from cardscore.web.games.crosskings import CrossKingsAdapter
+
+        found["crosskings"] = CrossKingsAdapter()
     return found
 
 

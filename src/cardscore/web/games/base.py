@@ -7,7 +7,7 @@ from typing import Any, NamedTuple, Protocol, TypedDict
 
 from cardscore.breakdown import Breakdown
 
-__all__ = ["Checked", "GameAdapter", "RoundSummary", "Summary", "breakdown_dict"]
+__all__ = ["Checked", "Defaults", "GameAdapter", "RoundSummary", "Summary", "breakdown_dict"]
 
 
 def breakdown_dict(side: str, breakdown: Breakdown) -> dict[str, Any]:
@@ -66,3 +66,32 @@ class GameAdapter(Protocol):
     def summary(self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]) -> Summary:
         """Scores, running totals, winner and statistics of checked rounds."""
         ...
+
+    def public_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
+        """What of the settings anyone with a key may see."""
+        ...
+
+    def reply(
+        self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The rounds after a new one is added (a computer opponent answers here)."""
+        ...
+
+    def undo(self, documents: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """The rounds after taking back the last one."""
+        ...
+
+
+class Defaults:
+    """The usual answers to the optional parts of :class:`GameAdapter`."""
+
+    def public_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
+        return dict(config)
+
+    def reply(
+        self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        return [dict(d) for d in documents]
+
+    def undo(self, documents: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        return [dict(d) for d in documents[:-1]]

@@ -8,7 +8,7 @@ from typing import Any
 from cardscore.cards import parse_cards
 from cardscore.errors import CardscoreError
 from cardscore.gongzhu import Match, Rules, format_pile, parse_pile
-from cardscore.web.games.base import Checked, RoundSummary, Summary, breakdown_dict
+from cardscore.web.games.base import Checked, Defaults, RoundSummary, Summary, breakdown_dict
 
 __all__ = ["GongzhuAdapter"]
 
@@ -49,7 +49,7 @@ def _piles(document: Mapping[str, Any]) -> list[str]:
     return out
 
 
-class GongzhuAdapter:
+class GongzhuAdapter(Defaults):
     name = "gongzhu"
 
     def new_config(self, request: Mapping[str, Any]) -> dict[str, Any]:

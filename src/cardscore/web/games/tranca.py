@@ -14,7 +14,7 @@ from typing import Any
 
 from cardscore.errors import CardscoreError
 from cardscore.tranca import Match, Round, RoundScore, Team, parse_round, score_round
-from cardscore.web.games.base import Checked, RoundSummary, Summary, breakdown_dict
+from cardscore.web.games.base import Checked, Defaults, RoundSummary, Summary, breakdown_dict
 
 __all__ = ["TrancaAdapter", "score_document"]
 
@@ -61,7 +61,7 @@ def _parsed(config: Mapping[str, Any], document: Mapping[str, Any]) -> tuple[Rou
     return _parse_text(text)
 
 
-class TrancaAdapter:
+class TrancaAdapter(Defaults):
     name = "tranca"
 
     def new_config(self, request: Mapping[str, Any]) -> dict[str, Any]:
