@@ -90,3 +90,14 @@ def test_lan_qr_code_prints_in_the_terminal(capsys: pytest.CaptureFixture[str]) 
         row[1 : size - 1] for row in matrix[1 : size - 1]
     ]
     assert lan_address().count(".") == 3
+
+
+def test_workers_starting_at_once_migrate_once(any_database_url: str) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    engines = [make_engine(any_database_url) for _ in range(4)]
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(migrate.upgrade, engines))  # raises if two tried to create the tables
+    assert migrate.current_revision(engines[0]) == migrate.head_revision()
+    for engine in engines:
+        engine.dispose()

@@ -12,7 +12,9 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
+
+from cardscore.web.db import write_engine
 
 __all__ = ["current_revision", "head_revision", "upgrade"]
 
@@ -25,10 +27,20 @@ def _config() -> Config:
     return config
 
 
+_LOCK = 0x63617264  # "card": the PostgreSQL advisory lock that serialises migrations
+
+
 def upgrade(engine: Engine) -> None:
-    """Apply every migration the database lacks, in one transaction."""
+    """Apply every migration the database lacks, in one transaction.
+
+    Several workers may start at once: the transaction takes the database's write lock first
+    (``BEGIN IMMEDIATE`` on SQLite, an advisory lock on PostgreSQL), so one migrates and the
+    others then find the schema up to date.
+    """
     config = _config()
-    with engine.begin() as connection:
+    with write_engine(engine).begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
