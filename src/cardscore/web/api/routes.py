@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, File, Request, UploadFile
@@ -41,6 +42,9 @@ _WRITE: dict[int | str, dict[str, Any]] = {
     **_KEYED,
     409: _response(409, "The match changed since the client's version."),
 }
+
+
+_RECOGNITIONS = asyncio.Semaphore(2)
 
 
 def _store(request: Request) -> MatchStore:
@@ -155,5 +159,8 @@ async def upload_photo(request: Request, photo: Annotated[UploadFile, File()]) -
         raise CardscoreError("the photo is empty")
     info = check_image(data, request.app.state.settings.max_upload_pixels)
     read = recognizer()
-    recognized = await run_in_threadpool(read, data) if read is not None else None
+    recognized = None
+    if read is not None:
+        async with _RECOGNITIONS:  # recognition is CPU-heavy: a queue, not a pile-up
+            recognized = await run_in_threadpool(read, data)
     return PhotoOut(format=info.format, width=info.width, height=info.height, recognized=recognized)
