@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, File, Request, UploadFile
+from fastapi import APIRouter, Depends, File, Request, Response, UploadFile
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
@@ -105,28 +105,47 @@ def create_match(body: MatchIn, store: Store, request: Request) -> MatchCreated:
     )
 
 
-@router.get("/matches/{match_id}", tags=["matches"], responses=_KEYED)
-def read_match(match_id: str, store: Store, key: Key) -> MatchOut:
+def _answer(snapshot: Snapshot, status: int = 200) -> Response:
+    # Serialised by Pydantic in one step: FastAPI's own path (validate again, then
+    # jsonable_encoder over every term of every round) costs more than the save itself.
+    return Response(match_out(snapshot).model_dump_json(), status, media_type="application/json")
+
+
+@router.get("/matches/{match_id}", tags=["matches"], responses=_KEYED, response_model=MatchOut)
+def read_match(match_id: str, store: Store, key: Key) -> Response:
     """The match with every round's score, running totals, leader, winner and statistics."""
-    return match_out(store.read(match_id, key))
+    return _answer(store.read(match_id, key))
 
 
-@router.post("/matches/{match_id}/rounds", status_code=201, tags=["matches"], responses=_WRITE)
-def add_round(match_id: str, body: RoundWrite, store: Store, key: Key) -> MatchOut:
+@router.post(
+    "/matches/{match_id}/rounds",
+    status_code=201,
+    tags=["matches"],
+    responses=_WRITE,
+    response_model=MatchOut,
+)
+def add_round(match_id: str, body: RoundWrite, store: Store, key: Key) -> Response:
     """Add a round, checked against the whole match and saved whole or not at all."""
-    return match_out(store.add_round(match_id, key, body.version, body.round))
+    return _answer(store.add_round(match_id, key, body.version, body.round), 201)
 
 
-@router.put("/matches/{match_id}/rounds/{number}", tags=["matches"], responses=_WRITE)
-def edit_round(match_id: str, number: int, body: RoundWrite, store: Store, key: Key) -> MatchOut:
+@router.put(
+    "/matches/{match_id}/rounds/{number}",
+    tags=["matches"],
+    responses=_WRITE,
+    response_model=MatchOut,
+)
+def edit_round(match_id: str, number: int, body: RoundWrite, store: Store, key: Key) -> Response:
     """Replace a past round; the totals after it are recomputed."""
-    return match_out(store.edit_round(match_id, key, body.version, number, body.round))
+    return _answer(store.edit_round(match_id, key, body.version, number, body.round))
 
 
-@router.post("/matches/{match_id}/undo", tags=["matches"], responses=_WRITE)
-def undo(match_id: str, body: VersionIn, store: Store, key: Key) -> MatchOut:
+@router.post(
+    "/matches/{match_id}/undo", tags=["matches"], responses=_WRITE, response_model=MatchOut
+)
+def undo(match_id: str, body: VersionIn, store: Store, key: Key) -> Response:
     """Take back the last round."""
-    return match_out(store.undo(match_id, key, body.version))
+    return _answer(store.undo(match_id, key, body.version))
 
 
 @router.post("/gongzhu/score", tags=["scoring"])
