@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from http import HTTPStatus
 from typing import Any
 
@@ -66,10 +66,17 @@ def problem_bytes(status: int, *problems: str) -> bytes:
 
 
 def problem_response(
-    status: int, problems: Iterable[str], kind: str | None = None, **extra: Any
+    status: int,
+    problems: Iterable[str],
+    kind: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    **extra: Any,
 ) -> JSONResponse:
     return JSONResponse(
-        _body(status, list(problems), kind, **extra), status_code=status, media_type=MEDIA_TYPE
+        _body(status, list(problems), kind, **extra),
+        status_code=status,
+        media_type=MEDIA_TYPE,
+        headers=headers,
     )
 
 
@@ -112,12 +119,17 @@ def install_problem_handlers(app: FastAPI, html: HtmlRenderer | None = None) -> 
     """Answer every error with a problem body (or, for a browser on a page, ``html``'s page)."""
 
     def answer(
-        request: Request, status: int, problems: list[str], kind: str | None = None, **extra: Any
+        request: Request,
+        status: int,
+        problems: list[str],
+        kind: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        **extra: Any,
     ) -> Response:
         wants_page = "text/html" in request.headers.get("accept", "")
         if html is not None and wants_page and not request.url.path.startswith("/api/"):
             return html(request, status, problems)
-        return problem_response(status, problems, kind, **extra)
+        return problem_response(status, problems, kind, headers, **extra)
 
     @app.exception_handler(ProblemError)
     async def _problem(request: Request, error: ProblemError) -> Response:
@@ -137,7 +149,8 @@ def install_problem_handlers(app: FastAPI, html: HtmlRenderer | None = None) -> 
         detail = (
             error.detail if isinstance(error.detail, str) else HTTPStatus(error.status_code).phrase
         )
-        return answer(request, error.status_code, [detail])
+        # Keep the exception's headers: a 405 says which methods are allowed (RFC 9110).
+        return answer(request, error.status_code, [detail], headers=error.headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, error: Exception) -> Response:
