@@ -20,14 +20,14 @@ Cards = Annotated[str, StringConstraints(max_length=120)]
 
 
 class HandsIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     hands: list[Cards] = Field(
         min_length=1, max_length=10, examples=[["As Ad Kc Kd 2h", "Ks Kh Qc Qd Ah"]]
     )
 
 
 class DrawIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     hand: Cards = Field(examples=["8s 8h Kc 5d 2h"])
     discard: Cards = Field("", examples=["Kc 5d 2h"])
     dead: Cards = ""

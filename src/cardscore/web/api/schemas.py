@@ -42,7 +42,7 @@ TRANCA_ROUND_EXAMPLE: dict[str, Any] = {
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class TeamIn(_Strict):
