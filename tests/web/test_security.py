@@ -147,6 +147,8 @@ def test_security_headers(client: TestClient) -> None:
     assert headers["referrer-policy"] == "no-referrer"  # page URLs carry keys
     assert headers["x-content-type-options"] == "nosniff"
     assert "script-src 'self'" in headers["content-security-policy"]
+    assert headers["cache-control"] == "no-store"
+    assert "cache-control" not in client.get("/static/app.css").headers
 
 
 def test_keys_are_stored_hashed(client: TestClient) -> None:

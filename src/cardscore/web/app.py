@@ -47,9 +47,13 @@ class _SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        # Pages and answers hold a match's state (and its page URL a key): never cache them.
+        dynamic = not scope.get("path", "").startswith("/static/")
+
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *_HEADERS]
+                extra = [(b"cache-control", b"no-store")] if dynamic else []
+                message["headers"] = [*message.get("headers", []), *_HEADERS, *extra]
             await send(message)
 
         await self.app(scope, receive, with_headers)
