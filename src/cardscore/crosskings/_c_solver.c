@@ -11,14 +11,17 @@
  * between moves are exact. |margin| <= 92 (a hand scores at most 4 runs of 8 = 4*13 plus
  * 8 sets of 4 = 8*5), so em fits easily in 64 bits (92 * 12! < 2^36).
  *
- * No pruning: every reachable node is searched, with a transposition table keyed on
- * (cells left, marker, player 1's cards, player 2's cards), which fixes the unseen cards too.
+ * Search: alpha-beta at the players' nodes and Star1 at chance nodes, with bounds that are
+ * proven (see node_bounds), and a transposition table keyed on (cells left, marker, player 1's
+ * cards, player 2's cards), which fixes the unseen cards too. prune=False gives the plain
+ * expectimax, kept for cross-checks.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define ALL_CARDS ((1ULL << 36) - 1)
 #define KING_BITS ((1ULL << 8) | (1ULL << 17) | (1ULL << 26) | (1ULL << 35))
@@ -175,12 +178,16 @@ typedef struct {
     int64_t em;
     int32_t er;
     int8_t best;
+    int8_t bound; /* EXACT, LOWER or UPPER */
 } Entry;
+
+enum { EXACT = 0, LOWER = 1, UPPER = 2 };
 
 typedef struct {
     PyObject_HEAD
     uint64_t cellcard[36]; /* the card bit of a face-up cell, 0 for a face-down one */
     int objective;         /* 0: expected result, then margin; 1: expected margin, then result */
+    int prune;             /* alpha-beta with Star1 chance pruning (0: plain expectimax) */
     Entry *table;
     size_t table_mask, table_count;
     int table_log2, table_max_log2;
@@ -188,8 +195,15 @@ typedef struct {
     int8_t *cache_value;
     uint64_t nodes, terminals, scored, overwritten;
     uint64_t node_limit;
+    double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
     int aborted;
 } Solver;
+
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 #define CACHE_LOG2 20
 
@@ -223,7 +237,7 @@ static int table_resize(Solver *S, int log2) {
     size_t size = (size_t)1 << log2;
     Entry *fresh = calloc(size, sizeof(Entry));
     if (!fresh) return -1;
-    size_t mask = size - 1;
+    size_t mask = size - 1, count = 0;
     if (S->table) {
         for (size_t i = 0; i <= S->table_mask; i++) {
             Entry *e = &S->table[i];
@@ -232,6 +246,7 @@ static int table_resize(Solver *S, int log2) {
             for (int probe = 0; probe < PROBE_LIMIT; probe++, j = (j + 1) & mask) {
                 if (!fresh[j].k1) {
                     fresh[j] = *e;
+                    count++;
                     break;
                 }
             }
@@ -241,8 +256,7 @@ static int table_resize(Solver *S, int log2) {
     S->table = fresh;
     S->table_mask = mask;
     S->table_log2 = log2;
-    S->table_count = 0;
-    for (size_t i = 0; i < size; i++) S->table_count += fresh[i].k1 != 0;
+    S->table_count = count;
     return 0;
 }
 
@@ -256,104 +270,189 @@ static Entry *table_find(Solver *S, uint64_t k0, uint64_t k1) {
     return NULL;
 }
 
-static void table_store(Solver *S, uint64_t k0, uint64_t k1, int32_t er, int64_t em, int best) {
+static void table_store(Solver *S, uint64_t k0, uint64_t k1, int64_t er, int64_t em, int best,
+                        int bound) {
     if (S->table_count * 2 > S->table_mask && S->table_log2 < S->table_max_log2)
         table_resize(S, S->table_log2 + 1); /* on failure keep the old table */
     size_t home = slot_of(k0, k1, S->table_mask), j = home;
     Entry *target = &S->table[home];
     for (int probe = 0; probe < PROBE_LIMIT; probe++, j = (j + 1) & S->table_mask) {
-        if (!S->table[j].k1) {
-            target = &S->table[j];
-            S->table_count++;
+        Entry *e = &S->table[j];
+        if (!e->k1 || (e->k0 == k0 && e->k1 == k1)) {
+            if (!e->k1) S->table_count++;
+            target = e;
             break;
         }
         if (probe == PROBE_LIMIT - 1) S->overwritten++; /* full: replace the home slot */
     }
     target->k0 = k0;
     target->k1 = k1;
-    target->er = er;
+    target->er = (int32_t)er;
     target->em = em;
     target->best = (int8_t)best;
+    target->bound = (int8_t)bound;
 }
 
-typedef struct {
-    int64_t er, em;
-} Value;
+/* A value is one number in an ordered group: the objective's first quantity times 2^40 (or
+ * 2^32) plus the second. |em| <= 92 * 12! < 2^36 and 0 <= er <= 2 * 12! < 2^30, so the
+ * packing is exact and its order is the lexicographic order; and since it is linear, sums
+ * at chance nodes and alpha-beta windows work on it directly. */
+typedef __int128 V;
+#define V_INF (((V)1) << 100)
 
-static int better(const Solver *S, int mover, Value a, Value b) {
-    int64_t a1 = S->objective ? a.em : a.er, a2 = S->objective ? a.er : a.em;
-    int64_t b1 = S->objective ? b.em : b.er, b2 = S->objective ? b.er : b.em;
-    if (mover == 0) return a1 > b1 || (a1 == b1 && a2 > b2);
-    return a1 < b1 || (a1 == b1 && a2 < b2);
+static inline V pack(const Solver *S, int64_t er, int64_t em) {
+    return S->objective ? (V)em * ((V)1 << 32) + er : (V)er * ((V)1 << 40) + em;
 }
 
-static Value solve_node(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2,
-                        uint64_t visible, int *best_cell);
+static inline void unpack(const Solver *S, V v, int64_t *er, int64_t *em) {
+    if (S->objective) {
+        *em = (int64_t)((v + ((V)1 << 31)) >> 32);
+        *er = (int64_t)(v - (V)*em * ((V)1 << 32));
+    } else {
+        *er = (int64_t)((v + ((V)1 << 39)) >> 40);
+        *em = (int64_t)(v - (V)*er * ((V)1 << 40));
+    }
+}
+
+static inline int64_t result_of(int diff) { return diff > 0 ? 2 : diff == 0 ? 1 : 0; }
+
+/* Bounds on a node's value from bounds on the final difference: adding cards never lowers a
+ * hand's score, and each player ends with their cards plus at most every card not yet taken. */
+static void node_bounds(Solver *S, uint64_t p1, uint64_t p2, int64_t scale, V *low, V *high) {
+    int s1 = cached_score(S, p1), s2 = cached_score(S, p2);
+    int lo = s1 - cached_score(S, ALL_CARDS & ~p1);
+    int hi = cached_score(S, ALL_CARDS & ~p2) - s2;
+    *low = pack(S, result_of(lo) * scale, lo * scale);
+    *high = pack(S, result_of(hi) * scale, hi * scale);
+}
+
+static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, uint64_t visible,
+                V alpha, V beta, int *best_cell);
 
 /* The value of taking `cell`, scaled by f! for the f face-down cells left before the move. */
-static Value move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t visible,
-                        int cell) {
-    Value total = {0, 0};
+static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t visible,
+                    int cell, V alpha, V beta) {
     uint64_t next = rem & ~(1ULL << cell);
     int mover = popcount64(p1 | p2) & 1;
     uint64_t card = S->cellcard[cell];
     if (card) {
-        return solve_node(S, next, cell, mover ? p1 : p1 | card, mover ? p2 | card : p2,
-                          visible & ~card, NULL);
+        return search(S, next, cell, mover ? p1 : p1 | card, mover ? p2 | card : p2,
+                      visible & ~card, alpha, beta, NULL);
     }
-    uint64_t pool = ALL_CARDS & ~(p1 | p2 | visible);
+    /* a chance node: the sum of its children (Star1 pruning with per-child bounds) */
+    uint64_t pool = ALL_CARDS & ~(p1 | p2 | visible), bits[12];
+    int n = 0;
+    V low[13], high[13]; /* suffix sums of the children's bounds */
+    int64_t scale = FACT[popcount64(next & FACEDOWN)];
     while (pool) {
-        uint64_t x = pool & -pool;
+        bits[n++] = pool & -pool;
         pool &= pool - 1;
-        Value v = solve_node(S, next, cell, mover ? p1 : p1 | x, mover ? p2 | x : p2, visible, NULL);
-        if (S->aborted) return total;
-        total.er += v.er;
-        total.em += v.em;
     }
-    return total;
+    low[n] = high[n] = 0;
+    for (int i = n - 1; i >= 0; i--) {
+        V lo = -V_INF, hi = V_INF;
+        if (S->prune) {
+            uint64_t x = bits[i];
+            node_bounds(S, mover ? p1 : p1 | x, mover ? p2 | x : p2, scale, &lo, &hi);
+        }
+        low[i] = low[i + 1] + lo;
+        high[i] = high[i + 1] + hi;
+    }
+    if (S->prune) {
+        if (low[0] >= beta) return low[0];
+        if (high[0] <= alpha) return high[0];
+    }
+    V sum = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t x = bits[i];
+        V v = search(S, next, cell, mover ? p1 : p1 | x, mover ? p2 | x : p2, visible,
+                     alpha - sum - high[i + 1], beta - sum - low[i + 1], NULL);
+        if (S->aborted) return 0;
+        sum += v;
+        if (S->prune) {
+            if (sum + high[i + 1] <= alpha) return sum + high[i + 1];
+            if (sum + low[i + 1] >= beta) return sum + low[i + 1];
+        }
+    }
+    return sum;
 }
 
-static Value terminal_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2) {
-    int64_t scale = FACT[popcount64(rem & FACEDOWN)];
-    int diff = cached_score(S, p1) - cached_score(S, p2);
-    Value v = {(diff > 0 ? 2 : diff == 0 ? 1 : 0) * scale, diff * scale};
-    S->terminals++;
-    return v;
-}
-
-static Value solve_node(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2,
-                        uint64_t visible, int *best_cell) {
-    Value best = {0, 0};
+static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, uint64_t visible,
+                V alpha, V beta, int *best_cell) {
     S->nodes++;
     if (S->node_limit && S->nodes > S->node_limit) S->aborted = 1;
-    if (S->aborted) return best;
+    if (S->deadline > 0 && !(S->nodes & 0xFFF) && now_seconds() > S->deadline) S->aborted = 1;
+    if (S->aborted) return 0;
     uint64_t moves = LINES[marker] & rem;
     if (!moves) {
+        int64_t scale = FACT[popcount64(rem & FACEDOWN)];
+        int diff = cached_score(S, p1) - cached_score(S, p2);
+        S->terminals++;
         if (best_cell) *best_cell = -1;
-        return terminal_value(S, rem, p1, p2);
+        return pack(S, result_of(diff) * scale, diff * scale);
     }
     uint64_t k0 = p1 | ((uint64_t)marker << 36) | ((rem & 0x3FFFFF) << 42);
     uint64_t k1 = p2 | ((rem >> 22) << 36) | (1ULL << 63);
     Entry *hit = table_find(S, k0, k1);
+    int first = -1;
     if (hit) {
-        if (best_cell) *best_cell = hit->best;
-        Value v = {hit->er, hit->em};
-        return v;
+        V v = pack(S, hit->er, hit->em);
+        if (hit->bound == EXACT || (hit->bound == LOWER && v >= beta) ||
+            (hit->bound == UPPER && v <= alpha)) {
+            if (best_cell) *best_cell = hit->best;
+            return v;
+        }
+        if (hit->bound == LOWER && v > alpha) alpha = v;
+        if (hit->bound == UPPER && v < beta) beta = v;
+        first = hit->best;
     }
+    V alpha0 = alpha, beta0 = beta;
     int mover = popcount64(p1 | p2) & 1, chosen = -1;
+    V best = mover ? V_INF : -V_INF;
+    /* move ordering (only speed depends on it): the table's move, then the face-up cards that
+     * raise the mover's score most, face-down cards counted as a small gain */
+    int order[36], keys[36], count = 0;
+    uint64_t own = mover ? p2 : p1;
+    int base = S->prune ? cached_score(S, own) : 0;
     while (moves) {
-        int cell = __builtin_ctzll(moves);
+        int cell = __builtin_ctzll(moves), key = 0;
         moves &= moves - 1;
-        Value v = move_value(S, rem, p1, p2, visible, cell);
-        if (S->aborted) return best;
-        if (chosen < 0 || better(S, mover, v, best)) {
+        if (S->prune) {
+            uint64_t card = S->cellcard[cell];
+            key = cell == first ? 1000 : card ? 4 * (cached_score(S, own | card) - base) : 2;
+        }
+        int j = count++;
+        while (j > 0 && keys[j - 1] < key) {
+            order[j] = order[j - 1];
+            keys[j] = keys[j - 1];
+            j--;
+        }
+        order[j] = cell;
+        keys[j] = key;
+    }
+    for (int i = 0; i < count; i++) {
+        int cell = order[i];
+        V v = move_value(S, rem, p1, p2, visible, cell, alpha, beta);
+        if (S->aborted) return 0;
+        if (mover == 0 ? v > best : v < best) {
             best = v;
             chosen = cell;
         }
+        if (mover == 0 && best > alpha) alpha = best;
+        if (mover == 1 && best < beta) beta = best;
+        if (S->prune && alpha >= beta) break;
     }
-    table_store(S, k0, k1, (int32_t)best.er, best.em, chosen);
+    int bound = !S->prune ? EXACT : best <= alpha0 ? UPPER : best >= beta0 ? LOWER : EXACT;
+    int64_t er, em;
+    unpack(S, best, &er, &em);
+    table_store(S, k0, k1, er, em, chosen, bound);
     if (best_cell) *best_cell = chosen;
     return best;
+}
+
+static V exact(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, uint64_t visible,
+               int *best_cell) {
+    return search(S, rem, marker, p1, p2, visible, -V_INF, V_INF, best_cell);
 }
 
 /* Adds `weight` (= f! at this node) to the final differences reached under the solver's
@@ -367,7 +466,7 @@ static void walk(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, 
             histogram[diff + MAX_DIFF] += weight;
             return;
         }
-        solve_node(S, rem, marker, p1, p2, visible, &cell);
+        exact(S, rem, marker, p1, p2, visible, &cell);
         if (S->aborted) return;
     }
     uint64_t next = rem & ~(1ULL << cell);
@@ -436,18 +535,33 @@ static PyObject *aborted_or(Solver *S, PyObject *result) {
 
 static PyObject *Solver_evaluate(Solver *S, PyObject *args) {
     Position pos;
-    if (parse_position(S, args, &pos, NULL) < 0) return NULL;
+    unsigned long long only = 0;
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+    PyObject *head = PyTuple_GetSlice(args, 0, nargs > 4 ? 4 : nargs);
+    if (!head) return NULL;
+    int bad = parse_position(S, head, &pos, NULL) < 0;
+    Py_DECREF(head);
+    if (bad) return NULL;
+    if (nargs > 4) {
+        only = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(args, 4));
+        if (PyErr_Occurred()) return NULL;
+    }
     S->aborted = 0;
     uint64_t moves = LINES[pos.marker] & pos.rem;
+    if (only) moves &= only;
     int n = popcount64(moves), i = 0;
     int cells[36];
-    Value values[36];
+    struct {
+        int64_t er, em;
+    } values[36];
     Py_BEGIN_ALLOW_THREADS
     while (moves && !S->aborted) {
         int cell = __builtin_ctzll(moves);
         moves &= moves - 1;
         cells[i] = cell;
-        values[i++] = move_value(S, pos.rem, pos.p1, pos.p2, pos.visible, cell);
+        V v = move_value(S, pos.rem, pos.p1, pos.p2, pos.visible, cell, -V_INF, V_INF);
+        unpack(S, v, &values[i].er, &values[i].em);
+        i++;
     }
     Py_END_ALLOW_THREADS
     if (S->aborted) Py_RETURN_NONE;
@@ -469,12 +583,14 @@ static PyObject *Solver_value(Solver *S, PyObject *args) {
     Position pos;
     if (parse_position(S, args, &pos, NULL) < 0) return NULL;
     S->aborted = 0;
-    Value v;
+    V v;
+    int64_t er, em;
     int best = -1;
     Py_BEGIN_ALLOW_THREADS
-    v = solve_node(S, pos.rem, pos.marker, pos.p1, pos.p2, pos.visible, &best);
+    v = exact(S, pos.rem, pos.marker, pos.p1, pos.p2, pos.visible, &best);
     Py_END_ALLOW_THREADS
-    return aborted_or(S, Py_BuildValue("(LLi)", (long long)v.er, (long long)v.em, best));
+    unpack(S, v, &er, &em);
+    return aborted_or(S, Py_BuildValue("(LLi)", (long long)er, (long long)em, best));
 }
 
 static PyObject *Solver_distribution(Solver *S, PyObject *args) {
@@ -514,6 +630,13 @@ static PyObject *Solver_set_node_limit(Solver *S, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyObject *Solver_set_deadline(Solver *S, PyObject *args) {
+    double seconds;
+    if (!PyArg_ParseTuple(args, "d", &seconds)) return NULL;
+    S->deadline = seconds > 0 ? now_seconds() + seconds : 0;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Solver_stats(Solver *S, PyObject *Py_UNUSED(ignored)) {
     return Py_BuildValue("{sKsKsKsKsnsn}", "nodes", (unsigned long long)S->nodes, "terminals",
                          (unsigned long long)S->terminals, "hands_scored",
@@ -530,11 +653,13 @@ static PyObject *Solver_clear(Solver *S, PyObject *Py_UNUSED(ignored)) {
 }
 
 static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"cells", "objective", "table_log2", NULL};
+    static char *kwlist[] = {"cells", "objective", "table_log2", "prune", NULL};
     PyObject *cells;
-    int objective = 0, max_log2 = 23;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ii", kwlist, &cells, &objective, &max_log2))
+    int objective = 0, max_log2 = 23, prune = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|iip", kwlist, &cells, &objective, &max_log2,
+                                     &prune))
         return -1;
+    S->prune = prune;
     PyObject *seq = PySequence_Fast(cells, "cells must be a sequence of 36 card numbers");
     if (!seq) return -1;
     if (PySequence_Fast_GET_SIZE(seq) != 36 || objective < 0 || objective > 1 || max_log2 < 10 ||
@@ -579,6 +704,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
     }
     S->nodes = S->terminals = S->scored = S->overwritten = 0;
     S->node_limit = 0;
+    S->deadline = 0;
     S->aborted = 0;
     return 0;
 }
@@ -592,13 +718,16 @@ static void Solver_dealloc(Solver *S) {
 
 static PyMethodDef Solver_methods[] = {
     {"evaluate", (PyCFunction)Solver_evaluate, METH_VARARGS,
-     "evaluate(cells_left, marker, p1, p2) -> [(cell, er, em)] scaled by f!, or None if stopped"},
+     "evaluate(cells_left, marker, p1, p2[, only]) -> [(cell, er, em)] scaled by f!, or None "
+     "if stopped; `only` is a mask of the moves to evaluate"},
     {"value", (PyCFunction)Solver_value, METH_VARARGS,
      "value(cells_left, marker, p1, p2) -> (er, em, best_cell), or None if stopped"},
     {"distribution", (PyCFunction)Solver_distribution, METH_VARARGS,
      "distribution(cells_left, marker, p1, p2, cell) -> {difference: count}, counts sum to f!"},
     {"set_node_limit", (PyCFunction)Solver_set_node_limit, METH_VARARGS,
      "set_node_limit(n): stop after n more nodes (0: no limit)"},
+    {"set_deadline", (PyCFunction)Solver_set_deadline, METH_VARARGS,
+     "set_deadline(seconds): stop searches that run past this many seconds from now (0: never)"},
     {"stats", (PyCFunction)Solver_stats, METH_NOARGS, "counters and table size"},
     {"clear", (PyCFunction)Solver_clear, METH_NOARGS, "empty the transposition table"},
     {NULL, NULL, 0, NULL}};

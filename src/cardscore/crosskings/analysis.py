@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import html
 import math
+import os
 import time
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
@@ -32,22 +34,24 @@ from typing import Literal
 from cardscore.cards import Card
 from cardscore.crosskings import _c_solver
 from cardscore.crosskings.cards import card_number
-from cardscore.crosskings.game import FACE_DOWN, Game, cell_name
+from cardscore.crosskings.game import FACE_DOWN, Game, cell_index, cell_name
 
 __all__ = ["Analysis", "MoveEvaluation", "Objective", "analyse", "solver_for"]
 
 Objective = Literal["result", "margin"]
 _OBJECTIVES: dict[str, int] = {"result": 0, "margin": 1}
-_SOLVERS: OrderedDict[tuple[tuple[int, ...], int], _c_solver.Solver] = OrderedDict()
-_KEEP = 2  # solvers kept warm (each holds a transposition table of up to 256 MiB)
+_SOLVERS: OrderedDict[tuple[tuple[int, ...], int, int], _c_solver.Solver] = OrderedDict()
+_KEEP = 4  # solvers kept warm (each holds a transposition table of up to 256 MiB)
+DEFAULT_THREADS = min(2, os.cpu_count() or 1)
 
 
-def solver_for(game: Game, objective: Objective = "result") -> _c_solver.Solver:
-    """The C solver for this deal's face-up cards (reused while the same deal is analysed)."""
+def solver_for(game: Game, objective: Objective = "result", slot: int = 0) -> _c_solver.Solver:
+    """The C solver for this deal's face-up cards (reused while the same deal is analysed);
+    ``slot`` tells apart the solvers of parallel threads."""
     if objective not in _OBJECTIVES:
         raise ValueError(f"objective must be 'result' or 'margin', not {objective!r}")
     cells = tuple(-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36))
-    key = (cells, _OBJECTIVES[objective])
+    key = (cells, _OBJECTIVES[objective], slot)
     solver = _SOLVERS.get(key)
     if solver is None:
         solver = _c_solver.Solver(list(cells), key[1])
@@ -180,22 +184,45 @@ class Analysis:
         )
 
 
-def analyse(game: Game, objective: Objective = "result") -> Analysis:
-    """Solve the position exactly and evaluate every legal move."""
+def analyse(
+    game: Game, objective: Objective = "result", threads: int = DEFAULT_THREADS
+) -> Analysis:
+    """Solve the position exactly and evaluate every legal move.
+
+    With ``threads`` > 1 the moves are shared out between threads, each with its own solver
+    (the C search runs without the GIL)."""
     if game.is_over:
         raise ValueError("the game is over: there is no move to analyse")
-    solver = solver_for(game, objective)
-    before = solver.stats()["nodes"]
     started = time.perf_counter()
     pos = position(game)
-    values = solver.evaluate(*pos)
-    assert values is not None
+    cells = sorted(game.legal_cells, key=lambda c: not game.is_face_down(c))
+    groups = [cells[i :: max(1, threads)] for i in range(max(1, threads))]
+    groups = [g for g in groups if g]
+    solvers = [solver_for(game, objective, slot) for slot in range(len(groups))]
+    before = sum(s.stats()["nodes"] for s in solvers)
+
+    def part(slot: int) -> list[tuple[int, int, int, dict[int, int]]]:
+        solver = solvers[slot]
+        mask = sum(1 << c for c in groups[slot])
+        values = solver.evaluate(*pos, mask)
+        assert values is not None
+        found = []
+        for cell, er, em in values:
+            counts = solver.distribution(*pos, cell)
+            assert counts is not None
+            found.append((cell, er, em, counts))
+        return found
+
+    if len(groups) == 1:
+        results = [part(0)]
+    else:
+        with ThreadPoolExecutor(len(groups)) as pool:
+            results = list(pool.map(part, range(len(groups))))
+    solver_of = {cell: solvers[slot] for slot, found in enumerate(results) for cell, *_ in found}
     scale = math.factorial(game.face_down_left)
     sign = 1 if game.to_move == 1 else -1
     evaluations = []
-    for cell, er, em in values:
-        counts = solver.distribution(*pos, cell)
-        assert counts is not None
+    for cell, er, em, counts in sorted(x for found in results for x in found):
         distribution = tuple(
             sorted((sign * d, Fraction(n, scale)) for d, n in counts.items() if n)
         )
@@ -203,7 +230,7 @@ def analyse(game: Game, objective: Objective = "result") -> Analysis:
         evaluation = MoveEvaluation(cell_name(cell), game.card_at(cell), distribution, margin)
         if evaluation.expected_result != (
             Fraction(er, 2 * scale) if sign == 1 else 1 - Fraction(er, 2 * scale)
-        ):
+        ) or sum(d * p for d, p in distribution) != margin:
             raise AssertionError("the distribution does not match the solver's value")
         evaluations.append(evaluation)
 
@@ -218,7 +245,8 @@ def analyse(game: Game, objective: Objective = "result") -> Analysis:
         MoveEvaluation(m.cell, m.card, m.distribution, m.expected_margin, key(m) == top)
         for m in ranked
     ]
-    line = _principal_variation(game, solver, ranked[0].cell)
+    first = ranked[0].cell
+    line = _principal_variation(game, solver_of[cell_index(first)], first)
     seconds = time.perf_counter() - started
     return Analysis(
         game.to_move,
@@ -227,7 +255,7 @@ def analyse(game: Game, objective: Objective = "result") -> Analysis:
         objective,
         tuple(ranked),
         line,
-        solver.stats()["nodes"] - before,
+        sum(s.stats()["nodes"] for s in solvers) - before,
         seconds,
     )
 

@@ -321,11 +321,13 @@ class Game:
 
     # --- analysis and pictures -------------------------------------------------------------
 
-    def analyse(self, objective: Objective = "result") -> Analysis:
+    def analyse(self, objective: Objective = "result", threads: int | None = None) -> Analysis:
         """Exact evaluation of every legal move (see :mod:`cardscore.crosskings.analysis`)."""
         from cardscore.crosskings.analysis import analyse
 
-        return analyse(self, objective=objective)
+        if threads is None:
+            return analyse(self, objective=objective)
+        return analyse(self, objective=objective, threads=threads)
 
     @property
     def move_evals(self) -> Analysis:
