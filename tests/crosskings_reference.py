@@ -3,6 +3,7 @@ every king assignment, and a plain recursive expectimax in Python for tiny posit
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import combinations
 
@@ -48,19 +49,24 @@ def _lines(cell: int) -> list[int]:
 
 
 def expectimax(
-    cells: list[int | None], left: frozenset[int], marker: int, hands: tuple[int, int]
+    cells: list[int | None],
+    left: frozenset[int],
+    marker: int,
+    hands: tuple[int, int],
+    score: Callable[[int], int] = brute_force_score,
 ) -> tuple[Fraction, Fraction, dict[int, Fraction]]:
     """(expected result of player 1 with win 1 / draw ½, expected margin, distribution) under
-    the default objective. ``cells[c]`` is a card number or None for a face-down cell."""
-    moves = [c for c in _lines(marker) if c in left]
+    the default objective, the first move in cell order kept among equals. ``cells[c]`` is a
+    card number or None for a face-down cell; ``score`` scores a hand mask."""
+    moves = sorted(c for c in _lines(marker) if c in left)
     if not moves:
-        diff = brute_force_score(hands[0]) - brute_force_score(hands[1])
+        diff = score(hands[0]) - score(hands[1])
         result = Fraction(1) if diff > 0 else Fraction(1, 2) if diff == 0 else Fraction(0)
         return result, Fraction(diff), {diff: Fraction(1)}
     mover = (bin(hands[0] | hands[1]).count("1")) % 2
     best: tuple[Fraction, Fraction, dict[int, Fraction]] | None = None
     for cell in moves:
-        value = move_value(cells, left, hands, cell)
+        value = move_value(cells, left, hands, cell, score)
         if best is None:
             best = value
             continue
@@ -73,7 +79,11 @@ def expectimax(
 
 
 def move_value(
-    cells: list[int | None], left: frozenset[int], hands: tuple[int, int], cell: int
+    cells: list[int | None],
+    left: frozenset[int],
+    hands: tuple[int, int],
+    cell: int,
+    score: Callable[[int], int] = brute_force_score,
 ) -> tuple[Fraction, Fraction, dict[int, Fraction]]:
     mover = (bin(hands[0] | hands[1]).count("1")) % 2
     rest = left - {cell}
@@ -89,7 +99,7 @@ def move_value(
     result, margin, dist = Fraction(0), Fraction(0), {}
     for bit in outcomes:
         new = (hands[0] | bit, hands[1]) if mover == 0 else (hands[0], hands[1] | bit)
-        r, m, d = expectimax(cells, rest, cell, new)
+        r, m, d = expectimax(cells, rest, cell, new, score)
         weight = Fraction(1, len(outcomes))
         result += weight * r
         margin += weight * m

@@ -455,6 +455,25 @@ static V exact(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, ui
     return search(S, rem, marker, p1, p2, visible, -V_INF, V_INF, best_cell);
 }
 
+/* The exact value and the first move in cell order that reaches it: among equally good moves
+ * the choice is then independent of search order, table contents and threads. */
+static V canonical(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2,
+                   uint64_t visible, int *best_cell) {
+    int found = -1;
+    V best = exact(S, rem, marker, p1, p2, visible, &found);
+    uint64_t moves = LINES[marker] & rem;
+    while (moves && !S->aborted) {
+        int cell = __builtin_ctzll(moves);
+        moves &= moves - 1;
+        if (cell == found || move_value(S, rem, p1, p2, visible, cell, best - 1, best + 1) == best) {
+            found = cell;
+            break;
+        }
+    }
+    *best_cell = found;
+    return best;
+}
+
 /* Adds `weight` (= f! at this node) to the final differences reached under the solver's
  * policy, after taking `cell` (or, with cell < 0, the policy's own move). */
 static void walk(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, uint64_t visible,
@@ -466,7 +485,7 @@ static void walk(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, 
             histogram[diff + MAX_DIFF] += weight;
             return;
         }
-        exact(S, rem, marker, p1, p2, visible, &cell);
+        canonical(S, rem, marker, p1, p2, visible, &cell);
         if (S->aborted) return;
     }
     uint64_t next = rem & ~(1ULL << cell);
@@ -587,7 +606,7 @@ static PyObject *Solver_value(Solver *S, PyObject *args) {
     int64_t er, em;
     int best = -1;
     Py_BEGIN_ALLOW_THREADS
-    v = exact(S, pos.rem, pos.marker, pos.p1, pos.p2, pos.visible, &best);
+    v = canonical(S, pos.rem, pos.marker, pos.p1, pos.p2, pos.visible, &best);
     Py_END_ALLOW_THREADS
     unpack(S, v, &er, &em);
     return aborted_or(S, Py_BuildValue("(LLi)", (long long)er, (long long)em, best));

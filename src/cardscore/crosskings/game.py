@@ -19,7 +19,7 @@ with real cards.
 ('a3', 'b3', 'd3', 'e3', 'f3', 'c1', 'c2', 'c4', 'c5', 'c6')
 >>> game = game.move("d3").move("d5")
 >>> [m.notation for m in game.moves], game.to_move, game.marker
-(['d3=4c', 'd5=Ad'], 1, 'd5')
+(['d3=8d', 'd5=Ah'], 1, 'd5')
 >>> game.undo(2) == Game.deal(seed=1)
 True
 """
@@ -299,6 +299,8 @@ class Game:
 
     def random_move(self, rng: random.Random | int | None = None) -> Game:
         """Take a uniformly random legal cell (``rng``: a ``random.Random`` or a seed)."""
+        if self.is_over:
+            raise IllegalMoveError("the game is over: the marker's row and column are empty")
         chooser = rng if isinstance(rng, random.Random) else random.Random(rng)
         return self.move(chooser.choice(self.legal_cells))
 

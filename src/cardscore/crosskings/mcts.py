@@ -7,9 +7,10 @@ and every position with few cards left is valued exactly by the solver (sharing 
 transposition table), so only the early part of the game is estimated.
 
 >>> game = Game.deal(seed=4)
->>> for _ in range(22):
-...     game = game.random_move(2)
->>> result = search(game, seconds=0.5, seed=1)
+>>> rng = random.Random(2)
+>>> for _ in range(26):
+...     game = game.random_move(rng)
+>>> result = search(game, seconds=2.0, seed=1)
 >>> result.cell in game.legal_moves, result.exact
 (True, True)
 """

@@ -8,7 +8,7 @@ maximise the total; a king counts in both its run and its set. Kings never form 
 >>> score(parse_cards("2S 3S 4S KH"))
 4
 >>> print(explain(parse_cards("2S 3S 4S KH")).breakdown.to_text())
-run    4  2♠ 3♠ 4♠ 5♠ (K♥ as 5♠)
+run    4  A♠ 2♠ 3♠ 4♠ (K♥ as A♠)
 total  4
 """
 
@@ -72,7 +72,7 @@ def explain(cards: Iterable[Card]) -> HandScore:
 
     >>> result = explain(parse_cards("7H 8H KS KC 7S 7D"))
     >>> result.total, [(k.code, c.code) for k, c in result.kings]
-    (6, [('Ks', '6h'), ('Kc', '7c')])
+    (6, [('Ks', '5h'), ('Kc', '6h')])
     """
     given = tuple(cards)
     mask = mask_of(given)
