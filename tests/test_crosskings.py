@@ -59,7 +59,8 @@ def test_the_original_bound_of_26_is_unsound() -> None:
     result = explain(hand)
     assert result.total == 28 > 26
     stands_for = [card for _, card in result.kings]
-    assert len(set(stands_for)) == 4 and not set(stands_for) & set(hand)
+    assert len(set(stands_for)) == 4
+    assert not set(stands_for) & set(hand)
 
 
 hands = st.lists(st.sampled_from(range(36)), max_size=13, unique=True)
@@ -119,10 +120,13 @@ def test_bad_hands_name_every_problem() -> None:
 
 def test_deal_is_seeded_and_has_twelve_face_down_cards() -> None:
     game = Game.deal(seed=5)
-    assert game == Game.deal(seed=5) and game != Game.deal(seed=6)
+    assert game == Game.deal(seed=5)
+    assert game != Game.deal(seed=6)
     assert sorted(game.cards, key=CARDS.index) == list(CARDS)
     assert sum(game.is_face_down(c) for c in range(36)) == 12
-    assert game.marker == "c3" and game.to_move == 1 and not game.moves
+    assert game.marker == "c3"
+    assert game.to_move == 1
+    assert not game.moves
     assert Game.deal(seed=5, start="d4").marker == "d4"
     with pytest.raises(ImpossibleTableError):
         Game.deal(seed=5, start="a1")
@@ -130,7 +134,8 @@ def test_deal_is_seeded_and_has_twelve_face_down_cards() -> None:
 
 def test_first_move_must_move_and_the_start_card_stays() -> None:
     game = Game.deal(seed=1)
-    assert "c3" not in game.legal_moves and game.is_face_down("c3")
+    assert "c3" not in game.legal_moves
+    assert game.is_face_down("c3")
     game = game.move("c1")  # up the column, jumping over c2
     assert game.is_face_down("c3")  # the card under the starting marker is still there
     assert "c3" in game.legal_moves
@@ -144,15 +149,19 @@ def test_moves_jump_gaps_and_cards_and_the_game_ends_on_an_empty_cross() -> None
         game = game.random_move(rng)
     marker = game.marker_cell
     row, col = divmod(marker, 6)
-    assert all(game.card_at(c) is None and not game.is_face_down(c)
-               for c in range(36) if c != marker and (c // 6 == row or c % 6 == col))
+    assert all(
+        game.card_at(c) is None and not game.is_face_down(c)
+        for c in range(36)
+        if c != marker and (c // 6 == row or c % 6 == col)
+    )
     with pytest.raises(IllegalMoveError):
         game.random_move(rng)
 
 
 def test_illegal_moves_are_refused() -> None:
     game = Game.deal(seed=1)
-    assert not game.can_move("a1") and game.can_move("a3")
+    assert not game.can_move("a1")
+    assert game.can_move("a3")
     with pytest.raises(IllegalMoveError, match="legal: a3"):
         game.move("a1")
     with pytest.raises(InvalidNotationError):
@@ -166,8 +175,10 @@ def test_a_face_down_card_can_be_named_when_taken() -> None:
     unseen = game.unseen
     target = unseen[0]
     after = game.move("d3", target)
-    assert after.moves[-1].card == target and after.moves[-1].face_down
-    assert target not in after.unseen and len(after.unseen) == 11
+    assert after.moves[-1].card == target
+    assert after.moves[-1].face_down
+    assert target not in after.unseen
+    assert len(after.unseen) == 11
     assert sorted(after.cards, key=CARDS.index) == list(CARDS)  # still one deck
     visible = [c for c in range(36) if c not in FACE_DOWN]
     assert [after.cards[c] for c in visible] == [game.cards[c] for c in visible]
@@ -180,7 +191,8 @@ def test_undo_and_hands() -> None:
     rng = random.Random(2)
     for _ in range(7):
         game = game.random_move(rng)
-    assert len(game.p1) == 4 and len(game.p2) == 3
+    assert len(game.p1) == 4
+    assert len(game.p2) == 3
     assert game.score == game.p1.score() - game.p2.score()
     assert game.undo(7) == Game.deal(seed=2)
     assert game.undo(2).moves == game.moves[:5]
@@ -196,7 +208,8 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     game.save(path)
     loaded = Game.load(path)
-    assert loaded == game and loaded.moves == game.moves
+    assert loaded == game
+    assert loaded.moves == game.moves
     assert Game.from_json(game.to_json()).as_dict() == game.as_dict()
     with pytest.raises(InvalidNotationError):
         Game.from_json('{"game": "poker"}')
@@ -232,10 +245,14 @@ def _tiny_positions() -> list[Game]:
     return found
 
 
-@pytest.mark.parametrize("game", _tiny_positions(), ids=lambda g: f"{g.cards_left}c{g.face_down_left}fd")
+@pytest.mark.parametrize(
+    "game", _tiny_positions(), ids=lambda g: f"{g.cards_left}c{g.face_down_left}fd"
+)
 def test_solver_matches_a_plain_expectimax(game: Game) -> None:
     left = frozenset(c for c in range(36) if game.cells_left >> c & 1)
-    cells: list[int | None] = [None if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)]
+    cells: list[int | None] = [
+        None if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)
+    ]
     hands = game.hand_masks
     scale = math.factorial(game.face_down_left)
     plain = Solver(_cells(game), 0, 16, False)
@@ -246,7 +263,8 @@ def test_solver_matches_a_plain_expectimax(game: Game) -> None:
         assert values is not None
         for cell, er, em in values:
             result, margin, _ = expected[cell]
-            assert Fraction(er, 2 * scale) == result and Fraction(em, scale) == margin
+            assert Fraction(er, 2 * scale) == result
+            assert Fraction(em, scale) == margin
     # both keep the first best move in cell order among equals, as the reference does
     for solver in (plain, pruned):
         for cell in game.legal_cells:
@@ -272,7 +290,7 @@ def test_pruned_and_plain_search_agree_on_bigger_positions(seed: int) -> None:
 def test_analysis_distributions_are_exact_and_consistent() -> None:
     game = _position_after(4, 11)
     analysis = analyse(game, threads=2)
-    assert [m.cell for m in analysis.moves if m.optimal][0] == analysis.best.cell
+    assert next(m.cell for m in analysis.moves if m.optimal) == analysis.best.cell
     assert {m.cell for m in analysis.moves} == set(game.legal_moves)
     for m in analysis.moves:
         assert sum(p for _, p in m.distribution) == 1
@@ -303,8 +321,11 @@ def test_anytime_search_is_exact_when_the_solver_finishes() -> None:
 def test_anytime_search_estimates_when_time_is_short() -> None:
     game = _position_after(9, 26)
     seen: list[int] = []
-    result = search(game, seconds=0.4, exact_share=0.0, seed=0, progress=lambda i, t, c: seen.append(i))
-    assert not result.exact and result.iterations > 0
+    result = search(
+        game, seconds=0.4, exact_share=0.0, seed=0, progress=lambda i, t, c: seen.append(i)
+    )
+    assert not result.exact
+    assert result.iterations > 0
     assert result.cell in game.legal_moves
     assert sum(m.visits for m in result.moves) == result.iterations
 
@@ -327,7 +348,8 @@ def test_seed_session() -> None:
     rng = random.Random(11)
     while game.legal_moves:
         game = game.random_move(rng)
-    assert game.is_over and game.score == game.p1.score() - game.p2.score()
+    assert game.is_over
+    assert game.score == game.p1.score() - game.p2.score()
     earlier = game.undo(5)
     evals = earlier.move_evals
     assert evals.best.cell == earlier.best_move()
@@ -367,4 +389,5 @@ def test_board_svg_shows_what_it_should() -> None:
     assert svg.count('class="cell"') == 36
     assert svg.count('stroke="#ffd54f"') == sum(m.optimal for m in board.analysis.moves)  # type: ignore[union-attr]
     assert svg.count('fill="#283593"') == game.face_down_left
-    assert game._repr_svg_() == Board(game).svg() and "<svg" in board._repr_html_()
+    assert game._repr_svg_() == Board(game).svg()
+    assert "<svg" in board._repr_html_()

@@ -1,4 +1,6 @@
-from collections.abc import Buffer, Sequence
+from collections.abc import Sequence
+
+from typing_extensions import Buffer
 
 def score(hand: int, /) -> tuple[int, int]: ...
 def score_buffer(hands: Buffer, /) -> int: ...

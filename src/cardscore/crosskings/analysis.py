@@ -236,14 +236,14 @@ def analyse(
     sign = 1 if game.to_move == 1 else -1
     evaluations = []
     for cell, er, em, counts in sorted(x for found in results for x in found):
-        distribution = tuple(
-            sorted((sign * d, Fraction(n, scale)) for d, n in counts.items() if n)
-        )
+        distribution = tuple(sorted((sign * d, Fraction(n, scale)) for d, n in counts.items() if n))
         margin = Fraction(sign * em, scale)
         evaluation = MoveEvaluation(cell_name(cell), game.card_at(cell), distribution, margin)
-        if evaluation.expected_result != (
-            Fraction(er, 2 * scale) if sign == 1 else 1 - Fraction(er, 2 * scale)
-        ) or sum(d * p for d, p in distribution) != margin:
+        if (
+            evaluation.expected_result
+            != (Fraction(er, 2 * scale) if sign == 1 else 1 - Fraction(er, 2 * scale))
+            or sum(d * p for d, p in distribution) != margin
+        ):
             raise AssertionError("the distribution does not match the solver's value")
         evaluations.append(evaluation)
 

@@ -58,7 +58,7 @@ def is_king(card: Card) -> bool:
 
 def mask_of(cards: Iterable[Card]) -> int:
     """The cards as a mask; an error naming every card not in play or given twice."""
-    mask, problems = 0, []
+    mask, problems = 0, list[str]()
     seen: set[Card] = set()
     for card in cards:
         try:

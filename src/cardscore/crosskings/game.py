@@ -162,7 +162,9 @@ class Game:
     # --- dealing ---------------------------------------------------------------------------
 
     @classmethod
-    def deal(cls, seed: int | None = None, start: str | int | tuple[int, int] = DEFAULT_START) -> Game:
+    def deal(
+        cls, seed: int | None = None, start: str | int | tuple[int, int] = DEFAULT_START
+    ) -> Game:
         """Shuffle and deal (seeded for a repeatable game); ``start`` is the second player's
         choice of centre cell for the marker."""
         cards = Deck(ranks="A2345678K", seed=seed).draw(36)
@@ -255,7 +257,9 @@ class Game:
             return False
         return True
 
-    def verify_move(self, cell: str | int | tuple[int, int], card: Card | str | None = None) -> None:
+    def verify_move(
+        self, cell: str | int | tuple[int, int], card: Card | str | None = None
+    ) -> None:
         """Raise :class:`IllegalMoveError` unless taking ``cell`` (showing ``card``) is legal."""
         index = cell_index(cell)
         if self.is_over:
@@ -318,7 +322,9 @@ class Game:
             try:
                 game = game.move(cell, card or None)
             except (IllegalMoveError, InvalidNotationError) as error:
-                raise IllegalMoveError(f"move {number} {text!r}: {p}" for p in error.problems) from None
+                raise IllegalMoveError(
+                    f"move {number} {text!r}: {p}" for p in error.problems
+                ) from None
         return game
 
     # --- analysis and pictures -------------------------------------------------------------
@@ -366,14 +372,14 @@ class Game:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         if not isinstance(data, dict) or data.get("game") != "crosskings":
-            raise InvalidNotationError("not a Cross Kings game record (no \"game\": \"crosskings\")")
+            raise InvalidNotationError('not a Cross Kings game record (no "game": "crosskings")')
         cards = data.get("cards")
         if not isinstance(cards, Sequence) or isinstance(cards, str):
-            raise InvalidNotationError("a game record needs \"cards\": the 36 cards row by row")
+            raise InvalidNotationError('a game record needs "cards": the 36 cards row by row')
         base = cls(tuple(parse_card(str(c)) for c in cards), cell_index(data.get("start", "c3")))
         moves = data.get("moves", [])
         if not isinstance(moves, list):
-            raise InvalidNotationError("\"moves\" must be a list like [\"d3=4c\", \"d5=Ad\"]")
+            raise InvalidNotationError('"moves" must be a list like ["d3=4c", "d5=Ad"]')
         return base.replay(str(m) for m in moves)
 
     @classmethod

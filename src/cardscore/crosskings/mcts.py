@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cardscore.crosskings.analysis import position, solver_for
-from cardscore.crosskings.game import _LINES, FACE_DOWN, Game, cell_name
 from cardscore.crosskings.cards import card_number
+from cardscore.crosskings.game import _LINES, FACE_DOWN, Game, cell_name
 
 __all__ = ["MoveStats", "SearchResult", "search"]
 
@@ -76,7 +76,9 @@ class _Node:
 class _Searcher:
     def __init__(self, game: Game, exact_cards: int, rng: random.Random) -> None:
         self.solver = solver_for(game)
-        self.cellcard = [0 if c in FACE_DOWN else 1 << card_number(game.cards[c]) for c in range(36)]
+        self.cellcard = [
+            0 if c in FACE_DOWN else 1 << card_number(game.cards[c]) for c in range(36)
+        ]
         self.exact_cards = exact_cards
         self.rng = rng
         self.leaves = 0
@@ -196,7 +198,9 @@ def search(
     solver = solver_for(game)
     legal = game.legal_cells
     if len(legal) == 1:
-        return SearchResult(cell_name(legal[0]), True, (MoveStats(cell_name(legal[0]), 0, 0.0),), 0, 0.0)
+        return SearchResult(
+            cell_name(legal[0]), True, (MoveStats(cell_name(legal[0]), 0, 0.0),), 0, 0.0
+        )
     if exact_share > 0:
         solver.set_deadline(seconds * exact_share)
         try:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from cardscore.breakdown import Breakdown, Term
-from cardscore.cards import Card, parse_cards
+from cardscore.cards import Card
 from cardscore.crosskings import _c_solver
 from cardscore.crosskings.cards import CARDS, RANKS, cards_of, is_king, mask_of
 
@@ -166,4 +166,3 @@ class Hand:
     def _repr_html_(self) -> str:
         cards = " ".join(c._repr_html_() for c in self.cards) or "(no cards)"
         return f"<div>{cards} — <b>{self.score()}</b> points</div>"
-

@@ -168,4 +168,3 @@ class Board:
 
     def _repr_html_(self) -> str:
         return f"<div>{self.svg()}</div>"
-
