@@ -5,6 +5,7 @@ may be in both. A run or set of length L ≥ 3 scores 2L − 3, minus 1 per king
 stands for a distinct A–8 card its holder lacks (possibly one the opponent holds), chosen to
 maximise the total; a king counts in both its run and its set. Kings never form a set of kings.
 
+>>> from cardscore.cards import parse_cards
 >>> score(parse_cards("2S 3S 4S KH"))
 4
 >>> print(explain(parse_cards("2S 3S 4S KH")).breakdown.to_text())
@@ -34,6 +35,7 @@ def score_mask(mask: int) -> int:
 def score(cards: Iterable[Card]) -> int:
     """The best score of a hand.
 
+    >>> from cardscore.cards import parse_cards
     >>> score(parse_cards("AC AD 2H 2D 3H 3C 3D 4H 4C 5H 5D KS KH KD KC"))
     28
     """
@@ -70,6 +72,7 @@ class HandScore:
 def explain(cards: Iterable[Card]) -> HandScore:
     """Score a hand and say why: the king assignment chosen and every run and set that scores.
 
+    >>> from cardscore.cards import parse_cards
     >>> result = explain(parse_cards("7H 8H KS KC 7S 7D"))
     >>> result.total, [(k.code, c.code) for k, c in result.kings]
     (6, [('Ks', '5h'), ('Kc', '6h')])
@@ -131,6 +134,7 @@ def _king_note(cards: list[Card], as_king: dict[Card, Card]) -> str:
 class Hand:
     """The cards one player has taken, in the order taken.
 
+    >>> from cardscore.cards import parse_cards
     >>> hand = Hand(parse_cards("2S 3S 4S KH"))
     >>> hand.score(), str(hand), len(hand)
     (4, '2♠ 3♠ 4♠ K♥', 4)
