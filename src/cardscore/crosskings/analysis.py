@@ -198,12 +198,16 @@ class Analysis:
 
 
 def analyse(
-    game: Game, objective: Objective = "result", threads: int = DEFAULT_THREADS
+    game: Game,
+    objective: Objective = "result",
+    threads: int = DEFAULT_THREADS,
+    timeout: float | None = None,
 ) -> Analysis:
     """Solve the position exactly and evaluate every legal move.
 
     With ``threads`` > 1 the moves are shared out between threads, each with its own solver
-    (the C search runs without the GIL)."""
+    (the C search runs without the GIL). With ``timeout`` (seconds), a search that runs longer
+    stops and raises :class:`TimeoutError`."""
     if game.is_over:
         raise ValueError("the game is over: there is no move to analyse")
     started = time.perf_counter()
@@ -214,23 +218,30 @@ def analyse(
     solvers = [solver_for(game, objective, slot) for slot in range(len(groups))]
     before = sum(s.stats()["nodes"] for s in solvers)
 
-    def part(slot: int) -> list[tuple[int, int, int, dict[int, int]]]:
+    def part(slot: int) -> list[tuple[int, int, int, dict[int, int]]] | None:
         solver = solvers[slot]
         mask = sum(1 << c for c in groups[slot])
-        values = solver.evaluate(*pos, mask)
-        assert values is not None
-        found = []
-        for cell, er, em in values:
-            counts = solver.distribution(*pos, cell)
-            assert counts is not None
-            found.append((cell, er, em, counts))
-        return found
+        solver.set_deadline(timeout or 0)
+        try:
+            values = solver.evaluate(*pos, mask)
+            found = []
+            for cell, er, em in values or ():
+                counts = solver.distribution(*pos, cell)
+                if counts is None:
+                    return None
+                found.append((cell, er, em, counts))
+        finally:
+            solver.set_deadline(0)
+        return None if values is None else found
 
     if len(groups) == 1:
-        results = [part(0)]
+        parts = [part(0)]
     else:
         with ThreadPoolExecutor(len(groups)) as pool:
-            results = list(pool.map(part, range(len(groups))))
+            parts = list(pool.map(part, range(len(groups))))
+    results = [found for found in parts if found is not None]
+    if len(results) < len(parts):
+        raise TimeoutError(f"the exact search took longer than {timeout} s")
     solver_of = {cell: solvers[slot] for slot, found in enumerate(results) for cell, *_ in found}
     scale = math.factorial(game.face_down_left)
     sign = 1 if game.to_move == 1 else -1

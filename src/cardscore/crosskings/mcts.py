@@ -21,6 +21,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from cardscore.crosskings.analysis import position, solver_for
@@ -178,7 +179,7 @@ def search(
     game: Game,
     seconds: float = 1.0,
     *,
-    exact_share: float = 0.4,
+    exact_share: float = 0.6,
     exact_cards: int = 10,
     seed: int | None = None,
     progress: Callable[[int, float, str], None] | None = None,
@@ -195,18 +196,13 @@ def search(
     pos = position(game)
     mover_sign = 1 if game.to_move == 1 else -1
     scale = 2 * math.factorial(game.face_down_left)
-    solver = solver_for(game)
     legal = game.legal_cells
     if len(legal) == 1:
         return SearchResult(
             cell_name(legal[0]), True, (MoveStats(cell_name(legal[0]), 0, 0.0),), 0, 0.0
         )
     if exact_share > 0:
-        solver.set_deadline(seconds * exact_share)
-        try:
-            values = solver.evaluate(*pos)
-        finally:
-            solver.set_deadline(0)
+        values = _exact_values(game, pos, seconds * exact_share)
         if values is not None:
             stats = []
             for cell, er, em in values:
@@ -231,6 +227,29 @@ def search(
             next_report = now + 0.1
     moves = _ranked(root)
     return SearchResult(moves[0].cell, False, moves, iterations, time.perf_counter() - started)
+
+
+def _exact_values(
+    game: Game, pos: tuple[int, int, int, int], seconds: float
+) -> list[tuple[int, int, int]] | None:
+    """Every move's exact (er, em), the moves shared between two solvers; None if too slow."""
+    cells = sorted(game.legal_cells, key=lambda c: not game.is_face_down(c))
+    groups = [g for g in (cells[0::2], cells[1::2]) if g]
+    solvers = [solver_for(game, "result", slot) for slot in range(len(groups))]
+
+    def part(slot: int) -> list[tuple[int, int, int]] | None:
+        solver = solvers[slot]
+        solver.set_deadline(seconds)
+        try:
+            return solver.evaluate(*pos, sum(1 << c for c in groups[slot]))
+        finally:
+            solver.set_deadline(0)
+
+    with ThreadPoolExecutor(len(groups)) as pool:
+        parts = list(pool.map(part, range(len(groups))))
+    if any(found is None for found in parts):
+        return None
+    return [value for found in parts for value in found or ()]
 
 
 def _ranked(root: _Node) -> tuple[MoveStats, ...]:
