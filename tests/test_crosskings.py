@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardscore.cards import parse_cards
-from cardscore.crosskings import Board, Bot, Game, analyse, explain, score, search
+from cardscore.crosskings import Board, Bot, Game, Move, analyse, explain, score, search
 from cardscore.crosskings._c_solver import Solver
 from cardscore.crosskings.analysis import position
 from cardscore.crosskings.cards import CARDS, card_number, cards_of, mask_of
@@ -391,3 +391,15 @@ def test_board_svg_shows_what_it_should() -> None:
     assert svg.count('fill="#283593"') == game.face_down_left
     assert game._repr_svg_() == Board(game).svg()
     assert "<svg" in board._repr_html_()
+
+
+def test_a_game_built_from_records_is_checked() -> None:
+    game = Game.deal(seed=2).move("a3").move("a1")
+    assert Game(game.cards, game.start, game.moves) == game
+    first = game.moves[0]
+    wrong_card = Move(1, first.cell, game.cards[0], first.face_down)
+    with pytest.raises(IllegalMoveError, match="does not follow"):
+        Game(game.cards, game.start, (wrong_card,))
+    off_line = Move(1, 0, game.cards[0], True)  # a1 is not in c3's row or column
+    with pytest.raises(IllegalMoveError, match="does not follow"):
+        Game(game.cards, game.start, (off_line,))

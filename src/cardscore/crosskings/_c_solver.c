@@ -153,7 +153,31 @@ static int score_hand(uint64_t hand, uint64_t *assigned) {
         }
     }
     int t = k < p.ncandidates ? k : p.ncandidates;
-    p.best = -1;
+    /* a greedy assignment first, so that the bound in place() cuts from the start */
+    int value = placement_value(&p);
+    uint64_t used = 0;
+    for (int n = 0; n < t; n++) {
+        int pick = -1, pick_gain = -1;
+        for (int i = 0; i < p.ncandidates; i++) {
+            if (used >> i & 1) continue;
+            int s = p.candidates[i] >> 3, r = p.candidates[i] & 7;
+            unsigned nat = p.naturals[s] << 8, a = p.kings[s];
+            int c = p.counts[r], j = p.placed[r];
+            int gain = RUN[nat | a | 1u << r] - RUN[nat | a] + SETS[c][j + 1] - SETS[c][j];
+            if (gain > pick_gain) {
+                pick = i;
+                pick_gain = gain;
+            }
+        }
+        used |= 1ULL << pick;
+        p.kings[p.candidates[pick] >> 3] |= 1u << (p.candidates[pick] & 7);
+        p.placed[p.candidates[pick] & 7]++;
+        value += pick_gain;
+    }
+    p.best = value;
+    memcpy(p.best_kings, p.kings, sizeof p.kings);
+    memset(p.kings, 0, sizeof p.kings);
+    memset(p.placed, 0, sizeof p.placed);
     place(&p, 0, t, placement_value(&p));
     if (assigned) {
         uint64_t mask = 0;

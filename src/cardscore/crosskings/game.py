@@ -149,11 +149,17 @@ class Game:
             problems.append(f"the marker starts on a centre cell, not {self.start!r}")
         if problems:
             raise ImpossibleTableError(problems)
-        left, hands = (1 << 36) - 1, [0, 0]
+        left, hands, marker = (1 << 36) - 1, [0, 0], self.start
         for number, move in enumerate(self.moves):
             player = number % 2 + 1
-            if move.player != player or not left >> move.cell & 1:
+            if (
+                move.player != player
+                or not (_LINES[marker] & left) >> move.cell & 1
+                or move.card != self.cards[move.cell]
+                or move.face_down != (move.cell in FACE_DOWN)
+            ):
                 raise IllegalMoveError(f"move {number + 1} {move} does not follow the game")
+            marker = move.cell
             left &= ~(1 << move.cell)
             hands[player - 1] |= 1 << card_number(move.card)
         object.__setattr__(self, "_left", left)
@@ -355,6 +361,9 @@ class Game:
 
     def _repr_svg_(self) -> str:
         return self.board.svg()
+
+    def _repr_html_(self) -> str:
+        return self.board._repr_html_()
 
     # --- records ---------------------------------------------------------------------------
 
