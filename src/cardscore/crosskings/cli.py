@@ -6,13 +6,14 @@ import random
 from pathlib import Path
 
 import click
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cardscore.cli.output import breakdown_table, console, echo_json, json_option
 from cardscore.crosskings.analysis import Objective, analyse
 from cardscore.crosskings.bots import LEVELS, Bot
 from cardscore.crosskings.cards import parse_hand
 from cardscore.crosskings.game import Game
-from cardscore.crosskings.mcts import search
+from cardscore.crosskings.mcts import SearchResult, search
 from cardscore.crosskings.scoring import explain
 from cardscore.crosskings.svg import Board
 from cardscore.errors import CardscoreError, IllegalMoveError, InvalidNotationError
@@ -91,7 +92,7 @@ def analyse_command(
     if game.is_over:
         raise IllegalMoveError(f"the game in {game_file!r} is over: there is no move to analyse")
     if seconds is not None:
-        result = search(game, seconds)
+        result = _search_with_progress(game, seconds, show=not as_json)
         if as_json:
             echo_json(
                 {
@@ -116,6 +117,26 @@ def analyse_command(
         return
     click.echo(Board(game).text())
     click.echo(analysis.to_text())
+
+
+def _search_with_progress(game: Game, seconds: float, show: bool) -> SearchResult:
+    """The anytime search with a rich progress bar (time used, iterations, current best)."""
+    if not show:
+        return search(game, seconds)
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=console(), transient=True) as bar:
+        task = bar.add_task("searching", total=seconds)
+
+        def report(iterations: int, elapsed: float, best: str) -> None:
+            bar.update(
+                task, completed=elapsed, description=f"{iterations} playouts, best so far {best}"
+            )
+
+        return search(game, seconds, progress=report)
 
 
 @group.command("play")
@@ -158,8 +179,7 @@ def play_command(
             game = game.undo(min(2, len(game.moves)))
             continue
         if answer == "hint":
-            with out.status("thinking…"):
-                hint = search(game, 2.0)
+            hint = _search_with_progress(game, 2.0, show=True)
             out.print(f"hint: {hint.cell} ({'exact' if hint.exact else 'estimated'})")
             continue
         try:

@@ -21,9 +21,10 @@ import math
 import random
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
+from cardscore.crosskings._c_solver import Solver
 from cardscore.crosskings.analysis import position, solver_for
 from cardscore.crosskings.cards import card_number
 from cardscore.crosskings.game import _LINES, FACE_DOWN, Game, cell_name
@@ -75,8 +76,8 @@ class _Node:
 
 
 class _Searcher:
-    def __init__(self, game: Game, exact_cards: int, rng: random.Random) -> None:
-        self.solver = solver_for(game)
+    def __init__(self, game: Game, exact_cards: int, rng: random.Random, solver: Solver) -> None:
+        self.solver = solver
         self.cellcard = [
             0 if c in FACE_DOWN else 1 << card_number(game.cards[c]) for c in range(36)
         ]
@@ -179,81 +180,69 @@ def search(
     game: Game,
     seconds: float = 1.0,
     *,
-    exact_share: float = 0.6,
+    exact_share: float = 0.97,
     exact_cards: int = 10,
     seed: int | None = None,
     progress: Callable[[int, float, str], None] | None = None,
 ) -> SearchResult:
     """The best move found in about ``seconds``.
 
-    The exact solver gets ``exact_share`` of the time; if it does not finish, UCT runs for the
-    rest, valuing positions with ``exact_cards`` cards or fewer exactly. ``progress(iterations,
-    elapsed, best_cell)`` is called about ten times a second (for a progress bar).
+    Two searches run side by side on two cores: the exact solver (for at most ``exact_share``
+    of the time; its C search runs without the GIL) and UCT in this thread, which values
+    positions with ``exact_cards`` cards or fewer exactly with a second solver. If the exact
+    search finishes, its move is returned (``exact=True``); otherwise UCT's most visited move.
+    ``progress(iterations, elapsed, best_cell)`` is called about ten times a second.
     """
     if game.is_over:
         raise ValueError("the game is over: there is no move to search")
     started = time.perf_counter()
     pos = position(game)
-    mover_sign = 1 if game.to_move == 1 else -1
-    scale = 2 * math.factorial(game.face_down_left)
     legal = game.legal_cells
     if len(legal) == 1:
-        return SearchResult(
-            cell_name(legal[0]), True, (MoveStats(cell_name(legal[0]), 0, 0.0),), 0, 0.0
-        )
-    if exact_share > 0:
-        values = _exact_values(game, pos, seconds * exact_share)
-        if values is not None:
-            stats = []
-            for cell, er, em in values:
-                result = er / scale if mover_sign == 1 else 1 - er / scale
-                stats.append((result, mover_sign * em, cell))
-            stats.sort(key=lambda t: (-t[0], -t[1], t[2]))
-            moves = tuple(MoveStats(cell_name(c), 0, r, r) for r, _, c in stats)
-            return SearchResult(moves[0].cell, True, moves, 0, time.perf_counter() - started)
-    searcher = _Searcher(game, exact_cards, random.Random(seed))
+        only = (MoveStats(cell_name(legal[0]), 0, 0.0),)
+        return SearchResult(only[0].cell, True, only, 0, 0.0)
+    exact_solver = solver_for(game, "result", 0)
+    searcher = _Searcher(game, exact_cards, random.Random(seed), solver_for(game, "result", 1))
     root = _Node()
     iterations = 0
-    next_report = time.perf_counter() + 0.1
+    next_report = started + 0.1
     deadline = started + seconds
-    while True:
-        searcher.iterate(root, pos)
-        iterations += 1
-        now = time.perf_counter()
-        if now >= deadline:
-            break
-        if progress is not None and now >= next_report:
-            progress(iterations, now - started, _best(root).cell)
-            next_report = now + 0.1
+    with ThreadPoolExecutor(1) as pool:
+        future: Future[tuple[int, int, int] | None] | None = None
+        if exact_share > 0:
+            exact_solver.set_deadline(seconds * exact_share)
+            future = pool.submit(exact_solver.value, *pos)
+        try:
+            while future is None or not future.done():
+                searcher.iterate(root, pos)
+                iterations += 1
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                if progress is not None and now >= next_report:
+                    progress(iterations, now - started, _best(root).cell)
+                    next_report = now + 0.1
+            value = future.result() if future is not None else None
+        finally:
+            exact_solver.set_deadline(0)
     moves = _ranked(root)
+    if value is not None:
+        scale = 2 * math.factorial(game.face_down_left)
+        result = value[0] / scale if game.to_move == 1 else 1 - value[0] / scale
+        best = cell_name(value[2])
+        first = MoveStats(
+            best, next((m.visits for m in moves if m.cell == best), 0), result, result
+        )
+        rest = tuple(m for m in moves if m.cell != best)
+        return SearchResult(best, True, (first, *rest), iterations, time.perf_counter() - started)
+    if not moves:  # nothing finished at all (a zero budget)
+        moves = (MoveStats(cell_name(legal[0]), 0, 0.0),)
     return SearchResult(moves[0].cell, False, moves, iterations, time.perf_counter() - started)
 
 
-def _exact_values(
-    game: Game, pos: tuple[int, int, int, int], seconds: float
-) -> list[tuple[int, int, int]] | None:
-    """Every move's exact (er, em), the moves shared between two solvers; None if too slow."""
-    cells = sorted(game.legal_cells, key=lambda c: not game.is_face_down(c))
-    groups = [g for g in (cells[0::2], cells[1::2]) if g]
-    solvers = [solver_for(game, "result", slot) for slot in range(len(groups))]
-
-    def part(slot: int) -> list[tuple[int, int, int]] | None:
-        solver = solvers[slot]
-        solver.set_deadline(seconds)
-        try:
-            return solver.evaluate(*pos, sum(1 << c for c in groups[slot]))
-        finally:
-            solver.set_deadline(0)
-
-    with ThreadPoolExecutor(len(groups)) as pool:
-        parts = list(pool.map(part, range(len(groups))))
-    if any(found is None for found in parts):
-        return None
-    return [value for found in parts for value in found or ()]
-
-
 def _ranked(root: _Node) -> tuple[MoveStats, ...]:
-    assert root.edges is not None
+    if root.edges is None:
+        return ()
     stats = [
         MoveStats(cell_name(cell), edge.visits, edge.total / edge.visits if edge.visits else 0.0)
         for cell, edge in root.edges.items()
