@@ -29,9 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/ for th
 from tests.crosskings_reference import brute_force_score, move_value
 
 from cardscore.crosskings import Bot, Game, analyse, search
-from cardscore.crosskings import analysis as analysis_module
 from cardscore.crosskings._c_solver import Solver, score_buffer
-from cardscore.crosskings.analysis import position
+from cardscore.crosskings.analysis import clear_solvers, position
 from cardscore.crosskings.cards import card_number
 from cardscore.crosskings.game import FACE_DOWN
 
@@ -54,7 +53,7 @@ def positions(cards_left: int, count: int, first_seed: int = 0) -> Iterator[tupl
 
 def fresh() -> None:
     """Forget every solver, so each position starts with an empty transposition table."""
-    analysis_module._SOLVERS.clear()
+    clear_solvers()
 
 
 def timed_rate(hands: array.array[int], repeat: int = 3) -> float:

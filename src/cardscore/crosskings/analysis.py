@@ -49,13 +49,18 @@ from cardscore.crosskings import _c_solver
 from cardscore.crosskings.cards import card_number
 from cardscore.crosskings.game import FACE_DOWN, Game, cell_index, cell_name
 
-__all__ = ["Analysis", "MoveEvaluation", "Objective", "analyse", "solver_for"]
+__all__ = ["Analysis", "MoveEvaluation", "Objective", "analyse", "clear_solvers", "solver_for"]
 
 Objective = Literal["result", "margin"]
 _OBJECTIVES: dict[str, int] = {"result": 0, "margin": 1}
 _SOLVERS: OrderedDict[tuple[tuple[int, ...], int, int], _c_solver.Solver] = OrderedDict()
 _KEEP = 4  # solvers kept warm (each holds a transposition table of up to 256 MiB)
 DEFAULT_THREADS = min(2, os.cpu_count() or 1)
+
+
+def clear_solvers() -> None:
+    """Drop the cached solvers and their transposition tables (up to 256 MiB each)."""
+    _SOLVERS.clear()
 
 
 def solver_for(game: Game, objective: Objective = "result", slot: int = 0) -> _c_solver.Solver:
