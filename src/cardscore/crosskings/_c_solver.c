@@ -377,8 +377,17 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
         lows[i] = -V_INF;
         highs[i] = V_INF;
         if (S->prune) {
-            uint64_t x = bits[i];
-            node_bounds(S, mover ? p1 : p1 | x, mover ? p2 | x : p2, scale, &lows[i], &highs[i]);
+            uint64_t x = bits[i], c1 = mover ? p1 : p1 | x, c2 = mover ? p2 | x : p2;
+            node_bounds(S, c1, c2, scale, &lows[i], &highs[i]);
+            /* what the table already knows about the child narrows its bounds */
+            uint64_t k0 = c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42);
+            uint64_t k1 = c2 | ((next >> 22) << 36) | (1ULL << 63);
+            Entry *hit = table_find(S, k0, k1);
+            if (hit) {
+                V v = pack(S, hit->er, hit->em);
+                if (hit->bound != UPPER && v > lows[i]) lows[i] = v;
+                if (hit->bound != LOWER && v < highs[i]) highs[i] = v;
+            }
         }
     }
     if (S->prune) { /* widest bounds first: the sums of the rest tighten fastest (~4% fewer nodes) */
@@ -453,6 +462,27 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
     }
     V alpha0 = alpha, beta0 = beta;
     int mover = popcount64(p1 | p2) & 1, chosen = -1;
+    if (S->prune) { /* enhanced transposition cutoff: a face-up child already known good enough */
+        for (uint64_t m = moves; m; m &= m - 1) {
+            int cell = __builtin_ctzll(m);
+            uint64_t card = S->cellcard[cell];
+            if (!card) continue;
+            uint64_t next = rem & ~(1ULL << cell), c1 = mover ? p1 : p1 | card;
+            uint64_t c2 = mover ? p2 | card : p2;
+            Entry *e = table_find(S, c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42),
+                                  c2 | ((next >> 22) << 36) | (1ULL << 63));
+            if (!e) continue;
+            V v = pack(S, e->er, e->em);
+            if ((mover == 0 && e->bound != UPPER && v >= beta) ||
+                (mover == 1 && e->bound != LOWER && v <= alpha)) {
+                int64_t er, em;
+                unpack(S, v, &er, &em);
+                table_store(S, k0, k1, er, em, cell, mover == 0 ? LOWER : UPPER);
+                if (best_cell) *best_cell = cell;
+                return v;
+            }
+        }
+    }
     V best = mover ? V_INF : -V_INF;
     /* move ordering (only speed depends on it): the table's move, then the face-up cards that
      * raise the mover's score most, face-down cards counted as a small gain */
