@@ -1,0 +1,318 @@
+"""Cross Kings speed: hand scoring, exact analysis by cards and face-down cards left, the exact
+horizon, the anytime search's accuracy, and matches between bot levels.
+
+Positions come from seeded random play on seeded deals (deal seed s, moves from Random(s)),
+stopped when the wanted number of cards is left. Every section prints a markdown table.
+
+    nice python benchmarks/crosskings_bench.py scoring
+    nice python benchmarks/crosskings_bench.py exact --sizes 8 10 12 14 16 18 --per-size 20
+    nice python benchmarks/crosskings_bench.py horizon --sizes 18 20 22 --per-size 5
+    nice python benchmarks/crosskings_bench.py anytime --positions 100 --seconds 1
+    nice python benchmarks/crosskings_bench.py match --games 20 --levels 0 1 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import array
+import math
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/ for the references
+
+from tests.crosskings_reference import brute_force_score, move_value
+
+from cardscore.crosskings import Bot, Game, analyse, search
+from cardscore.crosskings._c_solver import Solver, score_buffer
+from cardscore.crosskings.analysis import clear_solvers, position
+from cardscore.crosskings.cards import card_number
+from cardscore.crosskings.game import FACE_DOWN
+
+KINGS = (1 << 8) | (1 << 17) | (1 << 26) | (1 << 35)
+
+
+def positions(cards_left: int, count: int, first_seed: int = 0) -> Iterator[tuple[int, Game]]:
+    seed = first_seed
+    found = 0
+    while found < count:
+        game = Game.deal(seed=seed)
+        rng = random.Random(seed)
+        while game.cards_left > cards_left and not game.is_over:
+            game = game.random_move(rng)
+        if not game.is_over and game.cards_left == cards_left:
+            found += 1
+            yield seed, game
+        seed += 1
+
+
+def fresh() -> None:
+    """Forget every solver, so each position starts with an empty transposition table."""
+    clear_solvers()
+
+
+def timed_rate(hands: array.array[int], repeat: int = 3) -> float:
+    best = math.inf
+    for _ in range(repeat):
+        started = time.perf_counter()
+        score_buffer(hands)
+        best = min(best, time.perf_counter() - started)
+    return len(hands) / best
+
+
+def bench_scoring() -> None:
+    rng = random.Random(0)
+    finals = []
+    for seed in range(3000):  # hands players really end with
+        game = Game.deal(seed=seed)
+        r = random.Random(seed)
+        while not game.is_over:
+            game = game.random_move(r)
+        finals.extend(game.hand_masks)
+    rows = [("final hands of random games", array.array("Q", finals * 20))]
+    naturals = [c for c in range(36) if c % 9 != 8]
+    for kings in range(5):
+        hands = array.array("Q")
+        for _ in range(50_000):
+            chosen = rng.sample(naturals, 18 - kings)
+            king_bits = rng.sample([8, 17, 26, 35], kings)
+            hands.append(sum(1 << c for c in chosen + king_bits))
+        rows.append((f"18 cards, {kings} kings", hands))
+    mixed = array.array(
+        "Q", (sum(1 << c for c in rng.sample(range(36), 18)) for _ in range(100_000))
+    )
+    rows.append(("18 random cards of 36", mixed))
+    print("| hands | C scorer (hands/s) | Python brute force (hands/s) | ratio |")
+    print("|---|---:|---:|---:|")
+    for name, hands in rows:
+        c_rate = timed_rate(hands)
+        sample = hands[:: max(1, len(hands) // 200)][:200]
+        started = time.perf_counter()
+        for hand in sample:
+            brute_force_score(hand)
+        py_rate = len(sample) / (time.perf_counter() - started)
+        print(f"| {name} | {c_rate:,.0f} | {py_rate:,.0f} | {c_rate / py_rate:,.0f}× |")
+    # what the solver's inner loop sees: final positions scored per second, cache included
+    game = next(positions(14, 1, 3))[1]
+    cells = [-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)]
+    solver = Solver(cells, 0, 23, False)
+    started = time.perf_counter()
+    solver.evaluate(*position(game))
+    seconds = time.perf_counter() - started
+    stats = solver.stats()
+    print(
+        f"\nSolver inner loop (plain expectimax, 14 cards left, seed 3): {stats['terminals']:,} "
+        f"final positions = {2 * stats['terminals']:,} hands in {seconds:.2f} s of search, "
+        f"{2 * stats['terminals'] / seconds:,.0f} hands/s including all search work "
+        f"({stats['hands_scored']:,} scored, the rest from the king-hand cache)."
+    )
+
+
+def bench_exact(sizes: list[int], per_size: int, timeout: float, peers: bool) -> None:
+    by_size: dict[int, list[float]] = defaultdict(list)
+    by_face_down: dict[tuple[int, int], list[float]] = defaultdict(list)
+    nodes: dict[int, list[int]] = defaultdict(list)
+    plain: dict[int, list[float]] = defaultdict(list)
+    python: dict[int, list[float]] = defaultdict(list)
+    for size in sizes:
+        for seed, game in positions(size, per_size):
+            fresh()
+            started = time.perf_counter()
+            try:
+                result = analyse(game, timeout=timeout)
+                seconds = time.perf_counter() - started
+                nodes[size].append(result.nodes)
+            except TimeoutError:
+                seconds = math.inf
+            by_size[size].append(seconds)
+            by_face_down[(size, game.face_down_left)].append(seconds)
+            if peers and size <= 14:
+                cells = [-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)]
+                started = time.perf_counter()
+                Solver(cells, 0, 23, False).evaluate(*position(game))
+                plain[size].append(time.perf_counter() - started)
+            if peers and size <= 8:
+                cells_py: list[int | None] = [
+                    None if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)
+                ]
+                left = frozenset(c for c in range(36) if game.cells_left >> c & 1)
+                started = time.perf_counter()
+                for cell in game.legal_cells:
+                    move_value(cells_py, left, game.hand_masks, cell)
+                python[size].append(time.perf_counter() - started)
+            print(
+                f"  {size} cards, seed {seed}, {game.face_down_left} face down: {seconds:.3f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+    print(
+        f"Exact analysis of every move (2 threads), {per_size} positions per size, timeout {timeout:g} s"
+    )
+    print()
+    print(
+        "| cards left | median s | mean s | worst s | ≤ 1 s | median nodes | plain expectimax median s | pure Python median s |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for size in sizes:
+        times = by_size[size]
+        finite = [t for t in times if math.isfinite(t)]
+        med = statistics.median(times)
+        mean = statistics.mean(finite) if len(finite) == len(times) else math.inf
+        share = sum(t <= 1 for t in times) / len(times)
+        plain_med = f"{statistics.median(plain[size]):.3f}" if plain[size] else "–"
+        py_med = f"{statistics.median(python[size]):.3f}" if python[size] else "–"
+        node_med = f"{statistics.median(nodes[size]):,.0f}" if nodes[size] else "–"
+        print(
+            f"| {size} | {fmt(med)} | {fmt(mean)} | {fmt(max(times))} | {share:.0%} | {node_med} | "
+            f"{plain_med} | {py_med} |"
+        )
+    print()
+    print("| cards left | face down left | positions | median s | worst s |")
+    print("|---:|---:|---:|---:|---:|")
+    for (size, down), times in sorted(by_face_down.items()):
+        print(
+            f"| {size} | {down} | {len(times)} | {fmt(statistics.median(times))} | {fmt(max(times))} |"
+        )
+
+
+def fmt(seconds: float) -> str:
+    return "> timeout" if not math.isfinite(seconds) else f"{seconds:.3f}"
+
+
+def bench_horizon(sizes: list[int], per_size: int, limit: float) -> None:
+    print(f"Exact horizon: share of positions fully analysed within {limit:g} s (2 threads)")
+    print()
+    print("| cards left | positions | solved | median s (solved) |")
+    print("|---:|---:|---:|---:|")
+    for size in sizes:
+        solved = []
+        for seed, game in positions(size, per_size, 1000):
+            fresh()
+            started = time.perf_counter()
+            try:
+                analyse(game, timeout=limit)
+                solved.append(time.perf_counter() - started)
+            except TimeoutError:
+                pass
+            print(
+                f"  {size} cards seed {seed}: {len(solved)} solved so far",
+                file=sys.stderr,
+                flush=True,
+            )
+        med = f"{statistics.median(solved):.1f}" if solved else "–"
+        print(f"| {size} | {per_size} | {len(solved)} | {med} |")
+
+
+def bench_anytime(count: int, seconds: float, sizes: list[int], exact_timeout: float) -> None:
+    """Exact values first (untimed), then the anytime search under the time budget."""
+    hits = strict_hits = total = exact_answers = skipped = 0
+    for size in sizes:
+        per_size = math.ceil(count / len(sizes))
+        done = 0
+        seed = 2000 + 100 * size
+        while done < per_size:
+            seed_used, game = next(positions(size, 1, seed))
+            seed = seed_used + 1
+            fresh()
+            try:
+                truth = analyse(game, threads=2, timeout=exact_timeout)
+            except TimeoutError:
+                skipped += 1
+                continue
+            fresh()
+            result = search(game, seconds, seed=seed_used)
+            best_result = truth.best.expected_result
+            hits += truth[result.cell].expected_result == best_result
+            strict_hits += truth[result.cell].optimal
+            exact_answers += result.exact
+            total += 1
+            done += 1
+            print(
+                f"  {size} cards seed {seed_used}: picked {result.cell} "
+                f"({'exact' if result.exact else f'{result.iterations} iterations'}), "
+                f"optimal {sorted(m.cell for m in truth.moves if m.expected_result == best_result)}",
+                file=sys.stderr,
+                flush=True,
+            )
+    print(f"Anytime search, {seconds:g} s a move, positions with {sizes} cards left")
+    print()
+    print(
+        "| positions | optimal expected result | optimal incl. margin tie-break | solver finished in time | skipped (exact > timeout) |"
+    )
+    print("|---:|---:|---:|---:|---:|")
+    print(
+        f"| {total} | {hits / total:.1%} | {strict_hits / total:.1%} | {exact_answers / total:.1%} | {skipped} |"
+    )
+
+
+def bench_match(games: int, levels: list[int]) -> None:
+    print(
+        f"Matches between levels: {games} deals per pair, each deal played twice with seats swapped"
+    )
+    print()
+    print("| level A | level B | A wins | draws | B wins | A's mean margin |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for i, a in enumerate(levels):
+        for b in levels[i + 1 :]:
+            wins = draws = losses = 0
+            margin = 0
+            for deal in range(games):
+                for a_first in (True, False):
+                    game = Game.deal(seed=5000 + deal)
+                    bots = {1: Bot(a, seed=deal), 2: Bot(b, seed=deal + 1)}
+                    if not a_first:
+                        bots = {1: bots[2], 2: bots[1]}
+                    while not game.is_over:
+                        game = game.move(bots[game.to_move].choose(game))
+                    diff = game.score if a_first else -game.score
+                    margin += diff
+                    wins += diff > 0
+                    draws += diff == 0
+                    losses += diff < 0
+            n = 2 * games
+            print(f"| {a} | {b} | {wins} | {draws} | {losses} | {margin / n:+.2f} |", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = parser.add_subparsers(dest="section", required=True)
+    sub.add_parser("scoring")
+    exact = sub.add_parser("exact")
+    exact.add_argument("--sizes", type=int, nargs="+", default=[8, 10, 12, 14, 16])
+    exact.add_argument("--per-size", type=int, default=20)
+    exact.add_argument("--timeout", type=float, default=300)
+    exact.add_argument("--no-peers", action="store_true")
+    horizon = sub.add_parser("horizon")
+    horizon.add_argument("--sizes", type=int, nargs="+", default=[18, 20, 22])
+    horizon.add_argument("--per-size", type=int, default=5)
+    horizon.add_argument("--limit", type=float, default=60)
+    anytime = sub.add_parser("anytime")
+    anytime.add_argument("--positions", type=int, default=100)
+    anytime.add_argument("--seconds", type=float, default=1.0)
+    anytime.add_argument("--sizes", type=int, nargs="+", default=[16, 17, 18, 19, 20])
+    anytime.add_argument("--exact-timeout", type=float, default=120)
+    match = sub.add_parser("match")
+    match.add_argument("--games", type=int, default=10)
+    match.add_argument("--levels", type=int, nargs="+", default=[0, 1, 2, 3])
+    args = parser.parse_args()
+    if args.section == "scoring":
+        bench_scoring()
+    elif args.section == "exact":
+        bench_exact(args.sizes, args.per_size, args.timeout, not args.no_peers)
+    elif args.section == "horizon":
+        bench_horizon(args.sizes, args.per_size, args.limit)
+    elif args.section == "anytime":
+        bench_anytime(args.positions, args.seconds, args.sizes, args.exact_timeout)
+    else:
+        bench_match(args.games, args.levels)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,405 @@
+"""Cross Kings: scorer vs brute force, game rules, solver vs a plain expectimax, the seed's
+session, pictures and game records."""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardscore.cards import parse_cards
+from cardscore.crosskings import Board, Bot, Game, Move, analyse, explain, score, search
+from cardscore.crosskings._c_solver import Solver
+from cardscore.crosskings.analysis import position
+from cardscore.crosskings.cards import CARDS, card_number, cards_of, mask_of
+from cardscore.crosskings.game import FACE_DOWN
+from cardscore.crosskings.scoring import score_mask
+from cardscore.errors import IllegalMoveError, ImpossibleTableError, InvalidNotationError
+from tests.conftest import ROOT
+from tests.crosskings_reference import brute_force_score, expectimax, move_value
+
+GOLDEN = ROOT / "tests" / "golden"
+KINGS = [card_number(c) for c in parse_cards("KS KH KD KC")]
+
+# --- scoring -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cards", "expected"),
+    [
+        ("2S 3S 4S KH", 4),  # the issue's example: K♥ extends the run to 4 (5 − 1)
+        ("2S 3S 4S", 3),
+        ("2S 3S", 0),
+        ("", 0),
+        ("AS 2S 3S 4S 5S 6S 7S 8S", 13),
+        ("3S 3H 3D 3C", 5),
+        ("KS KH KD KC", 1),  # four kings: a run (or set) of four with four kings, 5 − 4
+        ("KS KH KD", 0),
+        ("8S KS", 0),  # no wrap-around: K is not next to 8, and aces are low only
+        ("AS 2S 3S 3H 3D", 6),  # 3♠ counts in its run and its set
+        ("AC AD 2H 2D 3H 3C 3D 4H 4C 5H 5D KS KH KD KC", 28),
+    ],
+)
+def test_known_hands(cards: str, expected: int) -> None:
+    hand = parse_cards(cards) if cards else ()
+    assert score(hand) == expected
+    assert brute_force_score(mask_of(hand)) == expected
+
+
+def test_the_original_bound_of_26_is_unsound() -> None:
+    """A legal hand scores 28 (the other player 0), so |difference| ≤ 26 is false."""
+    hand = parse_cards("AC AD 2H 2D 3H 3C 3D 4H 4C 5H 5D KS KH KD KC")
+    assert len(hand) <= 18  # one player can hold it: 15 of the 18 cards they take
+    result = explain(hand)
+    assert result.total == 28 > 26
+    stands_for = [card for _, card in result.kings]
+    assert len(set(stands_for)) == 4
+    assert not set(stands_for) & set(hand)
+
+
+hands = st.lists(st.sampled_from(range(36)), max_size=13, unique=True)
+big_hands = st.lists(st.sampled_from(range(36)), min_size=12, max_size=18, unique=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands)
+def test_fast_scorer_matches_brute_force(cards: list[int]) -> None:
+    mask = sum(1 << c for c in cards)
+    assert score_mask(mask) == brute_force_score(mask)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(range(36)), min_size=8, max_size=14, unique=True))
+def test_fast_scorer_matches_brute_force_with_all_four_kings(cards: list[int]) -> None:
+    mask = sum(1 << c for c in cards) | sum(1 << k for k in KINGS)
+    assert score_mask(mask) == brute_force_score(mask)
+
+
+@settings(max_examples=100, deadline=None)
+@given(big_hands)
+def test_fast_scorer_matches_brute_force_on_full_hands(cards: list[int]) -> None:
+    """Hands of 12–18 cards, as players end with (kings as they come)."""
+    mask = sum(1 << c for c in cards)
+    assert score_mask(mask) == brute_force_score(mask)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands)
+def test_explanation_adds_up_and_kings_stand_for_lacking_cards(cards: list[int]) -> None:
+    hand = cards_of(sum(1 << c for c in cards) | 1 << KINGS[0] | 1 << KINGS[2])
+    result = explain(hand)
+    assert result.total == score(hand) == sum(t.points for t in result.breakdown)
+    stood = [card for _, card in result.kings]
+    kings = [c for c in hand if c.rank.value == "K"]
+    assert len(stood) == len(kings) == len(set(stood)) >= 2
+    assert all(c.rank.value != "K" and c not in hand for c in stood)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands, st.sampled_from(range(36)))
+def test_adding_a_card_never_lowers_the_score(cards: list[int], extra: int) -> None:
+    """The solver's proven bounds rest on this."""
+    mask = sum(1 << c for c in cards)
+    assert score_mask(mask | 1 << extra) >= score_mask(mask)
+
+
+def test_bad_hands_name_every_problem() -> None:
+    with pytest.raises(ImpossibleTableError) as caught:
+        score(parse_cards("9S QH 2S 2S"))
+    assert len(caught.value.problems) == 3
+
+
+# --- the game ------------------------------------------------------------------------------
+
+
+def test_deal_is_seeded_and_has_twelve_face_down_cards() -> None:
+    game = Game.deal(seed=5)
+    assert game == Game.deal(seed=5)
+    assert game != Game.deal(seed=6)
+    assert sorted(game.cards, key=CARDS.index) == list(CARDS)
+    assert sum(game.is_face_down(c) for c in range(36)) == 12
+    assert game.marker == "c3"
+    assert game.to_move == 1
+    assert not game.moves
+    assert Game.deal(seed=5, start="d4").marker == "d4"
+    with pytest.raises(ImpossibleTableError):
+        Game.deal(seed=5, start="a1")
+
+
+def test_first_move_must_move_and_the_start_card_stays() -> None:
+    game = Game.deal(seed=1)
+    assert "c3" not in game.legal_moves
+    assert game.is_face_down("c3")
+    game = game.move("c1")  # up the column, jumping over c2
+    assert game.is_face_down("c3")  # the card under the starting marker is still there
+    assert "c3" in game.legal_moves
+
+
+def test_moves_jump_gaps_and_cards_and_the_game_ends_on_an_empty_cross() -> None:
+    game = Game.deal(seed=1).move("f3")  # jumps d3 and e3
+    assert set(game.legal_moves) == {"a3", "b3", "c3", "d3", "e3", "f1", "f2", "f4", "f5", "f6"}
+    rng = random.Random(0)
+    while not game.is_over:
+        game = game.random_move(rng)
+    marker = game.marker_cell
+    row, col = divmod(marker, 6)
+    assert all(
+        game.card_at(c) is None and not game.is_face_down(c)
+        for c in range(36)
+        if c != marker and (c // 6 == row or c % 6 == col)
+    )
+    with pytest.raises(IllegalMoveError):
+        game.random_move(rng)
+
+
+def test_illegal_moves_are_refused() -> None:
+    game = Game.deal(seed=1)
+    assert not game.can_move("a1")
+    assert game.can_move("a3")
+    with pytest.raises(IllegalMoveError, match="legal: a3"):
+        game.move("a1")
+    with pytest.raises(InvalidNotationError):
+        game.move("z9")
+    with pytest.raises(IllegalMoveError, match="holds"):
+        game.move("a3", "KS" if game.cards[12].code != "Ks" else "KH")
+
+
+def test_a_face_down_card_can_be_named_when_taken() -> None:
+    game = Game.deal(seed=1)
+    unseen = game.unseen
+    target = unseen[0]
+    after = game.move("d3", target)
+    assert after.moves[-1].card == target
+    assert after.moves[-1].face_down
+    assert target not in after.unseen
+    assert len(after.unseen) == 11
+    assert sorted(after.cards, key=CARDS.index) == list(CARDS)  # still one deck
+    visible = [c for c in range(36) if c not in FACE_DOWN]
+    assert [after.cards[c] for c in visible] == [game.cards[c] for c in visible]
+    with pytest.raises(IllegalMoveError, match="not unseen"):
+        game.move("d3", game.cards[12])
+
+
+def test_undo_and_hands() -> None:
+    game = Game.deal(seed=2)
+    rng = random.Random(2)
+    for _ in range(7):
+        game = game.random_move(rng)
+    assert len(game.p1) == 4
+    assert len(game.p2) == 3
+    assert game.score == game.p1.score() - game.p2.score()
+    assert game.undo(7) == Game.deal(seed=2)
+    assert game.undo(2).moves == game.moves[:5]
+    with pytest.raises(IllegalMoveError):
+        game.undo(8)
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    game = Game.deal(seed=3, start="d3")
+    rng = random.Random(3)
+    for _ in range(11):
+        game = game.random_move(rng)
+    path = tmp_path / "game.json"
+    game.save(path)
+    loaded = Game.load(path)
+    assert loaded == game
+    assert loaded.moves == game.moves
+    assert Game.from_json(game.to_json()).as_dict() == game.as_dict()
+    with pytest.raises(InvalidNotationError):
+        Game.from_json('{"game": "poker"}')
+    bad = game.as_dict()
+    bad["moves"] = ["a1"]
+    with pytest.raises(IllegalMoveError, match="move 1 'a1'"):
+        Game.from_dict(bad)
+
+
+# --- the solver ----------------------------------------------------------------------------
+
+
+def _position_after(seed: int, cards_left: int) -> Game:
+    game = Game.deal(seed=seed)
+    rng = random.Random(seed)
+    while game.cards_left > cards_left and not game.is_over:
+        game = game.random_move(rng)
+    return game
+
+
+def _cells(game: Game) -> list[int]:
+    return [-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)]
+
+
+def _tiny_positions() -> list[Game]:
+    found = []
+    for seed in range(60):
+        game = _position_after(seed, 7)
+        if not game.is_over and game.face_down_left >= 1:
+            found.append(game)
+        if len(found) == 8:
+            break
+    return found
+
+
+@pytest.mark.parametrize(
+    "game", _tiny_positions(), ids=lambda g: f"{g.cards_left}c{g.face_down_left}fd"
+)
+def test_solver_matches_a_plain_expectimax(game: Game) -> None:
+    left = frozenset(c for c in range(36) if game.cells_left >> c & 1)
+    cells: list[int | None] = [
+        None if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)
+    ]
+    hands = game.hand_masks
+    scale = math.factorial(game.face_down_left)
+    plain = Solver(_cells(game), 0, 16, False)
+    pruned = Solver(_cells(game), 0, 16, True)
+    expected = {c: move_value(cells, left, hands, c, score_mask) for c in game.legal_cells}
+    for solver in (plain, pruned):
+        values = solver.evaluate(*position(game))
+        assert values is not None
+        for cell, er, em in values:
+            result, margin, _ = expected[cell]
+            assert Fraction(er, 2 * scale) == result
+            assert Fraction(em, scale) == margin
+    # both keep the first best move in cell order among equals, as the reference does
+    for solver in (plain, pruned):
+        for cell in game.legal_cells:
+            counts = solver.distribution(*position(game), cell)
+            assert counts is not None
+            assert {d: Fraction(n, scale) for d, n in counts.items()} == expected[cell][2]
+    value = expectimax(cells, left, game.marker_cell, hands, score_mask)
+    er, em, _ = plain.value(*position(game)) or (0, 0, 0)
+    assert (Fraction(er, 2 * scale), Fraction(em, scale)) == value[:2]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_pruned_and_plain_search_agree_on_bigger_positions(seed: int) -> None:
+    game = _position_after(seed, 11)
+    plain = Solver(_cells(game), 0, 18, False).evaluate(*position(game))
+    pruned = Solver(_cells(game), 0, 18, True).evaluate(*position(game))
+    assert plain == pruned
+    margin_plain = Solver(_cells(game), 1, 18, False).evaluate(*position(game))
+    margin_pruned = Solver(_cells(game), 1, 18, True).evaluate(*position(game))
+    assert margin_plain == margin_pruned
+
+
+def test_analysis_distributions_are_exact_and_consistent() -> None:
+    game = _position_after(4, 11)
+    analysis = analyse(game, threads=2)
+    assert next(m.cell for m in analysis.moves if m.optimal) == analysis.best.cell
+    assert {m.cell for m in analysis.moves} == set(game.legal_moves)
+    for m in analysis.moves:
+        assert sum(p for _, p in m.distribution) == 1
+        assert m.win + m.draw + m.loss == 1
+        assert sum(d * p for d, p in m.distribution) == m.expected_margin
+        assert all(abs(d) <= 92 for d, _ in m.distribution)
+    keys = [(m.expected_result, m.expected_margin) for m in analysis.moves]
+    assert keys == sorted(keys, reverse=True)
+    one_thread = analyse(game, threads=1)
+    assert one_thread.moves == analysis.moves  # distributions too: ties are broken by cell order
+    assert analysis.principal_variation[0] == analysis.best.cell
+
+
+def test_margin_objective_ranks_by_expected_margin() -> None:
+    game = _position_after(6, 11)
+    analysis = analyse(game, objective="margin")
+    margins = [m.expected_margin for m in analysis.moves]
+    assert margins == sorted(margins, reverse=True)
+
+
+def test_anytime_search_is_exact_when_the_solver_finishes() -> None:
+    game = _position_after(8, 12)
+    result = search(game, seconds=5.0, seed=0)
+    assert result.exact
+    assert result.cell in {m.cell for m in analyse(game).moves if m.optimal}
+
+
+def test_anytime_search_estimates_when_time_is_short() -> None:
+    game = _position_after(9, 26)
+    seen: list[int] = []
+    result = search(
+        game, seconds=0.4, exact_share=0.0, seed=0, progress=lambda i, t, c: seen.append(i)
+    )
+    assert not result.exact
+    assert result.iterations > 0
+    assert result.cell in game.legal_moves
+    assert sum(m.visits for m in result.moves) == result.iterations
+
+
+@pytest.mark.parametrize("level", [0, 1, 2])
+def test_bots_play_legal_moves_to_the_end(level: int) -> None:
+    game = _position_after(10, 14)
+    bot = Bot(level, seed=1)
+    while not game.is_over:
+        cell = bot.choose(game)
+        assert cell in game.legal_moves
+        game = game.move(cell)
+
+
+# --- the seed README's session, in our API ---------------------------------------------------
+
+
+def test_seed_session() -> None:
+    game = Game.deal(seed=11)
+    rng = random.Random(11)
+    while game.legal_moves:
+        game = game.random_move(rng)
+    assert game.is_over
+    assert game.score == game.p1.score() - game.p2.score()
+    earlier = game.undo(5)
+    evals = earlier.move_evals
+    assert evals.best.cell == earlier.best_move()
+    assert {m.cell for m in evals.moves} == set(earlier.legal_moves)
+    p1_hand, p2_hand = game.p1, game.p2
+    assert len(p1_hand) + len(p2_hand) == len(game.moves)
+    assert "##" not in str(game.board) or game.face_down_left > 0
+    assert game.moves[-1].notation in game.to_json()
+
+
+def test_seed_readme_exists(shared: Path) -> None:
+    text = (shared / "seeds" / "003_ee0c7cc9d3c862d3.txt").read_text(encoding="utf-8")
+    for call in ("Game.deal()", "random_move()", "undo(5).move_evals", "game.board", "game.moves"):
+        assert call in text
+
+
+# --- pictures ------------------------------------------------------------------------------
+
+
+def _golden_game() -> tuple[Game, Board]:
+    game = _position_after(7, 10)
+    return game, Board(game, analyse(game))
+
+
+def test_board_svg_matches_the_golden_file() -> None:
+    _, board = _golden_game()
+    svg = board.svg()
+    path = GOLDEN / "crosskings_board.svg"
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        path.write_text(svg, encoding="utf-8")
+    assert svg == path.read_text(encoding="utf-8")
+
+
+def test_board_svg_shows_what_it_should() -> None:
+    game, board = _golden_game()
+    svg = board.svg()
+    assert svg.count('class="cell"') == 36
+    assert svg.count('stroke="#ffd54f"') == sum(m.optimal for m in board.analysis.moves)  # type: ignore[union-attr]
+    assert svg.count('fill="#283593"') == game.face_down_left
+    assert game._repr_svg_() == Board(game).svg()
+    assert "<svg" in board._repr_html_()
+
+
+def test_a_game_built_from_records_is_checked() -> None:
+    game = Game.deal(seed=2).move("a3").move("a1")
+    assert Game(game.cards, game.start, game.moves) == game
+    first = game.moves[0]
+    wrong_card = Move(1, first.cell, game.cards[0], first.face_down)
+    with pytest.raises(IllegalMoveError, match="does not follow"):
+        Game(game.cards, game.start, (wrong_card,))
+    off_line = Move(1, 0, game.cards[0], True)  # a1 is not in c3's row or column
+    with pytest.raises(IllegalMoveError, match="does not follow"):
+        Game(game.cards, game.start, (off_line,))
