@@ -1,0 +1,162 @@
+"""Rebuild the shipped index classifier: ``python -m cardscore.vision.train --seed 0``.
+
+Fetches and renders the Debian decks (cached), draws synthetic tables, runs the recogniser's
+own candidate stage on them, labels each crop from the known geometry, trains
+:func:`~cardscore.vision.train.model.build_net`'s network on the CPU, and exports it to ONNX.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from pathlib import Path
+
+from typing import Any
+
+import numpy as np
+from rich.progress import Progress
+
+from cardscore.vision.labels import BACKGROUND
+from cardscore.vision.proposals import candidates, crop_batch
+from cardscore.vision.train.decks import TRAIN_DECKS, default_cache, load_decks
+from cardscore.vision.train.model import build_net
+from cardscore.vision.train.synth import Scene, SceneMaker
+
+__all__ = ["build_dataset", "main", "scene_crops"]
+
+
+def _angle_gap(a: float, b: float) -> float:
+    return abs((a - b + 180.0) % 360.0 - 180.0)
+
+
+def scene_crops(
+    maker: SceneMaker, scene: Scene, rng: np.random.Generator, negatives: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of every candidate in all four orientations, labelled from the scene geometry."""
+    points = maker.index_points(scene)
+    cands = candidates(scene.image)
+    rows: list[tuple[float, float, float]] = []
+    labels: list[int] = []
+    for c in cands:
+        for k in range(4):
+            angle = (c.angle + 90 * k) % 360
+            label = BACKGROUND
+            for i, x, y, up, (hw, hh) in points:
+                t = np.deg2rad(up)
+                du = (c.x - x) * np.cos(t) - (c.y - y) * np.sin(t)
+                dv = (c.x - x) * np.sin(t) + (c.y - y) * np.cos(t)
+                inside = abs(du) <= 1.15 * hw + 2 and abs(dv) <= 1.15 * hh + 2
+                if inside and _angle_gap(angle, up) < 45:
+                    label = scene.cards[i].card.id
+                    break
+            if label == BACKGROUND and rng.random() > negatives:
+                continue
+            rows.append((c.x, c.y, angle + rng.normal(0, 2.5)))
+            labels.append(label)
+    if not rows:
+        return np.empty((0, 40, 40, 3), np.uint8), np.empty(0, np.int64)
+    return crop_batch(scene.image, rows), np.array(labels, np.int64)
+
+
+def build_dataset(
+    maker: SceneMaker, scenes: int, seed: int, progress: Progress
+) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    xs, ys = [], []
+    task = progress.add_task("synthetic tables", total=scenes)
+    for _ in range(scenes):
+        scene = maker.scene()
+        x, y = scene_crops(maker, scene, rng, negatives=0.35)
+        xs.append(x)
+        ys.append(y)
+        progress.advance(task)
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int, progress: Progress) -> Any:
+    import torch
+
+    torch.manual_seed(seed)
+    net = build_net()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    batch = 128
+    steps = epochs * ((len(x) + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+    gen = torch.Generator().manual_seed(seed)
+    task = progress.add_task("training", total=steps)
+    for epoch in range(epochs):
+        net.train()
+        order = torch.randperm(len(x), generator=gen)
+        seen = correct = 0
+        total = 0.0
+        for start in range(0, len(x), batch):
+            idx = order[start : start + batch]
+            xb, yb = xt[idx], yt[idx]
+            if torch.rand(1, generator=gen).item() < 0.5:  # brightness / contrast jitter
+                scale = 0.75 + 0.5 * torch.rand(len(xb), 1, 1, 1, generator=gen)
+                xb = (xb.float() * scale).clamp(0, 255).to(torch.uint8)
+            logits = net(xb)
+            loss = torch.nn.functional.cross_entropy(logits, yb, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+            seen += len(idx)
+            correct += int((logits.argmax(1) == yb).sum())
+            progress.update(
+                task,
+                advance=1,
+                description=f"epoch {epoch + 1}/{epochs} loss {total / seen:.3f} acc {correct / seen:.3f}",
+            )
+    net.eval()
+    return net
+
+
+def export(net: Any, path: Path) -> None:
+    import torch
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros((1, 40, 40, 3), dtype=torch.uint8)
+    torch.onnx.export(
+        net,
+        (dummy,),
+        str(path),
+        input_names=["crops"],
+        output_names=["logits"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m cardscore.vision.train", description=__doc__)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent.parent / "models")
+    parser.add_argument("--scenes", type=int, default=1200, help="synthetic tables to draw")
+    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--cache", type=Path, default=None, help="deck cache folder")
+    args = parser.parse_args(argv)
+    import torch
+
+    torch.set_num_threads(args.threads)
+    random.seed(args.seed)
+    started = time.time()
+    decks = load_decks(args.cache or default_cache(), TRAIN_DECKS)
+    maker = SceneMaker({d.name: d.faces for d in decks}, args.seed)
+    with Progress() as progress:
+        x, y = build_dataset(maker, args.scenes, args.seed, progress)
+        progress.console.print(
+            f"{len(x)} crops, {int((y != BACKGROUND).sum())} indices, {len(decks)} decks"
+        )
+        net = train(x, y, args.epochs, args.seed, progress)
+    export(net, args.out / "index_classifier.onnx")
+    print(f"wrote {args.out / 'index_classifier.onnx'} in {time.time() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
