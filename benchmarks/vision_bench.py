@@ -75,9 +75,15 @@ def synthetic(tables: int, seed: int) -> None:
     print("|---|---:|---:|")
     print(f"| cards right | {t.cards_right / max(t.cards, 1):.4f} | {t.cards_right}/{t.cards} |")
     print(f"| extra cards reported | | {t.cards_extra} |")
-    print(f"| melds grouped exactly | {t.melds_exact / max(t.melds, 1):.4f} | {t.melds_exact}/{t.melds} |")
-    print(f"| pile orientation right | {t.piles_right / max(t.piles, 1):.4f} | {t.piles_right}/{t.piles} |")
-    print(f"| dollars found | {t.dollars_right / max(t.dollars, 1):.4f} | {t.dollars_right}/{t.dollars} |")
+    print(
+        f"| melds grouped exactly | {t.melds_exact / max(t.melds, 1):.4f} | {t.melds_exact}/{t.melds} |"
+    )
+    print(
+        f"| pile orientation right | {t.piles_right / max(t.piles, 1):.4f} | {t.piles_right}/{t.piles} |"
+    )
+    print(
+        f"| dollars found | {t.dollars_right / max(t.dollars, 1):.4f} | {t.dollars_right}/{t.dollars} |"
+    )
     print(f"| cards flagged (wrong among them) | | {t.flagged} ({t.flagged_wrong}) |")
     print(f"| wrong cards not flagged | | {t.wrong_unflagged} |\n")
 
@@ -99,7 +105,9 @@ def speed(photo: Path, runs: int) -> None:
             start = time.perf_counter()
             recognize(path)
             file_timings.append(time.perf_counter() - start)
-    print(f"## Speed at 24 MP ({photo.name} upscaled to 6000×4000, {runs} runs, {os.cpu_count()} CPUs)\n")
+    print(
+        f"## Speed at 24 MP ({photo.name} upscaled to 6000×4000, {runs} runs, {os.cpu_count()} CPUs)\n"
+    )
     print("| input | median s | min s | max s |")
     print("|---|---:|---:|---:|")
     for name, t in (("decoded array", timings), ("JPEG file (decode included)", file_timings)):
@@ -109,7 +117,11 @@ def speed(photo: Path, runs: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shared", type=Path, default=Path(os.environ.get("CARDSCORE_SHARED", ROOT.parent / "shared")))
+    parser.add_argument(
+        "--shared",
+        type=Path,
+        default=Path(os.environ.get("CARDSCORE_SHARED", ROOT.parent / "shared")),
+    )
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--seed", type=int, default=12345)

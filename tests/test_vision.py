@@ -34,10 +34,14 @@ W = 120.0
 
 def _png_bytes(width: int, height: int, body: bytes = b"") -> bytes:
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body) + chunk(b"IEND", b"")
+    )
 
 
 # --- bad files -----------------------------------------------------------------------------
@@ -111,8 +115,10 @@ def _corner_hits(code: str, cx: float, cy: float, angle: float = 0.0) -> list[In
 def test_two_corner_indices_make_one_card() -> None:
     cards = pair_indices(_corner_hits("9h", 500, 400), W)
     assert len(cards) == 1
-    assert cards[0].card == Card("9h") and cards[0].indices == 2
-    assert cards[0].x == pytest.approx(500) and cards[0].y == pytest.approx(400)
+    assert cards[0].card == Card("9h")
+    assert cards[0].indices == 2
+    assert cards[0].x == pytest.approx(500)
+    assert cards[0].y == pytest.approx(400)
     assert cards[0].confidence > 0.999
 
 
@@ -169,7 +175,11 @@ def test_real_photos_precision_and_recall(
     right = reported = expected = 0
     for name, (seen, cards) in photo_results.items():
         score = score_cards(name, seen, cards)
-        right, reported, expected = right + score.right, reported + score.reported, score.expected + expected
+        right, reported, expected = (
+            right + score.right,
+            reported + score.reported,
+            score.expected + expected,
+        )
         assert score.recall >= PHOTO_RECALL_EACH, (name, score.missed, score.extra)
     assert right / reported >= PHOTO_PRECISION
     assert right / expected >= PHOTO_RECALL
@@ -190,7 +200,8 @@ def test_cli_bad_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["recognize", str(path)]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.startswith("cardscore: error: ") and "table.jpg" in err
+    assert err.startswith("cardscore: error: ")
+    assert "table.jpg" in err
 
 
 @pytest.mark.needs_shared
@@ -208,7 +219,74 @@ def test_cli_json_and_annotation(
     assert set(parse_cards("9H 8C 2H 4C JS")) <= set(map(Card, codes))
     assert set(data["tranca"]) == {"melds", "piles", "dollars"}
     annotated = cv2.imread(str(out_png))
-    assert annotated is not None and annotated.shape[:2] == (2000, 3000)
+    assert annotated is not None
+    assert annotated.shape[:2] == (2000, 3000)
     assert main(["recognize", str(photo)]) == 0
     text = capsys.readouterr().out
-    assert "groups:" in text and "tranca draft" in text
+    assert "groups:" in text
+    assert "tranca draft" in text
+
+
+# --- a Tranca table composed from real photographed cards ----------------------------------
+
+# The bottom row of two shared photos, left to right: five lone upright cards each.
+BOTTOM_ROWS = {"train_01.jpg": "9h 8c 2h 4c Js", "train_10.jpg": "5d Ks 2h 6c 2c"}
+
+
+def _bottom_row_cards(photo: Path) -> list[np.ndarray]:
+    """Upright crops of the photo's five lone bottom-row cards (they lie nearly square on)."""
+    from cardscore.vision.proposals import find_regions
+
+    image = cv2.imread(str(photo))
+    regions = find_regions(image)
+    boxes = []
+    for (cx, cy), (w, h), _ in regions.boxes.values():
+        short, long_ = sorted((w, h))
+        if 0.9 < short / regions.card_width < 1.1 and 1.3 < long_ / short < 1.5:
+            boxes.append((cy, cx, short, long_))
+    row = sorted(sorted(boxes)[-5:], key=lambda b: b[1])
+    crops = []
+    for cy, cx, short, long_ in row:
+        x0, y0 = round(cx - short / 2), round(cy - long_ / 2)
+        crops.append(image[y0 : y0 + round(long_), x0 : x0 + round(short)].copy())
+    return crops
+
+
+def _compose(cards: list[np.ndarray], table: tuple[int, int, int]) -> np.ndarray:
+    """A team's side: a meld of cards 0–2 fanned, card 3 as a pile turned 90°, card 4 alone."""
+    h, w = cards[0].shape[:2]
+    canvas = np.zeros((3 * h, 5 * w, 3), np.uint8)
+    canvas[:] = table
+    rng = np.random.default_rng(0)
+    canvas = np.clip(canvas + rng.normal(0, 3, canvas.shape), 0, 255).astype(np.uint8)
+    step = int(0.32 * w)
+    for k, card in enumerate(cards[:3]):
+        y, x = h // 2, w // 2 + k * step
+        canvas[y : y + card.shape[0], x : x + card.shape[1]] = card
+    pile = np.rot90(cards[3])
+    y, x = h // 2, 3 * w
+    canvas[y : y + pile.shape[0], x : x + pile.shape[1]] = pile
+    y, x = 2 * h - h // 3, w
+    canvas[y : y + cards[4].shape[0], x : x + cards[4].shape[1]] = cards[4]
+    return canvas
+
+
+@pytest.mark.needs_shared
+@pytest.mark.parametrize("photo", sorted(BOTTOM_ROWS))
+def test_meld_and_pile_from_real_cards(shared: Path, photo: str) -> None:
+    path = shared / "data" / "real-photos" / photo
+    need(path.exists(), f"{path} not found")
+    cards = _bottom_row_cards(path)
+    assert len(cards) == 5
+    codes = BOTTOM_ROWS[photo].split()
+    table = (150, 185, 215)  # the photos' pale wooden table, BGR
+    result = recognize(_compose(cards, table))
+    kinds = {g.kind: g for g in result.groups}
+    meld = [result.cards[i].card.code for i in kinds["meld"].cards]
+    assert sorted(meld) == sorted(codes[:3])
+    piles = [g for g in result.groups if g.kind == "pile"]
+    by_code = {result.cards[g.cards[0]].card.code: g.orientation for g in piles}
+    assert by_code[codes[3]] == "horizontal"  # turned 90° to the meld: a clean canastra
+    assert by_code[codes[4]] == "vertical"
+    draft = result.tranca_draft()
+    assert sorted(draft["melds"][0]) == sorted(codes[:3])

@@ -29,7 +29,15 @@ def annotate(image: np.ndarray, result: Recognition) -> np.ndarray:
         cv2.polylines(out, [hull], True, colour, thick * 2)
         label = group.kind + (f" ({group.orientation})" if group.orientation else "")
         x, y = hull[:, 0, 0].min(), hull[:, 0, 1].min()
-        cv2.putText(out, label, (int(x), int(max(y - 3 * thick, 12))), cv2.FONT_HERSHEY_SIMPLEX, font * 0.8, colour, thick)
+        cv2.putText(
+            out,
+            label,
+            (int(x), int(max(y - 3 * thick, 12))),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            font * 0.8,
+            colour,
+            thick,
+        )
     for seen in result.cards:
         colour = _FLAGGED if seen.flagged else (0, 200, 0)
         corners = (np.array(seen.corners) * scale).astype(np.int32)

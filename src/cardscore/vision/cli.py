@@ -18,7 +18,7 @@ def text_report(result: Recognition) -> str:
     for n, seen in enumerate(result.cards):
         mark = "  ? please confirm" + (f" (or {seen.alternative.code})" if seen.alternative else "")
         lines.append(
-            f"  {n:>2}  {seen.card.code:<3} {str(seen.card):<4} {seen.confidence:5.3f}  "
+            f"  {n:>2}  {seen.card.code:<3} {seen.card!s:<4} {seen.confidence:5.3f}  "
             f"at ({seen.x:.0f}, {seen.y:.0f}), turned {seen.angle:.0f}°"
             + (mark if seen.flagged else "")
         )
@@ -49,7 +49,10 @@ def text_report(result: Recognition) -> str:
     help="Also write the photo with boxes, codes and groups drawn on it (e.g. out.png).",
 )
 @click.option(
-    "--card-width", type=float, default=None, help="Card width in pixels, if known (skips the estimate)."
+    "--card-width",
+    type=float,
+    default=None,
+    help="Card width in pixels, if known (skips the estimate).",
 )
 @json_option
 def recognize_command(

@@ -83,7 +83,12 @@ class TableScore:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
-def score_table(truth: list[tuple[Card, float, float, int]], kinds: dict[int, str], result: Recognition, width: float) -> TableScore:
+def score_table(
+    truth: list[tuple[Card, float, float, int]],
+    kinds: dict[int, str],
+    result: Recognition,
+    width: float,
+) -> TableScore:
     """Compare a recognition with a synthetic table's truth.
 
     ``truth`` holds (card, x, y, group) per placed card in the photo's pixels, ``kinds`` each
@@ -122,7 +127,9 @@ def score_table(truth: list[tuple[Card, float, float, int]], kinds: dict[int, st
             if all(i in right for i in members):
                 found = {match[i] for i in members}
                 group = group_of.get(match[members[0]])
-                score.melds_exact += group is not None and group.kind == "meld" and set(group.cards) == found
+                score.melds_exact += (
+                    group is not None and group.kind == "meld" and set(group.cards) == found
+                )
         elif kind == "dollar":
             score.dollars += 1
             i = members[0]
@@ -133,5 +140,7 @@ def score_table(truth: list[tuple[Card, float, float, int]], kinds: dict[int, st
             i = members[0]
             group = group_of.get(match[i]) if i in match else None
             orientation = kind.split(":")[1]
-            score.piles_right += group is not None and group.kind == "pile" and group.orientation == orientation
+            score.piles_right += (
+                group is not None and group.kind == "pile" and group.orientation == orientation
+            )
     return score

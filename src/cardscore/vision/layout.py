@@ -20,7 +20,7 @@ from cardscore.vision.detect import IndexHit
 __all__ = ["ASPECT", "Placement", "group_cards", "pair_indices", "pile_orientation"]
 
 ASPECT = 1.4  # card height / width
-INDEX_U, INDEX_V = 0.11, 0.10  # rank glyph centre from the top-left corner, in W and H
+INDEX_U, INDEX_V = 0.13, 0.12  # rank glyph centre from the top-left corner, in W and H (deck average)
 FLAG_BELOW = 0.9  # cards less sure than this are flagged for the user to confirm
 
 
@@ -57,7 +57,9 @@ def _axes(angle: float) -> tuple[np.ndarray, np.ndarray]:
 
 def _centre(hit: IndexHit, w: float) -> np.ndarray:
     right, down = _axes(hit.angle)
-    return np.array([hit.x, hit.y]) + (0.5 - INDEX_U) * w * right + (0.5 - INDEX_V) * w * ASPECT * down
+    return (
+        np.array([hit.x, hit.y]) + (0.5 - INDEX_U) * w * right + (0.5 - INDEX_V) * w * ASPECT * down
+    )
 
 
 def _partners(a: IndexHit, b: IndexHit, w: float) -> bool:
@@ -86,7 +88,9 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
         )
         if partner is None:
             c = _centre(a, w)
-            cards.append(Placement(a.card, a.prob, float(c[0]), float(c[1]), a.angle, 1, a.runner_up))
+            cards.append(
+                Placement(a.card, a.prob, float(c[0]), float(c[1]), a.angle, 1, a.runner_up)
+            )
             continue
         used.add(partner)
         b = hits[partner]
@@ -94,7 +98,9 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
         c = (np.array([a.x, a.y]) + np.array([b.x, b.y])) / 2
         both = 1 - (1 - a.prob) * (1 - b.prob)
         cards.append(
-            Placement(a.card, both, float(c[0]), float(c[1]), top.angle, 2, a.runner_up or b.runner_up)
+            Placement(
+                a.card, both, float(c[0]), float(c[1]), top.angle, 2, a.runner_up or b.runner_up
+            )
         )
     return cards
 

@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 NORMAL_WIDTH = 120.0  # card width (px) in the normalised image the candidates come from
-CROP = 40  # classifier input side (px)
+CROP = 32  # classifier input side (px)
 CROP_SIDE = 0.46  # crop side, in card widths
 CROP_SHIFT = 0.07  # crop centre sits this far below the glyph (card frame), toward the suit
 _MASK_SIDE = 1000  # long side of the image the card mask is computed on
@@ -73,7 +73,8 @@ def whiteness(bgr: np.ndarray) -> np.ndarray:
     b_ref = float(np.median(lab[..., 2][top]))
     yellow = np.maximum(0, lab[..., 2] - b_ref - 3)
     score = light - 5 * yellow - 2 * np.abs(lab[..., 1] - a_ref)
-    return np.clip(score, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(score, 0, 255).astype(np.uint8)
+    return out
 
 
 def _card_mask(small: np.ndarray) -> np.ndarray:
@@ -85,8 +86,8 @@ def _card_mask(small: np.ndarray) -> np.ndarray:
         second, gap = _otsu(upper)
         if gap > 30:
             level = second
-    mask = (white > max(level, 60.0)).astype(np.uint8) * 255
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask: np.ndarray = (white > max(level, 60.0)).astype(np.uint8) * 255
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
     # Fill holes (court-card art, pips) so a card is one solid region.
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(mask)
@@ -110,7 +111,10 @@ def find_regions(image: np.ndarray, card_width: float | None = None) -> Regions:
         if stats[i, cv2.CC_STAT_AREA] < min_area:
             labels[labels == i] = 0
             continue
-        ys, xs = np.nonzero(labels[stats[i, 1] : stats[i, 1] + stats[i, 3], stats[i, 0] : stats[i, 0] + stats[i, 2]] == i)
+        ys, xs = np.nonzero(
+            labels[stats[i, 1] : stats[i, 1] + stats[i, 3], stats[i, 0] : stats[i, 0] + stats[i, 2]]
+            == i
+        )
         pts = np.stack([xs + stats[i, 0], ys + stats[i, 1]], axis=1).astype(np.float32)
         rect = cv2.minAreaRect(pts)
         (cx, cy), (rw, rh), ang = rect
@@ -161,7 +165,9 @@ def _local_angles(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def candidates(norm: np.ndarray) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles."""
     gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
-    ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 25)
+    ink = cv2.adaptiveThreshold(
+        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 25
+    )
     count, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     paper_level = 0.8 * float(np.percentile(gray, 99))
     paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))

@@ -122,7 +122,11 @@ class Recognition:
     def as_dict(self) -> dict[str, Any]:
         """The ``--json`` shape: ``{"cards": [...], "groups": [...], "tranca": {...}}``."""
         return {
-            "image": {"width": self.width, "height": self.height, "card_width": round(self.card_width, 1)},
+            "image": {
+                "width": self.width,
+                "height": self.height,
+                "card_width": round(self.card_width, 1),
+            },
             "cards": [c.as_dict() for c in self.cards],
             "groups": [g.as_dict(self.cards) for g in self.groups],
             "flagged": [i for i, c in enumerate(self.cards) if c.flagged],
@@ -159,10 +163,7 @@ def recognize(
     loaded = load_image(source)
     image = loaded.image
     scale = loaded.to_original
-    if card_width is None:
-        card_width = find_regions(image).card_width
-    else:
-        card_width = card_width / scale
+    card_width = find_regions(image).card_width if card_width is None else card_width / scale
     norm, factor = normalise(image, card_width)
     hits = find_indices(norm, model)
     placed = pair_indices(hits, NORMAL_WIDTH)
@@ -174,7 +175,9 @@ def recognize(
     seen = []
     for old in order:
         p = placed[old]
-        corners = tuple((float(a * to_photo), float(b * to_photo)) for a, b in p.corners(NORMAL_WIDTH))
+        corners = tuple(
+            (float(a * to_photo), float(b * to_photo)) for a, b in p.corners(NORMAL_WIDTH)
+        )
         seen.append(
             SeenCard(
                 card=p.card,
@@ -188,7 +191,9 @@ def recognize(
                 alternative=p.runner_up,
             )
         )
-    renumbered = tuple(Group(g.kind, tuple(position[i] for i in g.cards), g.orientation) for g in groups)
+    renumbered = tuple(
+        Group(g.kind, tuple(position[i] for i in g.cards), g.orientation) for g in groups
+    )
     h, w = image.shape[:2]
     return Recognition(
         tuple(seen), renumbered, round(w * scale), round(h * scale), card_width * scale

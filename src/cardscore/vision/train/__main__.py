@@ -11,14 +11,13 @@ import argparse
 import random
 import time
 from pathlib import Path
-
 from typing import Any
 
 import numpy as np
 from rich.progress import Progress
 
 from cardscore.vision.labels import BACKGROUND
-from cardscore.vision.proposals import candidates, crop_batch
+from cardscore.vision.proposals import CROP, candidates, crop_batch
 from cardscore.vision.train.decks import TRAIN_DECKS, default_cache, load_decks
 from cardscore.vision.train.model import build_net
 from cardscore.vision.train.synth import Scene, SceneMaker
@@ -55,7 +54,7 @@ def scene_crops(
             rows.append((c.x, c.y, angle + rng.normal(0, 2.5)))
             labels.append(label)
     if not rows:
-        return np.empty((0, 40, 40, 3), np.uint8), np.empty(0, np.int64)
+        return np.empty((0, CROP, CROP, 3), np.uint8), np.empty(0, np.int64)
     return crop_batch(scene.image, rows), np.array(labels, np.int64)
 
 
@@ -111,6 +110,9 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int, progress: Progre
                 advance=1,
                 description=f"epoch {epoch + 1}/{epochs} loss {total / seen:.3f} acc {correct / seen:.3f}",
             )
+        progress.console.print(
+            f"epoch {epoch + 1}/{epochs}: loss {total / seen:.3f}, accuracy {correct / seen:.4f}"
+        )
     net.eval()
     return net
 
@@ -119,7 +121,7 @@ def export(net: Any, path: Path) -> None:
     import torch
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros((1, 40, 40, 3), dtype=torch.uint8)
+    dummy = torch.zeros((1, CROP, CROP, 3), dtype=torch.uint8)
     torch.onnx.export(
         net,
         (dummy,),
@@ -136,10 +138,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m cardscore.vision.train", description=__doc__)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path(__file__).parent.parent / "models")
-    parser.add_argument("--scenes", type=int, default=1200, help="synthetic tables to draw")
-    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--scenes", type=int, default=900, help="synthetic tables to draw")
+    parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--cache", type=Path, default=None, help="deck cache folder")
+    parser.add_argument(
+        "--cache-crops", action="store_true", help="keep the labelled crops for re-runs"
+    )
     args = parser.parse_args(argv)
     import torch
 
@@ -149,7 +154,16 @@ def main(argv: list[str] | None = None) -> None:
     decks = load_decks(args.cache or default_cache(), TRAIN_DECKS)
     maker = SceneMaker({d.name: d.faces for d in decks}, args.seed)
     with Progress() as progress:
-        x, y = build_dataset(maker, args.scenes, args.seed, progress)
+        # The crops depend only on the seed, scene count and code: cache them for re-runs.
+        data = args.out.parent / ".cache" / f"crops-{args.seed}-{args.scenes}.npz"
+        if args.cache_crops and data.exists():
+            saved = np.load(data)
+            x, y = saved["x"], saved["y"]
+        else:
+            x, y = build_dataset(maker, args.scenes, args.seed, progress)
+            if args.cache_crops:
+                data.parent.mkdir(parents=True, exist_ok=True)
+                np.savez(data, x=x, y=y)
         progress.console.print(
             f"{len(x)} crops, {int((y != BACKGROUND).sum())} indices, {len(decks)} decks"
         )

@@ -20,7 +20,15 @@ import numpy as np
 
 from cardscore.cards import Card, full_deck
 
-__all__ = ["HELD_OUT", "TRAIN_DECKS", "Deck", "default_cache", "fetch_decks", "iter_faces", "load_decks"]
+__all__ = [
+    "HELD_OUT",
+    "TRAIN_DECKS",
+    "Deck",
+    "default_cache",
+    "fetch_decks",
+    "iter_faces",
+    "load_decks",
+]
 
 # Decks whose SVGs hold a French-suited 52-card set with corner indices, by file stem.
 TRAIN_DECKS = (
@@ -142,7 +150,8 @@ def _render_deck(rsvg: str, root: Path, name: str, out: Path) -> None:
             tmp = out / "tmp.png"
             cmd = [rsvg, "-i", _ids(family, card), "-w", str(width), str(svg), "-o", str(tmp)]
             _run(cmd)
-            face = _autocrop(cv2.imread(str(tmp), cv2.IMREAD_UNCHANGED))
+            rendered = cv2.imread(str(tmp), cv2.IMREAD_UNCHANGED)
+            face = None if rendered is None else _autocrop(np.asarray(rendered))
             if face is not None and face.shape[1] >= RENDER_WIDTH:
                 break
             if face is None:
@@ -151,7 +160,9 @@ def _render_deck(rsvg: str, root: Path, name: str, out: Path) -> None:
         if face is None:
             continue
         h, w = face.shape[:2]
-        face = cv2.resize(face, (RENDER_WIDTH, round(h * RENDER_WIDTH / w)), interpolation=cv2.INTER_AREA)
+        face = cv2.resize(
+            face, (RENDER_WIDTH, round(h * RENDER_WIDTH / w)), interpolation=cv2.INTER_AREA
+        )
         cv2.imwrite(str(target), face)
     svg.unlink()
 
@@ -175,8 +186,8 @@ def load_decks(cache: Path, names: tuple[str, ...]) -> list[Deck]:
         for card in full_deck():
             path = out / f"{card.code}.png"
             if path.exists():
-                face = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
-                if 1.25 < face.shape[0] / face.shape[1] < 1.7:
+                face = np.asarray(cv2.imread(str(path), cv2.IMREAD_UNCHANGED))
+                if face.ndim == 3 and 1.25 < face.shape[0] / face.shape[1] < 1.7:
                     faces[card] = face
         if len(faces) >= 40:
             decks.append(Deck(name, faces))

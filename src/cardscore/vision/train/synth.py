@@ -94,7 +94,9 @@ class SceneMaker:
         self.names = sorted(decks)
         self.rng = np.random.default_rng(seed)
         self.boxes = {
-            (name, card): rank_box(face) for name in self.names for card, face in decks[name].items()
+            (name, card): rank_box(face)
+            for name in self.names
+            for card, face in decks[name].items()
         }
 
     def _face(self, deck: str, card: Card) -> np.ndarray:
@@ -133,8 +135,9 @@ class SceneMaker:
             down = np.array([np.sin(t), np.cos(t)])
             span = step_card[0] * (n - 1) * right + step_card[1] * (n - 1) * down
             extent = float(np.hypot(*span)) / 2 + 0.75 * height
-            cx, cy = rng.uniform(extent, max(extent + 1, w - extent)), rng.uniform(
-                extent, max(extent + 1, h - extent)
+            cx, cy = (
+                rng.uniform(extent, max(extent + 1, w - extent)),
+                rng.uniform(extent, max(extent + 1, h - extent)),
             )
             if any(np.hypot(cx - ox, cy - oy) < extent + oe for ox, oy, oe in occupied):
                 continue
@@ -144,7 +147,9 @@ class SceneMaker:
                 card = cards[rng.integers(len(cards))]
                 p = start + k * (step_card[0] * right + step_card[1] * down)
                 a = angle + (rng.normal(0, 3) if kind == "pair" else rng.normal(0, 0.7))
-                placed.append(Placed(card, deck, float(p[0]), float(p[1]), float(a), width, height, group))
+                placed.append(
+                    Placed(card, deck, float(p[0]), float(p[1]), float(a), width, height, group)
+                )
             group += 1
         return placed
 
@@ -192,9 +197,8 @@ class SceneMaker:
         canvas += rng.normal(0, rng.uniform(0, 6), canvas.shape)
         image = np.clip(canvas, 0, 255).astype(np.uint8)
         quality = int(rng.integers(40, 96))
-        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-        return Scene(image, placed, owner)
+        _ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return Scene(np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR)), placed, owner)
 
     def scene(self, h: int = 800, w: int = 1100, tranca: bool = False) -> Scene:
         placed = self.tranca_layout(h, w) if tranca else self.layout(h, w)
@@ -236,9 +240,11 @@ class SceneMaker:
                 step = rng.uniform(0.25, 0.38) * width
                 span = (n - 1) * step + width
             else:
-                codes = ["3" + "hd"[rng.integers(2)]] if kind == "dollar" else [
-                    ranks[rng.integers(len(ranks))] + "shdc"[rng.integers(4)]
-                ]
+                codes = (
+                    ["3" + "hd"[rng.integers(2)]]
+                    if kind == "dollar"
+                    else [ranks[rng.integers(len(ranks))] + "shdc"[rng.integers(4)]]
+                )
                 step, span = 0.0, width
             turned = kind == "pile" and rng.random() < 0.5
             if turned:
@@ -248,7 +254,9 @@ class SceneMaker:
                 y += 1.2 * height
             if y + 0.6 * height > h:
                 break
-            self._kinds[group] = f"{kind}:{'horizontal' if turned else 'vertical'}" if kind == "pile" else kind
+            self._kinds[group] = (
+                f"{kind}:{'horizontal' if turned else 'vertical'}" if kind == "pile" else kind
+            )
             start = x + width / 2 if kind == "meld" else x + span / 2
             for k, code in enumerate(codes):
                 card = Card(code)
@@ -256,12 +264,25 @@ class SceneMaker:
                     continue
                 angle = tilt + (90.0 if turned else 0.0) + rng.normal(0, 1.5)
                 cx = start + k * step
-                placed.append(Placed(card, deck, float(cx + rng.normal(0, 1)), float(y), float(angle), width, height, group))
+                placed.append(
+                    Placed(
+                        card,
+                        deck,
+                        float(cx + rng.normal(0, 1)),
+                        float(y),
+                        float(angle),
+                        width,
+                        height,
+                        group,
+                    )
+                )
             x += span + rng.uniform(0.25, 0.6) * width
             group += 1
         return placed
 
-    def index_points(self, scene: Scene) -> list[tuple[int, float, float, float, tuple[float, float]]]:
+    def index_points(
+        self, scene: Scene
+    ) -> list[tuple[int, float, float, float, tuple[float, float]]]:
         """Visible index glyphs: (card number, x, y, upright angle, rank box half-size)."""
         out = []
         for i, pc in enumerate(scene.cards):
@@ -280,5 +301,7 @@ class SceneMaker:
                 if not (0 <= ix < w and 0 <= iy < h) or scene.owner[iy, ix] != i:
                     continue
                 half = ((x1 - x0) * pc.width / 2, (y1 - y0) * pc.height / 2)
-                out.append((i, float(p[0]), float(p[1]), (pc.angle + (180 if flip else 0)) % 360, half))
+                out.append(
+                    (i, float(p[0]), float(p[1]), (pc.angle + (180 if flip else 0)) % 360, half)
+                )
         return out
