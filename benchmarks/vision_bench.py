@@ -61,7 +61,7 @@ def synthetic(tables: int, seed: int) -> None:
     decks = load_decks(cache, HELD_OUT)
     maker = SceneMaker({d.name: d.faces for d in decks}, seed)
     total = TableScore()
-    upscale = 2.0  # tables are drawn at the recogniser's scale; photos come bigger
+    upscale = 1.2  # tables are drawn at the recogniser's scale; photos come a little bigger
     for _ in range(tables):
         scene = maker.scene(tranca=True)
         image = cv2.resize(scene.image, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_CUBIC)

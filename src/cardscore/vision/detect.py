@@ -40,7 +40,7 @@ def _gap(a: float, b: float) -> float:
 def find_indices(norm: np.ndarray, model: Path | None = None) -> list[IndexHit]:
     """Index glyphs in a normalised image (cards :data:`NORMAL_WIDTH` px wide)."""
     cands = candidates(norm)
-    points = [(c.x, c.y, (c.angle + 90 * k) % 360) for c in cands for k in range(4)]
+    points = [(c.x, c.y, c.size, (c.angle + 90 * k) % 360) for c in cands for k in range(4)]
     probs = classify(crop_batch(norm, points), model)
     hits: list[IndexHit] = []
     for n in range(len(cands)):
@@ -52,7 +52,7 @@ def find_indices(norm: np.ndarray, model: Path | None = None) -> list[IndexHit]:
             continue
         order = np.argsort(cards[k])[::-1]
         second = Card.from_id(int(order[1])) if cards[k, order[1]] > 0.05 else None
-        x, y, angle = points[4 * n + int(k)]
+        x, y, _, angle = points[4 * n + int(k)]
         hits.append(IndexHit(Card.from_id(int(label)), prob, x, y, angle, second))
     return _merge(hits)
 

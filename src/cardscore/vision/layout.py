@@ -20,7 +20,10 @@ from cardscore.vision.detect import IndexHit
 __all__ = ["ASPECT", "Placement", "group_cards", "pair_indices", "pile_orientation"]
 
 ASPECT = 1.4  # card height / width
-INDEX_U, INDEX_V = 0.13, 0.12  # rank glyph centre from the top-left corner, in W and H (deck average)
+INDEX_U, INDEX_V = (
+    0.13,
+    0.12,
+)  # rank glyph centre from the top-left corner, in W and H (deck average)
 FLAG_BELOW = 0.9  # cards less sure than this are flagged for the user to confirm
 
 

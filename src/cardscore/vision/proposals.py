@@ -24,10 +24,10 @@ __all__ = [
     "normalise",
 ]
 
-NORMAL_WIDTH = 120.0  # card width (px) in the normalised image the candidates come from
+NORMAL_WIDTH = 200.0  # card width (px) in the normalised image the candidates come from
 CROP = 32  # classifier input side (px)
-CROP_SIDE = 0.46  # crop side, in card widths
-CROP_SHIFT = 0.07  # crop centre sits this far below the glyph (card frame), toward the suit
+CROP_SIDE = 3.2  # crop side, in glyph heights: decks' indices differ in size, not shape
+CROP_SHIFT = 0.6  # crop centre sits this far below the glyph (card frame), toward the suit
 _MASK_SIDE = 1000  # long side of the image the card mask is computed on
 
 
@@ -44,12 +44,12 @@ class Regions:
 
 @dataclass(frozen=True)
 class Candidate:
-    """An ink blob that may be a rank glyph: centre (photo px), region, base angle."""
+    """An ink blob that may be a rank glyph: centre, height (normalised px), local axis angle."""
 
     x: float
     y: float
-    region: int
-    angle: float  # degrees, the region's axis; the four orientations add k * 90
+    size: float  # the blob's height along the card's axes
+    angle: float  # degrees, the local axis; the four orientations add k * 90
 
 
 def _otsu(values: np.ndarray) -> tuple[float, float]:
@@ -162,14 +162,29 @@ def _local_angles(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return c4, s4
 
 
+def ink_mask(norm: np.ndarray) -> np.ndarray:
+    """Thin dark strokes (glyphs), not dark areas: a black-hat with a kernel wider than a stroke.
+
+    The darkest channel makes red ink as dark as black; large dark areas (the table beside a
+    card) are left out, so glyphs near a card's edge stay separate blobs.
+    """
+    darkest = norm.min(axis=2)
+    k = max(3, round(0.075 * NORMAL_WIDTH)) | 1
+    hat = cv2.morphologyEx(
+        darkest, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    )
+    # Thin, pale strokes (an outlined "8" in a bright photo) break up: join the pieces.
+    ink = (hat > 20).astype(np.uint8) * 255
+    out: np.ndarray = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    return out
+
+
 def candidates(norm: np.ndarray) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles."""
     gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
-    ink = cv2.adaptiveThreshold(
-        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 25
-    )
+    ink = ink_mask(norm)
     count, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    paper_level = 0.8 * float(np.percentile(gray, 99))
+    paper_level = 0.7 * float(np.percentile(gray, 99))
     paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
     c4, s4 = _local_angles(gray)
     wn = NORMAL_WIDTH
@@ -184,24 +199,26 @@ def candidates(norm: np.ndarray) -> list[Candidate]:
         if paper[iy, ix] < paper_level:
             continue
         phi = np.degrees(np.arctan2(s4[iy, ix], c4[iy, ix])) / 4.0
-        out.append(Candidate(float(cx), float(cy), 0, float((-phi) % 90.0)))
+        # A tilted glyph's box is larger than the glyph: undo that roughly.
+        size = big / (1 + 0.15 * abs(np.sin(np.deg2rad(2 * phi))))
+        out.append(Candidate(float(cx), float(cy), float(size), float((-phi) % 90.0)))
     return out
 
 
-def crop_batch(norm: np.ndarray, points: list[tuple[float, float, float]]) -> np.ndarray:
+def crop_batch(norm: np.ndarray, points: list[tuple[float, float, float, float]]) -> np.ndarray:
     """Upright crops (N, CROP, CROP, 3) uint8 of the normalised image.
 
-    Each point is (x, y, angle): a glyph centre and the card's rotation in degrees,
-    counter-clockwise as seen; the crop shows that card upright, the glyph near its top.
+    Each point is (x, y, size, angle): a glyph centre and height, and the card's rotation in
+    degrees, counter-clockwise as seen; the crop shows that card upright, the glyph at its top.
     """
-    s = CROP_SIDE * NORMAL_WIDTH / CROP
     c = (CROP - 1) / 2
     crops = np.empty((len(points), CROP, CROP, 3), np.uint8)
-    for n, (x, y, angle) in enumerate(points):
+    for n, (x, y, size, angle) in enumerate(points):
+        s = CROP_SIDE * size / CROP
         t = np.deg2rad(angle)
         right = np.array([np.cos(t), -np.sin(t)])
         down = np.array([np.sin(t), np.cos(t)])
-        centre = np.array([x, y]) + CROP_SHIFT * NORMAL_WIDTH * down
+        centre = np.array([x, y]) + CROP_SHIFT * size * down
         m = np.empty((2, 3))
         m[:, 0] = s * right
         m[:, 1] = s * down
@@ -210,7 +227,9 @@ def crop_batch(norm: np.ndarray, points: list[tuple[float, float, float]]) -> np
             norm,
             m,
             (CROP, CROP),
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
+            if s > 1
+            else cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
     return crops

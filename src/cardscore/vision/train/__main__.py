@@ -35,23 +35,28 @@ def scene_crops(
     """Crops of every candidate in all four orientations, labelled from the scene geometry."""
     points = maker.index_points(scene)
     cands = candidates(scene.image)
-    rows: list[tuple[float, float, float]] = []
+    rows: list[tuple[float, float, float, float]] = []
     labels: list[int] = []
     for c in cands:
         for k in range(4):
             angle = (c.angle + 90 * k) % 360
-            label = BACKGROUND
-            for i, x, y, up, (hw, hh) in points:
+            label: int | None = BACKGROUND
+            for i, x, y, up, (hw, hh), trusted in points:
                 t = np.deg2rad(up)
                 du = (c.x - x) * np.cos(t) - (c.y - y) * np.sin(t)
                 dv = (c.x - x) * np.sin(t) + (c.y - y) * np.cos(t)
                 inside = abs(du) <= 1.15 * hw + 2 and abs(dv) <= 1.15 * hh + 2
+                if inside and not trusted:
+                    label = None  # an index printed upright at the bottom: no label at all
+                    break
+                # The blob must be the rank glyph itself, not the suit under it or a pip.
+                inside = inside and 0.7 * 2 * hh <= c.size <= 1.4 * 2 * hh + 2
                 if inside and _angle_gap(angle, up) < 45:
                     label = scene.cards[i].card.id
                     break
-            if label == BACKGROUND and rng.random() > negatives:
+            if label is None or (label == BACKGROUND and rng.random() > negatives):
                 continue
-            rows.append((c.x, c.y, angle + rng.normal(0, 2.5)))
+            rows.append((c.x, c.y, c.size * rng.uniform(0.93, 1.07), angle + rng.normal(0, 2.5)))
             labels.append(label)
     if not rows:
         return np.empty((0, CROP, CROP, 3), np.uint8), np.empty(0, np.int64)
@@ -71,6 +76,39 @@ def build_dataset(
         ys.append(y)
         progress.advance(task)
     return np.concatenate(xs), np.concatenate(ys)
+
+
+def _augment(xb: Any, gen: Any) -> Any:
+    """Photo-like variety the renders lack: pale, thin or blurred ink, exposure, colour cast.
+
+    Real indices are often thinner and lighter than the decks' (outlined fonts, bright
+    photos); crops are NHWC uint8.
+    """
+    import torch
+    import torch.nn.functional as F  # noqa: N812 (the usual name)
+
+    n = len(xb)
+    x = xb.permute(0, 3, 1, 2).float()
+
+    def pick(p: float) -> Any:
+        return (torch.rand(n, 1, 1, 1, generator=gen) < p).float()
+
+    # Thinner strokes: a 3×3 max filter grows the paper into the ink.
+    thin = pick(0.25)
+    x = thin * F.max_pool2d(x, 3, 1, 1) + (1 - thin) * x
+    # Blur.
+    blur = pick(0.4)
+    kernel = torch.tensor([1.0, 2.0, 1.0])
+    kernel = (kernel[:, None] * kernel[None, :] / 16).expand(3, 1, 3, 3)
+    x = blur * F.conv2d(F.pad(x, (1, 1, 1, 1), mode="replicate"), kernel, groups=3) + (1 - blur) * x
+    # Pale ink: blend toward the paper.
+    pale = pick(0.5) * torch.rand(n, 1, 1, 1, generator=gen) * 0.45
+    x = x * (1 - pale) + x.amax(dim=(2, 3), keepdim=True) * pale
+    # Exposure and colour cast.
+    x = x * (0.75 + 0.5 * torch.rand(n, 1, 1, 1, generator=gen))
+    x = x * (0.9 + 0.2 * torch.rand(n, 3, 1, 1, generator=gen))
+    x = x + torch.randn(x.shape, generator=gen) * 3 * pick(0.5)
+    return x.clamp(0, 255).to(torch.uint8).permute(0, 2, 3, 1).contiguous()
 
 
 def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int, progress: Progress) -> Any:
@@ -93,9 +131,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int, progress: Progre
         for start in range(0, len(x), batch):
             idx = order[start : start + batch]
             xb, yb = xt[idx], yt[idx]
-            if torch.rand(1, generator=gen).item() < 0.5:  # brightness / contrast jitter
-                scale = 0.75 + 0.5 * torch.rand(len(xb), 1, 1, 1, generator=gen)
-                xb = (xb.float() * scale).clamp(0, 255).to(torch.uint8)
+            xb = _augment(xb, gen)
             logits = net(xb)
             loss = torch.nn.functional.cross_entropy(logits, yb, label_smoothing=0.05)
             opt.zero_grad()

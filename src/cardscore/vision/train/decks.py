@@ -45,7 +45,6 @@ TRAIN_DECKS = (
     "aisleriot/paris",
     "aisleriot/plastic",
     "aisleriot/rheinland",
-    "aisleriot/tango",
     "aisleriot/tarocco",
     "carddecks/ancient_egyptians",
     "carddecks/dondorf",

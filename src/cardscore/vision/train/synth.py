@@ -68,6 +68,18 @@ def rank_box(face: np.ndarray) -> tuple[float, float, float, float]:
     return (x0 / w, y0 / h, x1 / w, y1 / h)
 
 
+def point_symmetric_index(face: np.ndarray) -> bool:
+    """Is the bottom-right index the top-left one turned 180°? (Some decks print it upright.)"""
+    h, w = face.shape[:2]
+    gray = cv2.cvtColor(np.ascontiguousarray(face[..., :3]), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    hh, ww = int(0.3 * h), int(0.25 * w)
+    tl = gray[:hh, :ww]
+    br = gray[h - hh :, w - ww :][::-1, ::-1]
+    a, b = tl - tl.mean(), br - br.mean()
+    score = float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6))
+    return score > 0.6
+
+
 def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     kind = rng.integers(4)
     base = rng.uniform(20, 230, 3)
@@ -95,6 +107,11 @@ class SceneMaker:
         self.rng = np.random.default_rng(seed)
         self.boxes = {
             (name, card): rank_box(face)
+            for name in self.names
+            for card, face in decks[name].items()
+        }
+        self.symmetric = {
+            (name, card): point_symmetric_index(face)
             for name in self.names
             for card, face in decks[name].items()
         }
@@ -200,7 +217,9 @@ class SceneMaker:
         _ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
         return Scene(np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR)), placed, owner)
 
-    def scene(self, h: int = 800, w: int = 1100, tranca: bool = False) -> Scene:
+    def scene(self, tranca: bool = False) -> Scene:
+        """A random table about 9 × 6.5 card widths (Tranca: one team's side)."""
+        h, w = round(6.7 * NORMAL_WIDTH), round(9.2 * NORMAL_WIDTH)
         placed = self.tranca_layout(h, w) if tranca else self.layout(h, w)
         scene = self.render(placed, h, w)
         if tranca:
@@ -282,8 +301,12 @@ class SceneMaker:
 
     def index_points(
         self, scene: Scene
-    ) -> list[tuple[int, float, float, float, tuple[float, float]]]:
-        """Visible index glyphs: (card number, x, y, upright angle, rank box half-size)."""
+    ) -> list[tuple[int, float, float, float, tuple[float, float], bool]]:
+        """Visible index glyphs: (card, x, y, upright angle, rank half-size, trusted).
+
+        A bottom-right index that is not the top-left one turned 180° is not trusted: crops
+        of it are neither positives nor negatives.
+        """
         out = []
         for i, pc in enumerate(scene.cards):
             x0, y0, x1, y1 = self.boxes[(pc.deck, pc.card)]
@@ -301,7 +324,7 @@ class SceneMaker:
                 if not (0 <= ix < w and 0 <= iy < h) or scene.owner[iy, ix] != i:
                     continue
                 half = ((x1 - x0) * pc.width / 2, (y1 - y0) * pc.height / 2)
-                out.append(
-                    (i, float(p[0]), float(p[1]), (pc.angle + (180 if flip else 0)) % 360, half)
-                )
+                trusted = not flip or self.symmetric[(pc.deck, pc.card)]
+                angle = (pc.angle + (180 if flip else 0)) % 360
+                out.append((i, float(p[0]), float(p[1]), angle, half, trusted))
         return out
