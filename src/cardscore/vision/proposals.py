@@ -24,7 +24,7 @@ __all__ = [
     "normalise",
 ]
 
-NORMAL_WIDTH = 200.0  # card width (px) in the normalised image the candidates come from
+NORMAL_WIDTH = 120.0  # card width (px) in the normalised image the candidates come from
 CROP = 32  # classifier input side (px)
 CROP_SIDE = 3.2  # crop side, in glyph heights: decks' indices differ in size, not shape
 CROP_SHIFT = 0.6  # crop centre sits this far below the glyph (card frame), toward the suit
@@ -173,9 +173,7 @@ def ink_mask(norm: np.ndarray) -> np.ndarray:
     hat = cv2.morphologyEx(
         darkest, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     )
-    # Thin, pale strokes (an outlined "8" in a bright photo) break up: join the pieces.
-    ink = (hat > 20).astype(np.uint8) * 255
-    out: np.ndarray = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    out: np.ndarray = (hat > 45).astype(np.uint8) * 255
     return out
 
 

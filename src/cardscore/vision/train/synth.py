@@ -219,7 +219,7 @@ class SceneMaker:
 
     def scene(self, tranca: bool = False) -> Scene:
         """A random table about 9 × 6.5 card widths (Tranca: one team's side)."""
-        h, w = round(6.7 * NORMAL_WIDTH), round(9.2 * NORMAL_WIDTH)
+        h, w = round(NORMAL_WIDTH * 20 / 3), round(NORMAL_WIDTH * 55 / 6)
         placed = self.tranca_layout(h, w) if tranca else self.layout(h, w)
         scene = self.render(placed, h, w)
         if tranca:
