@@ -182,10 +182,10 @@ def test_real_photos_precision_and_recall(
 
 
 # What the shipped model reaches on the six shared photos (benchmarks/RESULTS.md): precision
-# 0.947, recall 0.273. The project's target is 0.98 for both; these floors only stop it from
+# 0.926, recall 0.379. The project's target is 0.98 for both; these floors only stop it from
 # getting worse.
 PHOTO_PRECISION = 0.9
-PHOTO_RECALL = 0.25
+PHOTO_RECALL = 0.35
 
 
 # --- the command line ----------------------------------------------------------------------

@@ -14,7 +14,7 @@ import numpy as np
 from cardscore.cards import Card
 from cardscore.vision.classifier import classify
 from cardscore.vision.labels import BACKGROUND
-from cardscore.vision.proposals import NORMAL_WIDTH, candidates, crop_batch
+from cardscore.vision.proposals import NORMAL_WIDTH, Candidate, Regions, candidates, crop_batch
 
 __all__ = ["IndexHit", "find_indices"]
 
@@ -37,9 +37,46 @@ def _gap(a: float, b: float) -> float:
     return abs((a - b + 180.0) % 360.0 - 180.0)
 
 
-def find_indices(norm: np.ndarray, model: Path | None = None) -> list[IndexHit]:
-    """Index glyphs in a normalised image (cards :data:`NORMAL_WIDTH` px wide)."""
-    cands = candidates(norm)
+def _with_region_angles(
+    cands: list[Candidate], regions: Regions | None, factor: float
+) -> list[Candidate]:
+    """Each candidate, plus a copy turned to its white region's axes when those differ.
+
+    The local edge direction can be fooled where a card barely stands out from a pale table;
+    the outline of the card's region is a second opinion, and the classifier picks.
+    """
+    if regions is None:
+        return cands
+    out = list(cands)
+    to_mask = regions.scale / factor
+    h, w = regions.labels.shape
+    for c in cands:
+        mx = min(w - 1, max(0, round(c.x * to_mask)))
+        my = min(h - 1, max(0, round(c.y * to_mask)))
+        region = int(regions.labels[my, mx])
+        if region == 0:
+            continue
+        guesses = [c.angle]
+        # The region's outline, and the photo's own axes (cards are often squared to it).
+        for angle in (regions.angles[region], 0.0):
+            if all(abs((angle - g + 45) % 90 - 45) > 8 for g in guesses):
+                guesses.append(angle)
+                out.append(Candidate(c.x, c.y, c.size, angle))
+    return out
+
+
+def find_indices(
+    norm: np.ndarray,
+    model: Path | None = None,
+    regions: Regions | None = None,
+    factor: float = 1.0,
+) -> list[IndexHit]:
+    """Index glyphs in a normalised image (cards :data:`NORMAL_WIDTH` px wide).
+
+    ``regions`` (from the photo, with ``factor`` = normalised px per photo px) adds the card
+    regions' axes as a second guess of each candidate's orientation.
+    """
+    cands = _with_region_angles(candidates(norm), regions, factor)
     points = [(c.x, c.y, c.size, (c.angle + 90 * k) % 360) for c in cands for k in range(4)]
     probs = classify(crop_batch(norm, points), model)
     hits: list[IndexHit] = []

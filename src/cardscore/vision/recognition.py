@@ -163,9 +163,10 @@ def recognize(
     loaded = load_image(source)
     image = loaded.image
     scale = loaded.to_original
-    card_width = find_regions(image).card_width if card_width is None else card_width / scale
+    regions = find_regions(image, None if card_width is None else card_width / scale)
+    card_width = regions.card_width
     norm, factor = normalise(image, card_width)
-    hits = find_indices(norm, model)
+    hits = find_indices(norm, model, regions, factor)
     placed = pair_indices(hits, NORMAL_WIDTH)
     groups = _groups(placed, NORMAL_WIDTH)
     # Renumber cards in group order so a group's cards sit together in the list.
