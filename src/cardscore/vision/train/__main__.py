@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path(__file__).parent.parent / "models")
     parser.add_argument("--scenes", type=int, default=900, help="synthetic tables to draw")
-    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--cache", type=Path, default=None, help="deck cache folder")
     parser.add_argument(
