@@ -24,14 +24,15 @@ class _GameGroup(click.Group):
     """Adds each registered game's command group lazily, so start-up stays fast."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(
-            [*super().list_commands(ctx), "serve", *(g.name for g in games(available_only=True))]
-        )
+        names = [*super().list_commands(ctx), *(g.name for g in games(available_only=True))]
+        return sorted([*names, "recognize", "serve"])
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             return command
+        if cmd_name == "recognize":
+            return _recognize_command()
         if cmd_name == "serve":  # imported lazily: it is the only command that needs the web extra
             from cardscore.web.cli import serve
 
@@ -73,6 +74,26 @@ def games_command(as_json: bool) -> None:
     width = max(len(g.name) for g in available)
     for game in available:
         click.echo(f"{game.name:<{width}}  {game.title} — {game.summary}")
+
+
+def _recognize_command() -> click.Command:
+    """``recognize`` lives in the optional vision package: import it only when asked for."""
+    try:
+        from cardscore.vision.cli import recognize_command
+    except ImportError as missing:
+        reason = f"{missing.name or missing}"
+
+        @click.command("recognize", context_settings={"ignore_unknown_options": True})
+        @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+        def unavailable(args: tuple[str, ...]) -> None:
+            """Read the cards on a table photo (needs: pip install 'cardscore[vision]')."""
+            raise CardscoreError(
+                f"recognition needs the vision extra ({reason} is missing): "
+                "pip install 'cardscore[vision]'"
+            )
+
+        return unavailable
+    return recognize_command
 
 
 def _error(message: str) -> None:

@@ -1,0 +1,144 @@
+"""Recognition benchmark: real photos, synthetic Tranca tables, and speed at 24 MP.
+
+    python benchmarks/vision_bench.py [--shared ../shared] [--tables 200] [--runs 7]
+
+1. Real photos (``shared/data/real-photos``): card precision and recall per photo and overall.
+2. Synthetic Tranca tables drawn only with card designs held out of training (needs the deck
+   cache the training command builds; skipped with a message when absent): cards right, melds
+   grouped exactly, pile orientation, dollars, and how many wrong cards went unflagged.
+3. Speed: a shared photo upscaled to 6000×4000 (24 MP), model loaded once; median of runs,
+   from a decoded array and from the JPEG file (decode included).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+
+from cardscore.vision import recognize
+from cardscore.vision.evaluate import TableScore, cards_of, read_labels, score_cards, score_table
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def real_photos(folder: Path) -> None:
+    labels = read_labels(folder)
+    print(f"## Real photos ({folder})\n")
+    print("| photo | expected | reported | right | precision | recall | missed | extra |")
+    print("|---|---:|---:|---:|---:|---:|---|---|")
+    right = reported = expected = 0
+    for name, cards in labels.items():
+        result = recognize(folder / name)
+        s = score_cards(name, cards_of(result), cards)
+        right, reported, expected = right + s.right, reported + s.reported, expected + s.expected
+        missed = " ".join(c.code for c in s.missed)
+        extra = " ".join(c.code for c in s.extra)
+        print(
+            f"| {name} | {s.expected} | {s.reported} | {s.right} | {s.precision:.3f} | "
+            f"{s.recall:.3f} | {missed} | {extra} |"
+        )
+    print(
+        f"| **all** | {expected} | {reported} | {right} | **{right / max(reported, 1):.3f}** | "
+        f"**{right / max(expected, 1):.3f}** | | |\n"
+    )
+
+
+def synthetic(tables: int, seed: int) -> None:
+    from cardscore.vision.train.decks import HELD_OUT, default_cache, load_decks
+    from cardscore.vision.train.synth import SceneMaker
+
+    cache = default_cache()
+    if not (cache / "rendered").is_dir():
+        print(f"## Synthetic tables: skipped (no rendered decks in {cache}; run the training)\n")
+        return
+    decks = load_decks(cache, HELD_OUT)
+    maker = SceneMaker({d.name: d.faces for d in decks}, seed)
+    total = TableScore()
+    upscale = 1.2  # tables are drawn at the recogniser's scale; photos come a little bigger
+    for _ in range(tables):
+        scene = maker.scene(tranca=True)
+        image = cv2.resize(scene.image, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_CUBIC)
+        result = recognize(image)
+        truth = [(p.card, p.x * upscale, p.y * upscale, p.group) for p in scene.cards]
+        width = scene.cards[0].width * upscale if scene.cards else 1.0
+        total.add(score_table(truth, scene.groups, result, width))
+    t = total
+    print(f"## Synthetic Tranca tables ({tables}, held-out designs: {', '.join(HELD_OUT)})\n")
+    print("| measure | value | count |")
+    print("|---|---:|---:|")
+    print(f"| cards right | {t.cards_right / max(t.cards, 1):.4f} | {t.cards_right}/{t.cards} |")
+    print(f"| extra cards reported | | {t.cards_extra} |")
+    print(
+        f"| melds grouped exactly | {t.melds_exact / max(t.melds, 1):.4f} | {t.melds_exact}/{t.melds} |"
+    )
+    print(
+        f"| pile orientation right | {t.piles_right / max(t.piles, 1):.4f} | {t.piles_right}/{t.piles} |"
+    )
+    print(
+        f"| dollars found | {t.dollars_right / max(t.dollars, 1):.4f} | {t.dollars_right}/{t.dollars} |"
+    )
+    print(f"| cards flagged (wrong among them) | | {t.flagged} ({t.flagged_wrong}) |")
+    print(f"| wrong cards not flagged | | {t.wrong_unflagged} |\n")
+
+
+def speed(photo: Path, runs: int) -> None:
+    image = cv2.imread(str(photo))
+    big = cv2.resize(image, (6000, 4000), interpolation=cv2.INTER_CUBIC)
+    recognize(big)  # load the model once, outside the timing
+    timings = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        recognize(big)
+        timings.append(time.perf_counter() - start)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big.jpg"
+        cv2.imwrite(str(path), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        file_timings = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            recognize(path)
+            file_timings.append(time.perf_counter() - start)
+    print(
+        f"## Speed at 24 MP ({photo.name} upscaled to 6000×4000, {runs} runs, {os.cpu_count()} CPUs)\n"
+    )
+    print("| input | median s | min s | max s |")
+    print("|---|---:|---:|---:|")
+    for name, t in (("decoded array", timings), ("JPEG file (decode included)", file_timings)):
+        print(f"| {name} | {statistics.median(t):.3f} | {min(t):.3f} | {max(t):.3f} |")
+    print()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--shared",
+        type=Path,
+        default=Path(os.environ.get("CARDSCORE_SHARED", ROOT.parent / "shared")),
+    )
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--skip", nargs="*", default=[], choices=["real", "synthetic", "speed"])
+    args = parser.parse_args()
+    folder = args.shared / "data" / "real-photos"
+    if "real" not in args.skip:
+        if folder.is_dir():
+            real_photos(folder)
+        else:
+            print(f"## Real photos: skipped ({folder} not found)\n")
+    if "synthetic" not in args.skip:
+        synthetic(args.tables, args.seed)
+    if "speed" not in args.skip and folder.is_dir():
+        speed(folder / "train_01.jpg", args.runs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

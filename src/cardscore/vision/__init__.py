@@ -1,0 +1,14 @@
+"""Recognition: read the cards, melds, piles and dollars on a Tranca table from a photo.
+
+Needs the ``vision`` extra (``pip install 'cardscore[vision]'``: onnxruntime, OpenCV).
+``recognize(photo)`` takes a path, the file's bytes (a web upload) or a BGR array and returns
+a :class:`Recognition` with ``.cards`` (one per physical card), ``.groups`` and
+``.tranca_draft()``.
+"""
+
+from __future__ import annotations
+
+from cardscore.vision.image_io import ImageError
+from cardscore.vision.recognition import Group, Recognition, SeenCard, recognize
+
+__all__ = ["Group", "ImageError", "Recognition", "SeenCard", "recognize"]

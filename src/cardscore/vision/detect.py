@@ -1,0 +1,109 @@
+"""Second stage: classify each candidate's crops and keep the index glyphs found.
+
+Each candidate is looked at in the four orientations of its local axes; a crop shows an index
+only when the card is upright in it (rank above suit), which also tells 6 from 9.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from cardscore.cards import Card
+from cardscore.vision.classifier import classify
+from cardscore.vision.labels import BACKGROUND
+from cardscore.vision.proposals import NORMAL_WIDTH, Candidate, Regions, candidates, crop_batch
+
+__all__ = ["IndexHit", "find_indices"]
+
+MIN_PROB = 0.5  # below this a crop is not reported as an index at all
+
+
+@dataclass(frozen=True)
+class IndexHit:
+    """One corner index seen: card, probability, centre (normalised px), upright angle."""
+
+    card: Card
+    prob: float
+    x: float
+    y: float
+    angle: float  # the card's rotation, degrees counter-clockwise, as this index shows it
+    runner_up: Card | None  # the next most likely card, to explain doubts
+
+
+def _gap(a: float, b: float) -> float:
+    return abs((a - b + 180.0) % 360.0 - 180.0)
+
+
+def _with_region_angles(
+    cands: list[Candidate], regions: Regions | None, factor: float
+) -> list[Candidate]:
+    """Each candidate, plus a copy turned to its white region's axes when those differ.
+
+    The local edge direction can be fooled where a card barely stands out from a pale table;
+    the outline of the card's region is a second opinion, and the classifier picks.
+    """
+    if regions is None:
+        return cands
+    out = list(cands)
+    to_mask = regions.scale / factor
+    h, w = regions.labels.shape
+    for c in cands:
+        mx = min(w - 1, max(0, round(c.x * to_mask)))
+        my = min(h - 1, max(0, round(c.y * to_mask)))
+        region = int(regions.labels[my, mx])
+        if region == 0:
+            continue
+        guesses = [c.angle]
+        # The region's outline, and the photo's own axes (cards are often squared to it).
+        for angle in (regions.angles[region], 0.0):
+            if all(abs((angle - g + 45) % 90 - 45) > 8 for g in guesses):
+                guesses.append(angle)
+                out.append(Candidate(c.x, c.y, c.size, angle))
+    return out
+
+
+def find_indices(
+    norm: np.ndarray,
+    model: Path | None = None,
+    regions: Regions | None = None,
+    factor: float = 1.0,
+) -> list[IndexHit]:
+    """Index glyphs in a normalised image (cards :data:`NORMAL_WIDTH` px wide).
+
+    ``regions`` (from the photo, with ``factor`` = normalised px per photo px) adds the card
+    regions' axes as a second guess of each candidate's orientation.
+    """
+    cands = _with_region_angles(candidates(norm), regions, factor)
+    points = [(c.x, c.y, c.size, (c.angle + 90 * k) % 360) for c in cands for k in range(4)]
+    probs = classify(crop_batch(norm, points), model)
+    hits: list[IndexHit] = []
+    for n in range(len(cands)):
+        block = probs[4 * n : 4 * n + 4]
+        cards = block[:, :BACKGROUND]
+        k, label = np.unravel_index(int(np.argmax(cards)), cards.shape)
+        prob = float(cards[k, label])
+        if prob < MIN_PROB:
+            continue
+        order = np.argsort(cards[k])[::-1]
+        second = Card.from_id(int(order[1])) if cards[k, order[1]] > 0.05 else None
+        x, y, _, angle = points[4 * n + int(k)]
+        hits.append(IndexHit(Card.from_id(int(label)), prob, x, y, angle, second))
+    return _merge(hits)
+
+
+def _merge(hits: list[IndexHit]) -> list[IndexHit]:
+    """One hit per glyph: the two halves of a "10", or rank and suit both firing, merge."""
+    kept: list[IndexHit] = []
+    for hit in sorted(hits, key=lambda h: -h.prob):
+        duplicate = any(
+            k.card == hit.card
+            and np.hypot(k.x - hit.x, k.y - hit.y) < 0.3 * NORMAL_WIDTH
+            and _gap(k.angle, hit.angle) < 45
+            for k in kept
+        )
+        if not duplicate:
+            kept.append(hit)
+    return kept

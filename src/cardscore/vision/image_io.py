@@ -1,0 +1,145 @@
+"""Reading photos safely: paths, bytes (a web upload) or arrays in; clear errors for bad files.
+
+Sizes are checked from the file header before decoding, so a decompression bomb is refused
+without allocating it; truncated JPEG and PNG files are refused rather than half-read.
+Very large photos are decoded at half or quarter scale (JPEG decoders do that for free):
+cards stay far bigger than the recogniser needs.
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import numpy as np
+
+from cardscore.errors import CardscoreError
+
+__all__ = ["MAX_PIXELS", "ImageError", "LoadedImage", "image_size", "load_image"]
+
+MAX_PIXELS = 120_000_000  # 120 MP: larger than any phone photo, small enough to decode
+_DECODE_TARGET = 14_000_000  # decode big photos reduced until they are about this size
+
+
+class ImageError(CardscoreError):
+    """A photo that cannot be read: missing, not an image, truncated, or far too large."""
+
+
+class LoadedImage:
+    """A decoded BGR image and the factor from its pixels back to the original photo's."""
+
+    __slots__ = ("image", "name", "to_original")
+
+    def __init__(self, image: np.ndarray, to_original: float, name: str) -> None:
+        self.image = image
+        self.to_original = to_original
+        self.name = name
+
+
+def _png_size(data: bytes) -> tuple[int, int] | None:
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or len(data) < 24:
+        return None
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    if data[:2] != b"\xff\xd8":
+        return None
+    i = 2
+    while i + 9 < len(data):
+        if data[i] != 0xFF:
+            i += 1
+            continue
+        marker = data[i + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
+            i += 1 if marker == 0xFF else 2
+            continue
+        length = struct.unpack(">H", data[i + 2 : i + 4])[0]
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            height, width = struct.unpack(">HH", data[i + 5 : i + 9])
+            return width, height
+        i += 2 + length
+    return None
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a PNG or JPEG header, or None for other formats.
+
+    >>> image_size(b"\\x89PNG\\r\\n\\x1a\\n" + b"\\0\\0\\0\\rIHDR" + (640).to_bytes(4, "big") + (480).to_bytes(4, "big"))
+    (640, 480)
+    """
+    return _png_size(data) or _jpeg_size(data)
+
+
+def _truncated(data: bytes) -> bool:
+    if data[:2] == b"\xff\xd8":
+        return b"\xff\xd9" not in data[-64:]
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return b"IEND" not in data[-32:]
+    return False
+
+
+def _decode(data: bytes, name: str) -> LoadedImage:
+    import cv2
+
+    if not data:
+        raise ImageError(f"{name!r} is empty, not an image")
+    size = image_size(data)
+    if size is not None:
+        width, height = size
+        if width * height > MAX_PIXELS:
+            raise ImageError(
+                f"{name!r} is {width}×{height} pixels ({width * height / 1e6:.0f} MP); "
+                f"the limit is {MAX_PIXELS / 1e6:.0f} MP"
+            )
+    if _truncated(data):
+        raise ImageError(f"{name!r} is truncated (the file ends before the image does)")
+    flags, factor = cv2.IMREAD_COLOR, 1.0
+    if size is not None and data[:2] == b"\xff\xd8":
+        pixels = size[0] * size[1]
+        if pixels > 4 * _DECODE_TARGET:
+            flags, factor = cv2.IMREAD_REDUCED_COLOR_4, 4.0
+        elif pixels > _DECODE_TARGET:
+            flags, factor = cv2.IMREAD_REDUCED_COLOR_2, 2.0
+    buffer = np.frombuffer(data, np.uint8)
+    try:
+        image = cv2.imdecode(buffer, flags)
+    except cv2.error as error:
+        raise ImageError(f"{name!r} cannot be decoded as an image ({error.err})") from None
+    if image is None:
+        raise ImageError(f"{name!r} is not an image OpenCV can read (JPEG, PNG, WebP, TIFF, BMP…)")
+    if image.shape[0] * image.shape[1] * factor * factor > MAX_PIXELS:
+        raise ImageError(f"{name!r} is larger than {MAX_PIXELS / 1e6:.0f} MP")
+    if min(image.shape[:2]) < 64:
+        raise ImageError(f"{name!r} is only {image.shape[1]}×{image.shape[0]} pixels: too small")
+    return LoadedImage(image, factor, name)
+
+
+def load_image(source: str | Path | bytes | np.ndarray) -> LoadedImage:
+    """Decode a photo from a path, raw file bytes, or a BGR (or grey) uint8 array."""
+    if isinstance(source, np.ndarray):
+        image = source
+        if image.dtype != np.uint8 or image.ndim not in (2, 3):
+            raise ImageError("an image array must be uint8, H×W or H×W×3 (BGR)")
+        if image.ndim == 2:
+            image = np.repeat(image[..., None], 3, axis=2)
+        if image.shape[2] == 4:
+            image = np.ascontiguousarray(image[..., :3])
+        if image.shape[2] != 3:
+            raise ImageError("an image array must have 1, 3 or 4 channels")
+        if image.shape[0] * image.shape[1] > MAX_PIXELS:
+            raise ImageError(f"the image is larger than {MAX_PIXELS / 1e6:.0f} MP")
+        return LoadedImage(image, 1.0, "<array>")
+    if isinstance(source, bytes | bytearray | memoryview):
+        return _decode(bytes(source), "<bytes>")
+    path = Path(source)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ImageError(f"{str(path)!r} does not exist") from None
+    except IsADirectoryError:
+        raise ImageError(f"{str(path)!r} is a folder, not an image") from None
+    except OSError as error:
+        raise ImageError(f"{str(path)!r} cannot be read ({error.strerror})") from None
+    return _decode(data, str(path))

@@ -1,0 +1,157 @@
+"""Third stage: index hits → physical cards → melds, piles and dollars, by geometry alone.
+
+A card shows the same index at two opposite corners; two hits of one card, turned 180° from
+each other and as far apart as a card's corners, are one physical card. Cards whose outlines
+overlap form a group: several cards make a meld, a lone red 3 is a dollar, any other lone card
+is the top of a closed pile. A pile turned 90° to the melds is horizontal (clean), one lying
+like them vertical (dirty); with no meld on the table the photo's own axes decide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from cardscore.cards import Card, Rank
+from cardscore.vision.detect import IndexHit
+
+__all__ = ["ASPECT", "Placement", "group_cards", "pair_indices", "pile_orientation"]
+
+ASPECT = 1.4  # card height / width
+INDEX_U, INDEX_V = (
+    0.13,
+    0.12,
+)  # rank glyph centre from the top-left corner, in W and H (deck average)
+FLAG_BELOW = 0.9  # cards less sure than this are flagged for the user to confirm
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A physical card found in normalised pixels (card width ``w``)."""
+
+    card: Card
+    confidence: float
+    x: float
+    y: float
+    angle: float  # rotation, degrees counter-clockwise as seen; 0 = upright
+    indices: int  # corner indices read (1 or 2)
+    runner_up: Card | None
+
+    def corners(self, w: float) -> np.ndarray:
+        """The outline's four corners (4, 2), clockwise from the card's top-left."""
+        t = np.deg2rad(self.angle)
+        right = np.array([np.cos(t), -np.sin(t)]) * w / 2
+        down = np.array([np.sin(t), np.cos(t)]) * w * ASPECT / 2
+        c = np.array([self.x, self.y])
+        return np.array([c - right - down, c + right - down, c + right + down, c - right + down])
+
+
+def _gap(a: float, b: float, period: float = 360.0) -> float:
+    half = period / 2
+    return abs((a - b + half) % period - half)
+
+
+def _axes(angle: float) -> tuple[np.ndarray, np.ndarray]:
+    t = np.deg2rad(angle)
+    return np.array([np.cos(t), -np.sin(t)]), np.array([np.sin(t), np.cos(t)])
+
+
+def _centre(hit: IndexHit, w: float) -> np.ndarray:
+    right, down = _axes(hit.angle)
+    return (
+        np.array([hit.x, hit.y]) + (0.5 - INDEX_U) * w * right + (0.5 - INDEX_V) * w * ASPECT * down
+    )
+
+
+def _partners(a: IndexHit, b: IndexHit, w: float) -> bool:
+    """Are a and b the two corner indices of one card?"""
+    if a.card != b.card or _gap(a.angle, b.angle + 180) > 30:
+        return False
+    right, down = _axes(a.angle)
+    v = np.array([b.x - a.x, b.y - a.y])
+    du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
+    return 0.5 <= du <= 1.0 and 0.6 <= dv <= 0.97
+
+
+def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
+    """Physical cards from index hits, pairing each card's two corners where both show."""
+    order = sorted(range(len(hits)), key=lambda i: -hits[i].prob)
+    used: set[int] = set()
+    cards: list[Placement] = []
+    for i in order:
+        if i in used:
+            continue
+        used.add(i)
+        a = hits[i]
+        partner = next(
+            (j for j in order if j not in used and _partners(a, hits[j], w)),
+            None,
+        )
+        if partner is None:
+            c = _centre(a, w)
+            cards.append(
+                Placement(a.card, a.prob, float(c[0]), float(c[1]), a.angle, 1, a.runner_up)
+            )
+            continue
+        used.add(partner)
+        b = hits[partner]
+        top = a if _gap(a.angle, 0) <= _gap(b.angle, 0) else b
+        c = (np.array([a.x, a.y]) + np.array([b.x, b.y])) / 2
+        both = 1 - (1 - a.prob) * (1 - b.prob)
+        cards.append(
+            Placement(
+                a.card, both, float(c[0]), float(c[1]), top.angle, 2, a.runner_up or b.runner_up
+            )
+        )
+    return cards
+
+
+def _overlap(p: Placement, q: Placement, w: float) -> float:
+    """Shared area of two outlines, as a fraction of one card."""
+    a = p.corners(w * 0.95).astype(np.float32)
+    b = q.corners(w * 0.95).astype(np.float32)
+    area, _ = cv2.intersectConvexConvex(a, b)
+    return float(area) / (0.95 * 0.95 * w * w * ASPECT)
+
+
+def group_cards(cards: list[Placement], w: float) -> list[list[int]]:
+    """Indices of cards grouped by overlapping outlines (union–find), in reading order."""
+    parent = list(range(len(cards)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(len(cards)):
+        for j in range(i + 1, len(cards)):
+            if _overlap(cards[i], cards[j], w) > 0.12:
+                parent[find(i)] = find(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(cards)):
+        groups.setdefault(find(i), []).append(i)
+    out = [sorted(g, key=lambda i: (cards[i].x, cards[i].y)) for g in groups.values()]
+    return sorted(out, key=lambda g: (min(cards[i].y for i in g), min(cards[i].x for i in g)))
+
+
+def is_dollar(card: Card) -> bool:
+    """Red 3s are Tranca's dollars."""
+    return card.rank is Rank.THREE and card.suit.value in "hd"
+
+
+def pile_orientation(pile_angle: float, meld_angles: list[float]) -> str:
+    """'horizontal' or 'vertical': relative to the melds' cards, else to the photo.
+
+    >>> pile_orientation(92.0, [3.0, -2.0]), pile_orientation(178.0, [3.0]), pile_orientation(270.0, [])
+    ('horizontal', 'vertical', 'horizontal')
+    """
+    if meld_angles:
+        # Mean direction of the melds' long axes (period 180°), via doubled angles.
+        t = np.deg2rad(np.array(meld_angles) * 2)
+        reference = float(np.degrees(np.arctan2(np.sin(t).mean(), np.cos(t).mean())) / 2)
+    else:
+        reference = 0.0
+    return "horizontal" if _gap(pile_angle, reference, 180.0) > 45 else "vertical"

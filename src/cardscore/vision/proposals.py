@@ -1,0 +1,233 @@
+"""Classical first stage: find the white card regions, the card size, and index candidates.
+
+A corner index is a small ink glyph (the rank) with the suit under it, near a card's corner.
+Every ink blob of about that size on a card is a candidate; the classifier then looks at a
+crop around it in each of the four orientations of its card region and says which, if any,
+shows an index. Sizes are in units of the card's width ``W`` so any resolution works.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+__all__ = [
+    "CROP",
+    "NORMAL_WIDTH",
+    "Candidate",
+    "Regions",
+    "candidates",
+    "crop_batch",
+    "find_regions",
+    "normalise",
+]
+
+NORMAL_WIDTH = 120.0  # card width (px) in the normalised image the candidates come from
+CROP = 32  # classifier input side (px)
+CROP_SIDE = 3.2  # crop side, in glyph heights: decks' indices differ in size, not shape
+CROP_SHIFT = 0.6  # crop centre sits this far below the glyph (card frame), toward the suit
+_MASK_SIDE = 1000  # long side of the image the card mask is computed on
+
+
+@dataclass(frozen=True)
+class Regions:
+    """White card regions of a photo at mask scale: labels, angles and the card width."""
+
+    scale: float  # mask pixels per photo pixel
+    labels: np.ndarray  # int32 region id per mask pixel, 0 = background
+    angles: dict[int, float]  # region id -> angle (degrees) of its minimum-area rectangle
+    boxes: dict[int, tuple[tuple[float, float], tuple[float, float], float]]
+    card_width: float  # estimated card width in photo pixels
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An ink blob that may be a rank glyph: centre, height (normalised px), local axis angle."""
+
+    x: float
+    y: float
+    size: float  # the blob's height along the card's axes
+    angle: float  # degrees, the local axis; the four orientations add k * 90
+
+
+def _otsu(values: np.ndarray) -> tuple[float, float]:
+    """Otsu's threshold of a 1-D uint8 sample and the gap between its two class means."""
+    level, _ = cv2.threshold(values.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    low, high = values[values <= level], values[values > level]
+    gap = float(high.mean() - low.mean()) if len(low) and len(high) else 0.0
+    return float(level), gap
+
+
+def whiteness(bgr: np.ndarray) -> np.ndarray:
+    """Brightness, less any colour cast relative to the brightest pixels (taken as the cards).
+
+    Paper under any light is the whitest, least coloured thing on a table; wooden and felt
+    tables are more yellow or more saturated than it.
+    """
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.int16)
+    light = lab[..., 0]
+    top = light >= np.percentile(light, 97)
+    a_ref = float(np.median(lab[..., 1][top]))
+    b_ref = float(np.median(lab[..., 2][top]))
+    yellow = np.maximum(0, lab[..., 2] - b_ref - 3)
+    score = light - 5 * yellow - 2 * np.abs(lab[..., 1] - a_ref)
+    out: np.ndarray = np.clip(score, 0, 255).astype(np.uint8)
+    return out
+
+
+def _card_mask(small: np.ndarray) -> np.ndarray:
+    white = whiteness(small)
+    level, _ = _otsu(white.ravel())
+    # The bright class may itself hold a pale table and the cards: split it again if bimodal.
+    upper = white[white > level]
+    if upper.size > 100:
+        second, gap = _otsu(upper)
+        if gap > 30:
+            level = second
+    mask: np.ndarray = (white > max(level, 60.0)).astype(np.uint8) * 255
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
+    # Fill holes (court-card art, pips) so a card is one solid region.
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, contours, -1, 255, cv2.FILLED)
+    return filled
+
+
+def find_regions(image: np.ndarray, card_width: float | None = None) -> Regions:
+    """Card regions and card width (estimated from card-shaped regions unless given)."""
+    h, w = image.shape[:2]
+    scale = min(1.0, _MASK_SIDE / max(h, w))
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    mask = _card_mask(small)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    min_area = (0.02 * max(small.shape[:2])) ** 2
+    angles: dict[int, float] = {}
+    boxes: dict[int, tuple[tuple[float, float], tuple[float, float], float]] = {}
+    single: list[float] = []
+    sides: list[float] = []
+    for i in range(1, count):
+        if stats[i, cv2.CC_STAT_AREA] < min_area:
+            labels[labels == i] = 0
+            continue
+        ys, xs = np.nonzero(
+            labels[stats[i, 1] : stats[i, 1] + stats[i, 3], stats[i, 0] : stats[i, 0] + stats[i, 2]]
+            == i
+        )
+        pts = np.stack([xs + stats[i, 0], ys + stats[i, 1]], axis=1).astype(np.float32)
+        rect = cv2.minAreaRect(pts)
+        (cx, cy), (rw, rh), ang = rect
+        p0, p1 = cv2.boxPoints(rect)[:2]
+        # Card rotation, counter-clockwise as seen, modulo a quarter turn.
+        angles[i] = float(np.degrees(-np.arctan2(p1[1] - p0[1], p1[0] - p0[0])) % 90.0)
+        boxes[i] = ((cx / scale, cy / scale), (rw / scale, rh / scale), float(ang))
+        short, long_ = sorted((rw, rh))
+        sides.append(short / scale)
+        fill = stats[i, cv2.CC_STAT_AREA] / max(rw * rh, 1.0)
+        if fill > 0.9 and 1.25 < long_ / max(short, 1.0) < 1.7:
+            single.append(short / scale)
+    if card_width is None:
+        if single:
+            card_width = float(np.median(single))
+        elif sides:
+            card_width = float(min(sides))
+        else:
+            card_width = max(h, w) / 12.0
+    return Regions(scale, labels, angles, boxes, card_width)
+
+
+def normalise(image: np.ndarray, card_width: float) -> tuple[np.ndarray, float]:
+    """The photo resized so a card is :data:`NORMAL_WIDTH` px wide, and that factor."""
+    factor = NORMAL_WIDTH / card_width
+    h, w = image.shape[:2]
+    size = (max(1, round(w * factor)), max(1, round(h * factor)))
+    interp = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
+    return cv2.resize(image, size, interpolation=interp), factor
+
+
+def _local_angles(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-pixel dominant edge direction modulo 90° (doubled-angle average over a card width).
+
+    Returns the 4φ cosine and sine sums; card edges and index strokes follow the card's axes.
+    """
+    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1)
+    mag2 = gx * gx + gy * gy
+    phi = np.arctan2(gy, gx)
+    k = int(NORMAL_WIDTH) | 1
+    c4 = cv2.boxFilter(mag2 * np.cos(4 * phi), -1, (k, k))
+    s4 = cv2.boxFilter(mag2 * np.sin(4 * phi), -1, (k, k))
+    return c4, s4
+
+
+def ink_mask(norm: np.ndarray) -> np.ndarray:
+    """Thin dark strokes (glyphs), not dark areas: a black-hat with a kernel wider than a stroke.
+
+    The darkest channel makes red ink as dark as black; large dark areas (the table beside a
+    card) are left out, so glyphs near a card's edge stay separate blobs.
+    """
+    darkest = norm.min(axis=2)
+    k = max(3, round(0.075 * NORMAL_WIDTH)) | 1
+    hat = cv2.morphologyEx(
+        darkest, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    )
+    out: np.ndarray = (hat > 45).astype(np.uint8) * 255
+    return out
+
+
+def candidates(norm: np.ndarray) -> list[Candidate]:
+    """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles."""
+    gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
+    ink = ink_mask(norm)
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    paper_level = 0.7 * float(np.percentile(gray, 99))
+    paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
+    c4, s4 = _local_angles(gray)
+    wn = NORMAL_WIDTH
+    out: list[Candidate] = []
+    for i in range(1, count):
+        _, _, bw, bh, area = stats[i]
+        big = max(bw, bh)
+        if not (0.06 * wn <= big <= 0.34 * wn) or area < 0.0012 * wn * wn:
+            continue
+        cx, cy = centroids[i]
+        ix, iy = round(cx), round(cy)
+        if paper[iy, ix] < paper_level:
+            continue
+        phi = np.degrees(np.arctan2(s4[iy, ix], c4[iy, ix])) / 4.0
+        # A tilted glyph's box is larger than the glyph: undo that roughly.
+        size = big / (1 + 0.15 * abs(np.sin(np.deg2rad(2 * phi))))
+        out.append(Candidate(float(cx), float(cy), float(size), float((-phi) % 90.0)))
+    return out
+
+
+def crop_batch(norm: np.ndarray, points: list[tuple[float, float, float, float]]) -> np.ndarray:
+    """Upright crops (N, CROP, CROP, 3) uint8 of the normalised image.
+
+    Each point is (x, y, size, angle): a glyph centre and height, and the card's rotation in
+    degrees, counter-clockwise as seen; the crop shows that card upright, the glyph at its top.
+    """
+    c = (CROP - 1) / 2
+    crops = np.empty((len(points), CROP, CROP, 3), np.uint8)
+    for n, (x, y, size, angle) in enumerate(points):
+        s = CROP_SIDE * size / CROP
+        t = np.deg2rad(angle)
+        right = np.array([np.cos(t), -np.sin(t)])
+        down = np.array([np.sin(t), np.cos(t)])
+        centre = np.array([x, y]) + CROP_SHIFT * size * down
+        m = np.empty((2, 3))
+        m[:, 0] = s * right
+        m[:, 1] = s * down
+        m[:, 2] = centre - s * c * (right + down)
+        crops[n] = cv2.warpAffine(
+            norm,
+            m,
+            (CROP, CROP),
+            flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
+            if s > 1
+            else cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    return crops

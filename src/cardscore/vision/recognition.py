@@ -1,0 +1,201 @@
+"""``recognize(photo)``: the cards, melds, piles and dollars on a Tranca table, and a draft.
+
+Stages: white card regions give the card size (:mod:`~cardscore.vision.proposals`); ink blobs
+of index size are classified in four orientations (:mod:`~cardscore.vision.detect`); hits are
+paired into physical cards and grouped (:mod:`~cardscore.vision.layout`). Coordinates in the
+result are the original photo's pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cardscore.cards import Card
+from cardscore.vision.detect import find_indices
+from cardscore.vision.image_io import load_image
+from cardscore.vision.layout import (
+    FLAG_BELOW,
+    Placement,
+    group_cards,
+    is_dollar,
+    pair_indices,
+    pile_orientation,
+)
+from cardscore.vision.proposals import NORMAL_WIDTH, find_regions, normalise
+
+__all__ = ["Group", "Recognition", "SeenCard", "recognize"]
+
+PILE_CARDS = 7  # a closed pile's size cannot be seen; Tranca's minimum canastra is the draft
+
+
+@dataclass(frozen=True)
+class SeenCard:
+    """One physical card: code, confidence, where (photo px), rotation, and doubts."""
+
+    card: Card
+    confidence: float
+    x: float
+    y: float
+    angle: float  # degrees counter-clockwise; 0 = upright in the photo
+    corners: tuple[tuple[float, float], ...]
+    indices: int  # how many of its corner indices were read
+    flagged: bool  # unsure: the user must confirm it
+    alternative: Card | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "card": self.card.code,
+            "confidence": round(self.confidence, 4),
+            "x": round(self.x, 1),
+            "y": round(self.y, 1),
+            "angle": round(self.angle, 1),
+            "corners": [[round(a, 1), round(b, 1)] for a, b in self.corners],
+            "indices": self.indices,
+            "flagged": self.flagged,
+            "alternative": self.alternative.code if self.alternative else None,
+        }
+
+
+@dataclass(frozen=True)
+class Group:
+    """Cards lying together: a ``meld``, a closed ``pile`` (with orientation) or a ``dollar``."""
+
+    kind: str
+    cards: tuple[int, ...]  # positions in :attr:`Recognition.cards`
+    orientation: str | None = None  # piles: "horizontal" (clean) or "vertical" (dirty)
+
+    def as_dict(self, seen: tuple[SeenCard, ...]) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "cards": [seen[i].card.code for i in self.cards],
+            "positions": list(self.cards),
+        }
+        if self.orientation is not None:
+            out["orientation"] = self.orientation
+            out["clean"] = self.orientation == "horizontal"
+        return out
+
+
+@dataclass(frozen=True)
+class Recognition:
+    """What a photo shows: cards (one per physical card) and their groups."""
+
+    cards: tuple[SeenCard, ...]
+    groups: tuple[Group, ...]
+    width: int
+    height: int
+    card_width: float  # photo pixels
+
+    @property
+    def flagged(self) -> tuple[SeenCard, ...]:
+        """Cards the user must confirm."""
+        return tuple(c for c in self.cards if c.flagged)
+
+    def tranca_draft(self) -> dict[str, Any]:
+        """A team entry for a Tranca round file: ``melds``, ``piles``, ``dollars``.
+
+        The hand, the morto and going out cannot be seen on the table: the user adds them
+        (``took_morto`` and ``went_out`` are required by ``cardscore tranca score``).
+        """
+        melds, piles, dollars = [], [], []
+        for group in self.groups:
+            codes = [self.cards[i].card.code for i in group.cards]
+            if group.kind == "meld":
+                melds.append(codes)
+            elif group.kind == "dollar":
+                dollars.extend(codes)
+            else:
+                rank = self.cards[group.cards[0]].card.rank.value
+                piles.append(
+                    {
+                        "pile": "10" if rank == "T" else rank,
+                        "clean": group.orientation == "horizontal",
+                        "cards": PILE_CARDS,
+                    }
+                )
+        return {"melds": melds, "piles": piles, "dollars": dollars}
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``--json`` shape: ``{"cards": [...], "groups": [...], "tranca": {...}}``."""
+        return {
+            "image": {
+                "width": self.width,
+                "height": self.height,
+                "card_width": round(self.card_width, 1),
+            },
+            "cards": [c.as_dict() for c in self.cards],
+            "groups": [g.as_dict(self.cards) for g in self.groups],
+            "flagged": [i for i, c in enumerate(self.cards) if c.flagged],
+            "tranca": self.tranca_draft(),
+        }
+
+
+def _groups(placed: list[Placement], w: float) -> list[Group]:
+    raw = group_cards(placed, w)
+    meld_angles = [placed[i].angle for g in raw if len(g) > 1 for i in g]
+    groups = []
+    for members in raw:
+        if len(members) > 1:
+            groups.append(Group("meld", tuple(members)))
+        elif is_dollar(placed[members[0]].card):
+            groups.append(Group("dollar", tuple(members)))
+        else:
+            orientation = pile_orientation(placed[members[0]].angle, meld_angles)
+            groups.append(Group("pile", tuple(members), orientation))
+    return groups
+
+
+def recognize(
+    source: str | Path | bytes | np.ndarray,
+    *,
+    card_width: float | None = None,
+    model: Path | None = None,
+) -> Recognition:
+    """Read the cards on a table photo (a path, file bytes, or a BGR uint8 array).
+
+    ``card_width`` (photo pixels) skips the card-size estimate when it is known.
+    Raises :class:`~cardscore.vision.image_io.ImageError` for files that are not usable photos.
+    """
+    loaded = load_image(source)
+    image = loaded.image
+    scale = loaded.to_original
+    regions = find_regions(image, None if card_width is None else card_width / scale)
+    card_width = regions.card_width
+    norm, factor = normalise(image, card_width)
+    hits = find_indices(norm, model, regions, factor)
+    placed = pair_indices(hits, NORMAL_WIDTH)
+    groups = _groups(placed, NORMAL_WIDTH)
+    # Renumber cards in group order so a group's cards sit together in the list.
+    order = [i for g in groups for i in g.cards]
+    position = {old: new for new, old in enumerate(order)}
+    to_photo = scale / factor
+    seen = []
+    for old in order:
+        p = placed[old]
+        corners = tuple(
+            (float(a * to_photo), float(b * to_photo)) for a, b in p.corners(NORMAL_WIDTH)
+        )
+        seen.append(
+            SeenCard(
+                card=p.card,
+                confidence=p.confidence,
+                x=p.x * to_photo,
+                y=p.y * to_photo,
+                angle=p.angle % 360,
+                corners=corners,
+                indices=p.indices,
+                flagged=p.confidence < FLAG_BELOW,
+                alternative=p.runner_up,
+            )
+        )
+    renumbered = tuple(
+        Group(g.kind, tuple(position[i] for i in g.cards), g.orientation) for g in groups
+    )
+    h, w = image.shape[:2]
+    return Recognition(
+        tuple(seen), renumbered, round(w * scale), round(h * scale), card_width * scale
+    )

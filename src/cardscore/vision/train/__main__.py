@@ -1,0 +1,212 @@
+"""Rebuild the shipped index classifier: ``python -m cardscore.vision.train --seed 0``.
+
+Fetches and renders the Debian decks (cached), draws synthetic tables, runs the recogniser's
+own candidate stage on them, labels each crop from the known geometry, trains
+:func:`~cardscore.vision.train.model.build_net`'s network on the CPU, and exports it to ONNX.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.progress import Progress
+
+from cardscore.vision.labels import BACKGROUND
+from cardscore.vision.proposals import CROP, candidates, crop_batch
+from cardscore.vision.train.decks import TRAIN_DECKS, default_cache, load_decks
+from cardscore.vision.train.model import build_net
+from cardscore.vision.train.synth import Scene, SceneMaker
+
+__all__ = ["build_dataset", "main", "scene_crops"]
+
+
+def _angle_gap(a: float, b: float) -> float:
+    return abs((a - b + 180.0) % 360.0 - 180.0)
+
+
+def scene_crops(
+    maker: SceneMaker, scene: Scene, rng: np.random.Generator, negatives: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of every candidate in all four orientations, labelled from the scene geometry."""
+    points = maker.index_points(scene)
+    cands = candidates(scene.image)
+    rows: list[tuple[float, float, float, float]] = []
+    labels: list[int] = []
+    for c in cands:
+        for k in range(4):
+            angle = (c.angle + 90 * k) % 360
+            label: int | None = BACKGROUND
+            for i, x, y, up, (hw, hh), trusted in points:
+                t = np.deg2rad(up)
+                du = (c.x - x) * np.cos(t) - (c.y - y) * np.sin(t)
+                dv = (c.x - x) * np.sin(t) + (c.y - y) * np.cos(t)
+                inside = abs(du) <= 1.15 * hw + 2 and abs(dv) <= 1.15 * hh + 2
+                if inside and not trusted:
+                    label = None  # an index printed upright at the bottom: no label at all
+                    break
+                # The blob must be the rank glyph itself, not the suit under it or a pip.
+                inside = inside and 0.7 * 2 * hh <= c.size <= 1.4 * 2 * hh + 2
+                if inside and _angle_gap(angle, up) < 45:
+                    label = scene.cards[i].card.id
+                    break
+            if label is None or (label == BACKGROUND and rng.random() > negatives):
+                continue
+            rows.append((c.x, c.y, c.size * rng.uniform(0.93, 1.07), angle + rng.normal(0, 2.5)))
+            labels.append(label)
+    if not rows:
+        return np.empty((0, CROP, CROP, 3), np.uint8), np.empty(0, np.int64)
+    return crop_batch(scene.image, rows), np.array(labels, np.int64)
+
+
+def build_dataset(
+    maker: SceneMaker, scenes: int, seed: int, progress: Progress
+) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    xs, ys = [], []
+    task = progress.add_task("synthetic tables", total=scenes)
+    for _ in range(scenes):
+        scene = maker.scene()
+        x, y = scene_crops(maker, scene, rng, negatives=0.35)
+        xs.append(x)
+        ys.append(y)
+        progress.advance(task)
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def _augment(xb: Any, gen: Any) -> Any:
+    """Photo-like variety the renders lack: pale, thin or blurred ink, exposure, colour cast.
+
+    Real indices are often thinner and lighter than the decks' (outlined fonts, bright
+    photos); crops are NHWC uint8.
+    """
+    import torch
+    import torch.nn.functional as F  # noqa: N812 (the usual name)
+
+    n = len(xb)
+    x = xb.permute(0, 3, 1, 2).float()
+
+    def pick(p: float) -> Any:
+        return (torch.rand(n, 1, 1, 1, generator=gen) < p).float()
+
+    # Thinner strokes: a 3×3 max filter grows the paper into the ink.
+    thin = pick(0.25)
+    x = thin * F.max_pool2d(x, 3, 1, 1) + (1 - thin) * x
+    # Blur.
+    blur = pick(0.4)
+    kernel = torch.tensor([1.0, 2.0, 1.0])
+    kernel = (kernel[:, None] * kernel[None, :] / 16).expand(3, 1, 3, 3)
+    x = blur * F.conv2d(F.pad(x, (1, 1, 1, 1), mode="replicate"), kernel, groups=3) + (1 - blur) * x
+    # Pale ink: blend toward the paper.
+    pale = pick(0.5) * torch.rand(n, 1, 1, 1, generator=gen) * 0.45
+    x = x * (1 - pale) + x.amax(dim=(2, 3), keepdim=True) * pale
+    # Exposure and colour cast.
+    x = x * (0.75 + 0.5 * torch.rand(n, 1, 1, 1, generator=gen))
+    x = x * (0.9 + 0.2 * torch.rand(n, 3, 1, 1, generator=gen))
+    x = x + torch.randn(x.shape, generator=gen) * 3 * pick(0.5)
+    return x.clamp(0, 255).to(torch.uint8).permute(0, 2, 3, 1).contiguous()
+
+
+def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int, progress: Progress) -> Any:
+    import torch
+
+    torch.manual_seed(seed)
+    net = build_net()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    batch = 128
+    steps = epochs * ((len(x) + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+    gen = torch.Generator().manual_seed(seed)
+    task = progress.add_task("training", total=steps)
+    for epoch in range(epochs):
+        net.train()
+        order = torch.randperm(len(x), generator=gen)
+        seen = correct = 0
+        total = 0.0
+        for start in range(0, len(x), batch):
+            idx = order[start : start + batch]
+            xb, yb = xt[idx], yt[idx]
+            xb = _augment(xb, gen)
+            logits = net(xb)
+            loss = torch.nn.functional.cross_entropy(logits, yb, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+            seen += len(idx)
+            correct += int((logits.argmax(1) == yb).sum())
+            progress.update(
+                task,
+                advance=1,
+                description=f"epoch {epoch + 1}/{epochs} loss {total / seen:.3f} acc {correct / seen:.3f}",
+            )
+        progress.console.print(
+            f"epoch {epoch + 1}/{epochs}: loss {total / seen:.3f}, accuracy {correct / seen:.4f}"
+        )
+    net.eval()
+    return net
+
+
+def export(net: Any, path: Path) -> None:
+    import torch
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros((1, CROP, CROP, 3), dtype=torch.uint8)
+    torch.onnx.export(
+        net,
+        (dummy,),
+        str(path),
+        input_names=["crops"],
+        output_names=["logits"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m cardscore.vision.train", description=__doc__)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent.parent / "models")
+    parser.add_argument("--scenes", type=int, default=900, help="synthetic tables to draw")
+    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--cache", type=Path, default=None, help="deck cache folder")
+    parser.add_argument(
+        "--cache-crops", action="store_true", help="keep the labelled crops for re-runs"
+    )
+    args = parser.parse_args(argv)
+    import torch
+
+    torch.set_num_threads(args.threads)
+    random.seed(args.seed)
+    started = time.time()
+    decks = load_decks(args.cache or default_cache(), TRAIN_DECKS)
+    maker = SceneMaker({d.name: d.faces for d in decks}, args.seed)
+    with Progress() as progress:
+        # The crops depend only on the seed, scene count and code: cache them for re-runs.
+        data = args.out.parent / ".cache" / f"crops-{args.seed}-{args.scenes}.npz"
+        if args.cache_crops and data.exists():
+            saved = np.load(data)
+            x, y = saved["x"], saved["y"]
+        else:
+            x, y = build_dataset(maker, args.scenes, args.seed, progress)
+            if args.cache_crops:
+                data.parent.mkdir(parents=True, exist_ok=True)
+                np.savez(data, x=x, y=y)
+        progress.console.print(
+            f"{len(x)} crops, {int((y != BACKGROUND).sum())} indices, {len(decks)} decks"
+        )
+        net = train(x, y, args.epochs, args.seed, progress)
+    export(net, args.out / "index_classifier.onnx")
+    print(f"wrote {args.out / 'index_classifier.onnx'} in {time.time() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

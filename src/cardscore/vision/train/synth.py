@@ -1,0 +1,330 @@
+"""Synthetic tables: rendered card faces laid on random backgrounds, with known geometry.
+
+Scenes are drawn at the recogniser's normalised scale (a card about
+:data:`~cardscore.vision.proposals.NORMAL_WIDTH` px wide). Each placed card records its centre,
+rotation (degrees, counter-clockwise as seen) and size, so every index glyph's position and
+orientation is known: that labels the classifier's crops and scores the test tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from cardscore.cards import Card
+from cardscore.vision.proposals import NORMAL_WIDTH
+
+__all__ = ["Placed", "Scene", "SceneMaker", "rank_box"]
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A card on a synthetic table: face, centre (px), rotation (degrees CCW), width (px)."""
+
+    card: Card
+    deck: str
+    x: float
+    y: float
+    angle: float
+    width: float
+    height: float
+    group: int  # which meld / pile / loose card it belongs to
+
+
+@dataclass
+class Scene:
+    image: np.ndarray
+    cards: list[Placed]
+    owner: np.ndarray  # index of the topmost card per pixel, -1 for table
+    groups: dict[int, str] = field(default_factory=dict)  # group id -> kind
+
+
+def rank_box(face: np.ndarray) -> tuple[float, float, float, float]:
+    """The top-left rank glyph's box (x0, y0, x1, y1) as fractions of the face size."""
+    h, w = face.shape[:2]
+    bgr = face[..., :3].astype(np.float32)
+    alpha = face[..., 3:4].astype(np.float32) / 255
+    flat = (bgr * alpha + 255 * (1 - alpha)).astype(np.uint8)
+    hsv = cv2.cvtColor(flat, cv2.COLOR_BGR2HSV)
+    ink = ((hsv[..., 2] < 150) | (hsv[..., 1] > 90)).astype(np.uint8)
+    ink[: int(0.015 * h)] = 0
+    ink[:, : int(0.015 * w)] = 0
+    region = ink[: int(0.42 * h), : int(0.32 * w)]
+    count, _, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=8)
+    boxes = []
+    for i in range(1, count):
+        x, y, bw, bh, area = stats[i]
+        if 0.05 * w <= bh <= 0.36 * w and bw <= 0.3 * w and area > 0.0008 * w * w and x < 0.2 * w:
+            boxes.append((x, y, x + bw, y + bh))
+    if not boxes:
+        return (0.04, 0.03, 0.2, 0.15)
+    top = min(boxes, key=lambda b: b[1])
+    x0, y0, x1, y1 = top
+    for b in boxes:  # the other half of a "10" sits beside the first
+        if b is not top and b[1] < y1 - 0.3 * (y1 - y0) and b[3] > y0 + 0.3 * (y1 - y0):
+            x0, y0, x1, y1 = min(x0, b[0]), min(y0, b[1]), max(x1, b[2]), max(y1, b[3])
+    return (x0 / w, y0 / h, x1 / w, y1 / h)
+
+
+def point_symmetric_index(face: np.ndarray) -> bool:
+    """Is the bottom-right index the top-left one turned 180°? (Some decks print it upright.)"""
+    h, w = face.shape[:2]
+    gray = cv2.cvtColor(np.ascontiguousarray(face[..., :3]), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    hh, ww = int(0.3 * h), int(0.25 * w)
+    tl = gray[:hh, :ww]
+    br = gray[h - hh :, w - ww :][::-1, ::-1]
+    a, b = tl - tl.mean(), br - br.mean()
+    score = float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6))
+    return score > 0.6
+
+
+def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    kind = rng.integers(4)
+    base = rng.uniform(20, 230, 3)
+    if kind == 0:  # beige / wood-ish tables like the real photos
+        base = np.array([rng.uniform(90, 200), rng.uniform(140, 215), rng.uniform(170, 240)])
+    img = np.ones((h, w, 3), np.float32) * base
+    if kind in (0, 1):  # stripes (wood grain / planks)
+        freq = rng.uniform(0.005, 0.05)
+        phase = rng.uniform(0, 6.3)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        t = np.deg2rad(rng.uniform(0, 180))
+        wave = np.sin((xx * np.cos(t) + yy * np.sin(t)) * freq + phase)
+        img += wave[..., None] * rng.uniform(3, 30)
+    noise = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), rng.uniform(1, 8))
+    img += noise[..., None] * rng.uniform(2, 25)
+    return img
+
+
+class SceneMaker:
+    """Draws random tables from a list of decks (``{name: {Card: BGRA face}}``)."""
+
+    def __init__(self, decks: dict[str, dict[Card, np.ndarray]], seed: int) -> None:
+        self.decks = decks
+        self.names = sorted(decks)
+        self.rng = np.random.default_rng(seed)
+        self.boxes = {
+            (name, card): rank_box(face)
+            for name in self.names
+            for card, face in decks[name].items()
+        }
+        self.symmetric = {
+            (name, card): point_symmetric_index(face)
+            for name in self.names
+            for card, face in decks[name].items()
+        }
+
+    def _face(self, deck: str, card: Card) -> np.ndarray:
+        return self.decks[deck][card]
+
+    def layout(self, h: int, w: int, tranca: bool = False) -> list[Placed]:
+        """Random groups: loose cards, overlapping pairs, fanned melds, piles."""
+        rng = self.rng
+        deck = self.names[rng.integers(len(self.names))]
+        cards = list(self.decks[deck])
+        width = NORMAL_WIDTH * rng.uniform(0.88, 1.12)
+        placed: list[Placed] = []
+        aspect = self._face(deck, cards[0]).shape[0] / self._face(deck, cards[0]).shape[1]
+        height = width * aspect
+        base = float(rng.integers(4) * 90) if not tranca else 0.0
+        occupied: list[tuple[float, float, float]] = []
+        group = 0
+        for _ in range(60):
+            if len(occupied) >= (7 if tranca else 6):
+                break
+            kind = rng.choice(["meld", "pair", "loose", "pile"], p=[0.45, 0.25, 0.15, 0.15])
+            n = {"meld": int(rng.integers(3, 9)), "pair": 2, "loose": 1, "pile": 1}[str(kind)]
+            jitter = rng.normal(0, 4 if tranca else 10)
+            angle = base + jitter
+            if kind == "pile" and rng.random() < 0.5:
+                angle += 90
+            if not tranca and rng.random() < 0.15:
+                angle = rng.uniform(0, 360)
+            step_card = np.array([rng.uniform(0.22, 0.4) * width, 0.0])
+            if kind == "meld" and rng.random() < 0.4:
+                step_card = np.array([0.0, rng.uniform(0.2, 0.3) * height])
+            if kind == "pair":
+                step_card = np.array([rng.uniform(0.1, 0.5), rng.uniform(0.05, 0.4)]) * width
+            t = np.deg2rad(angle)
+            right = np.array([np.cos(t), -np.sin(t)])
+            down = np.array([np.sin(t), np.cos(t)])
+            span = step_card[0] * (n - 1) * right + step_card[1] * (n - 1) * down
+            extent = float(np.hypot(*span)) / 2 + 0.75 * height
+            cx, cy = (
+                rng.uniform(extent, max(extent + 1, w - extent)),
+                rng.uniform(extent, max(extent + 1, h - extent)),
+            )
+            if any(np.hypot(cx - ox, cy - oy) < extent + oe for ox, oy, oe in occupied):
+                continue
+            occupied.append((cx, cy, extent))
+            start = np.array([cx, cy]) - span / 2
+            for k in range(n):
+                card = cards[rng.integers(len(cards))]
+                p = start + k * (step_card[0] * right + step_card[1] * down)
+                a = angle + (rng.normal(0, 3) if kind == "pair" else rng.normal(0, 0.7))
+                placed.append(
+                    Placed(card, deck, float(p[0]), float(p[1]), float(a), width, height, group)
+                )
+            group += 1
+        return placed
+
+    def render(self, placed: list[Placed], h: int, w: int) -> Scene:
+        rng = self.rng
+        canvas = _background(rng, h, w)
+        owner = np.full((h, w), -1, np.int32)
+        tint = rng.uniform(0.94, 1.03, 3)
+        for i, pc in enumerate(placed):
+            face = self._face(pc.deck, pc.card)
+            fh, fw = face.shape[:2]
+            s = pc.width / fw
+            t = np.deg2rad(pc.angle)
+            right = np.array([np.cos(t), -np.sin(t)]) * s
+            down = np.array([np.sin(t), np.cos(t)]) * s
+            m = np.empty((2, 3), np.float32)
+            m[:, 0], m[:, 1] = right, down
+            m[:, 2] = np.array([pc.x, pc.y]) - right * fw / 2 - down * fh / 2
+            # Warp only into the card's bounding box: scenes are drawn by the thousand.
+            corners = m[:, :2] @ np.array([[0, fw, 0, fw], [0, 0, fh, fh]]) + m[:, 2:3]
+            x0, y0 = np.maximum(0, np.floor(corners.min(axis=1)) - 6).astype(int)
+            x1, y1 = np.minimum([w, h], np.ceil(corners.max(axis=1)) + 6).astype(int)
+            if x1 <= x0 or y1 <= y0:
+                continue
+            m[:, 2] -= (x0, y0)
+            flags = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+            warped = cv2.warpAffine(face, m, (x1 - x0, y1 - y0), flags=flags)
+            alpha = warped[..., 3:4].astype(np.float32) / 255
+            # A soft shadow under the card, then the card itself.
+            shadow = cv2.GaussianBlur(alpha, (0, 0), rng.uniform(1, 4))
+            if shadow.ndim == 2:
+                shadow = shadow[..., None]
+            roi = canvas[y0:y1, x0:x1]
+            roi *= 1 - 0.35 * shadow
+            roi[:] = roi * (1 - alpha) + warped[..., :3].astype(np.float32) * tint * alpha
+            owner[y0:y1, x0:x1][alpha[..., 0] > 0.5] = i
+        # Light: a brightness gradient and a colour cast, then optics and sensor.
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        gx, gy = rng.normal(0, 0.25, 2)
+        light = 1 + gx * (xx / w - 0.5) + gy * (yy / h - 0.5)
+        canvas *= light[..., None] * rng.uniform(0.6, 1.15) * rng.uniform(0.9, 1.1, 3)
+        sigma = rng.uniform(0, 1.3)
+        if sigma > 0.3:
+            canvas = cv2.GaussianBlur(canvas, (0, 0), sigma)
+        canvas += rng.normal(0, rng.uniform(0, 6), canvas.shape)
+        image = np.clip(canvas, 0, 255).astype(np.uint8)
+        quality = int(rng.integers(40, 96))
+        _ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return Scene(np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR)), placed, owner)
+
+    def scene(self, tranca: bool = False) -> Scene:
+        """A random table about 9 × 6.5 card widths (Tranca: one team's side)."""
+        h, w = round(NORMAL_WIDTH * 20 / 3), round(NORMAL_WIDTH * 55 / 6)
+        placed = self.tranca_layout(h, w) if tranca else self.layout(h, w)
+        scene = self.render(placed, h, w)
+        if tranca:
+            scene.groups = self._kinds
+        return scene
+
+    def tranca_layout(self, h: int, w: int) -> list[Placed]:
+        """One team's side of a Tranca table: melds fanned upright, piles, dollars.
+
+        Melds are runs of one suit (4…A) or sets of one rank, fanned left to right; each
+        pile shows its top card, turned 90° (clean) or not (dirty); red 3s lie alone.
+        """
+        rng = self.rng
+        deck = self.names[rng.integers(len(self.names))]
+        faces = self.decks[deck]
+        width = NORMAL_WIDTH * rng.uniform(0.9, 1.1)
+        any_face = next(iter(faces.values()))
+        height = width * any_face.shape[0] / any_face.shape[1]
+        tilt = rng.normal(0, 3)
+        placed: list[Placed] = []
+        self._kinds: dict[int, str] = {}
+        x, y = 0.1 * width, 0.75 * height
+        group = 0
+        rows = ["meld", "meld", "meld", "pile", "pile", "dollar"]
+        rng.shuffle(rows)
+        ranks = "456789TJQKA"
+        for kind in rows:
+            if kind == "meld":
+                n = int(rng.integers(3, 8))
+                if rng.random() < 0.6:
+                    suit = "shdc"[rng.integers(4)]
+                    first = int(rng.integers(0, len(ranks) - n + 1))
+                    codes = [ranks[first + k] + suit for k in range(n)]
+                else:
+                    rank = ranks[rng.integers(len(ranks))]
+                    codes = [rank + "shdc"[rng.integers(4)] for _ in range(n)]
+                step = rng.uniform(0.25, 0.38) * width
+                span = (n - 1) * step + width
+            else:
+                codes = (
+                    ["3" + "hd"[rng.integers(2)]]
+                    if kind == "dollar"
+                    else [ranks[rng.integers(len(ranks))] + "shdc"[rng.integers(4)]]
+                )
+                step, span = 0.0, width
+            turned = kind == "pile" and rng.random() < 0.5
+            if turned:
+                span = height
+            if x + span > w - 0.1 * width:
+                x = 0.1 * width
+                y += 1.2 * height
+            if y + 0.6 * height > h:
+                break
+            self._kinds[group] = (
+                f"{kind}:{'horizontal' if turned else 'vertical'}" if kind == "pile" else kind
+            )
+            start = x + width / 2 if kind == "meld" else x + span / 2
+            for k, code in enumerate(codes):
+                card = Card(code)
+                if card not in faces:
+                    continue
+                angle = tilt + (90.0 if turned else 0.0) + rng.normal(0, 1.5)
+                cx = start + k * step
+                placed.append(
+                    Placed(
+                        card,
+                        deck,
+                        float(cx + rng.normal(0, 1)),
+                        float(y),
+                        float(angle),
+                        width,
+                        height,
+                        group,
+                    )
+                )
+            x += span + rng.uniform(0.25, 0.6) * width
+            group += 1
+        return placed
+
+    def index_points(
+        self, scene: Scene
+    ) -> list[tuple[int, float, float, float, tuple[float, float], bool]]:
+        """Visible index glyphs: (card, x, y, upright angle, rank half-size, trusted).
+
+        A bottom-right index that is not the top-left one turned 180° is not trusted: crops
+        of it are neither positives nor negatives.
+        """
+        out = []
+        for i, pc in enumerate(scene.cards):
+            x0, y0, x1, y1 = self.boxes[(pc.deck, pc.card)]
+            t = np.deg2rad(pc.angle)
+            right = np.array([np.cos(t), -np.sin(t)])
+            down = np.array([np.sin(t), np.cos(t)])
+            for flip in (False, True):
+                u = ((x0 + x1) / 2 - 0.5) * pc.width
+                v = ((y0 + y1) / 2 - 0.5) * pc.height
+                if flip:
+                    u, v = -u, -v
+                p = np.array([pc.x, pc.y]) + u * right + v * down
+                ix, iy = round(p[0]), round(p[1])
+                h, w = scene.owner.shape
+                if not (0 <= ix < w and 0 <= iy < h) or scene.owner[iy, ix] != i:
+                    continue
+                half = ((x1 - x0) * pc.width / 2, (y1 - y0) * pc.height / 2)
+                trusted = not flip or self.symmetric[(pc.deck, pc.card)]
+                angle = (pc.angle + (180 if flip else 0)) % 360
+                out.append((i, float(p[0]), float(p[1]), angle, half, trusted))
+        return out

@@ -1,0 +1,290 @@
+"""Recognition: bad files, geometry of cards and groups, real photos, and the CLI."""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2", reason="needs the vision extra (opencv)")
+pytest.importorskip("onnxruntime", reason="needs the vision extra (onnxruntime)")
+
+from cardscore.cards import Card, parse_cards  # noqa: E402
+from cardscore.cli import main  # noqa: E402
+from cardscore.vision import ImageError, recognize  # noqa: E402
+from cardscore.vision.detect import IndexHit  # noqa: E402
+from cardscore.vision.evaluate import read_labels, score_cards  # noqa: E402
+from cardscore.vision.image_io import MAX_PIXELS, load_image  # noqa: E402
+from cardscore.vision.layout import (  # noqa: E402
+    ASPECT,
+    INDEX_U,
+    INDEX_V,
+    group_cards,
+    pair_indices,
+    pile_orientation,
+)
+from tests.conftest import need  # noqa: E402
+
+W = 120.0
+
+
+def _png_bytes(width: int, height: int, body: bytes = b"") -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body) + chunk(b"IEND", b"")
+    )
+
+
+# --- bad files -----------------------------------------------------------------------------
+
+
+def test_not_an_image(tmp_path: Path) -> None:
+    path = tmp_path / "notes.jpg"
+    path.write_text("this is not a photo")
+    with pytest.raises(ImageError, match="not an image"):
+        recognize(path)
+
+
+def test_missing_and_empty_files(tmp_path: Path) -> None:
+    with pytest.raises(ImageError, match="does not exist"):
+        recognize(tmp_path / "nope.jpg")
+    (tmp_path / "empty.png").write_bytes(b"")
+    with pytest.raises(ImageError, match="empty"):
+        recognize(tmp_path / "empty.png")
+    with pytest.raises(ImageError, match="folder"):
+        recognize(tmp_path)
+
+
+def test_truncated_jpeg_and_png() -> None:
+    image = np.full((200, 300, 3), 200, np.uint8)
+    cv2.putText(image, "Q", (40, 120), cv2.FONT_HERSHEY_SIMPLEX, 3, (0, 0, 0), 5)
+    jpeg = cv2.imencode(".jpg", image)[1].tobytes()
+    png = cv2.imencode(".png", image)[1].tobytes()
+    assert load_image(jpeg).image.shape == (200, 300, 3)
+    for data in (jpeg[: len(jpeg) // 2], png[: len(png) - 20]):
+        with pytest.raises(ImageError, match="truncated"):
+            recognize(data)
+
+
+def test_enormous_pixel_count_is_refused_before_decoding() -> None:
+    bomb = _png_bytes(200_000, 200_000)  # 40 gigapixels declared in a tiny file
+    with pytest.raises(ImageError, match=r"\(40000 MP\); the limit is \d+ MP"):
+        recognize(bomb)
+    assert MAX_PIXELS >= 6000 * 4000 * 4
+
+
+def test_bad_arrays() -> None:
+    with pytest.raises(ImageError, match="uint8"):
+        recognize(np.zeros((100, 100), np.float32))
+    with pytest.raises(ImageError, match="too small"):
+        recognize(cv2.imencode(".png", np.zeros((10, 10, 3), np.uint8))[1].tobytes())
+
+
+def test_blank_table_has_no_cards() -> None:
+    result = recognize(np.full((600, 900, 3), (60, 120, 40), np.uint8))
+    assert result.cards == ()
+    assert result.tranca_draft() == {"melds": [], "piles": [], "dollars": []}
+
+
+# --- geometry: index hits → cards → groups --------------------------------------------------
+
+
+def _hit(code: str, x: float, y: float, angle: float = 0.0, prob: float = 0.99) -> IndexHit:
+    return IndexHit(Card(code), prob, x, y, angle, None)
+
+
+def _corner_hits(code: str, cx: float, cy: float, angle: float = 0.0) -> list[IndexHit]:
+    """The two index hits of an upright card centred at (cx, cy), turned by 0 or 90°."""
+    t = np.deg2rad(angle)
+    right, down = np.array([np.cos(t), -np.sin(t)]), np.array([np.sin(t), np.cos(t)])
+    off = (0.5 - INDEX_U) * W * right + (0.5 - INDEX_V) * W * ASPECT * down
+    c = np.array([cx, cy])
+    (x1, y1), (x2, y2) = c - off, c + off
+    return [_hit(code, x1, y1, angle), _hit(code, x2, y2, angle + 180)]
+
+
+def test_two_corner_indices_make_one_card() -> None:
+    cards = pair_indices(_corner_hits("9h", 500, 400), W)
+    assert len(cards) == 1
+    assert cards[0].card == Card("9h")
+    assert cards[0].indices == 2
+    assert cards[0].x == pytest.approx(500)
+    assert cards[0].y == pytest.approx(400)
+    assert cards[0].confidence > 0.999
+
+
+def test_same_card_twice_from_two_decks_stays_two_cards() -> None:
+    hits = _corner_hits("Kd", 300, 300) + _corner_hits("Kd", 900, 300)
+    assert [c.card for c in pair_indices(hits, W)] == [Card("Kd"), Card("Kd")]
+    # Far apart but turned 180° to each other: still not one card.
+    far = [_hit("Kd", 100, 100), _hit("Kd", 700, 700, 180)]
+    assert len(pair_indices(far, W)) == 2
+
+
+def test_meld_pile_and_dollar_grouping() -> None:
+    # A fanned meld: only each card's top-left index shows, cards 0.3 W apart.
+    meld = [_hit(code, 100 + i * 0.3 * W, 100) for i, code in enumerate(["5h", "6h", "7h", "8h"])]
+    pile = _corner_hits("Ks", 700, 200, angle=90)  # turned 90° to the meld: clean
+    dollar = _corner_hits("3d", 1000, 200)
+    cards = pair_indices(meld + pile + dollar, W)
+    groups = group_cards(cards, W)
+    as_codes = sorted(sorted(cards[i].card.code for i in g) for g in groups)
+    assert as_codes == [["3d"], ["5h", "6h", "7h", "8h"], ["Ks"]]
+    meld_angles = [cards[i].angle for g in groups if len(g) > 1 for i in g]
+    ks = next(c for c in cards if c.card == Card("Ks"))
+    assert pile_orientation(ks.angle, meld_angles) == "horizontal"
+    assert pile_orientation(ks.angle + 90, meld_angles) == "vertical"
+
+
+# --- real photos ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def photo_results(request: pytest.FixtureRequest) -> dict[str, tuple[list[Card], list[Card]]]:
+    shared: Path = request.getfixturevalue("shared")
+    folder = shared / "data" / "real-photos"
+    need(folder.is_dir(), f"{folder} not found")
+    labels = read_labels(folder)
+    return {
+        name: ([c.card for c in recognize(folder / name).cards], cards)
+        for name, cards in labels.items()
+    }
+
+
+@pytest.fixture(scope="module")
+def shared() -> Path:
+    from tests.conftest import SHARED
+
+    need((SHARED / "seeds").is_dir(), f"../shared not found at {SHARED} (set CARDSCORE_SHARED)")
+    return SHARED
+
+
+@pytest.mark.needs_shared
+def test_real_photos_precision_and_recall(
+    photo_results: dict[str, tuple[list[Card], list[Card]]],
+) -> None:
+    right = reported = expected = 0
+    for name, (seen, cards) in photo_results.items():
+        score = score_cards(name, seen, cards)
+        right, reported = right + score.right, reported + score.reported
+        expected += score.expected
+    assert right / reported >= PHOTO_PRECISION
+    assert right / expected >= PHOTO_RECALL
+
+
+# What the shipped model reaches on the six shared photos (benchmarks/RESULTS.md): precision
+# 0.926, recall 0.379. The project's target is 0.98 for both; these floors only stop it from
+# getting worse.
+PHOTO_PRECISION = 0.9
+PHOTO_RECALL = 0.35
+
+
+# --- the command line ----------------------------------------------------------------------
+
+
+def test_cli_bad_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "table.jpg"
+    path.write_bytes(b"GIF89a not really")
+    assert main(["recognize", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("cardscore: error: ")
+    assert "table.jpg" in err
+
+
+@pytest.mark.needs_shared
+def test_cli_json_and_annotation(
+    shared: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo = shared / "data" / "real-photos" / "train_01.jpg"
+    need(photo.exists(), f"{photo} not found")
+    out_png = tmp_path / "seen.png"
+    assert main(["recognize", str(photo), "--json", "--annotate", str(out_png)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) >= {"cards", "groups", "tranca"}
+    codes = [c["card"] for c in data["cards"]]
+    assert all(Card(code).code == code for code in codes)  # canonical codes, "Th" not "10H"
+    assert len(set(parse_cards("9H 8C 2H 4C JS")) & set(map(Card, codes))) >= 2
+    assert set(data["tranca"]) == {"melds", "piles", "dollars"}
+    annotated = cv2.imread(str(out_png))
+    assert annotated is not None
+    assert annotated.shape[:2] == (2000, 3000)
+    assert main(["recognize", str(photo)]) == 0
+    text = capsys.readouterr().out
+    assert "groups:" in text
+    assert "tranca draft" in text
+
+
+# --- a Tranca table composed from real photographed cards ----------------------------------
+
+# The bottom row of two shared photos, left to right: five lone upright cards each.
+BOTTOM_ROWS = {"train_01.jpg": "9h 8c 2h 4c Js", "train_10.jpg": "5d Ks 2h 6c 2c"}
+
+
+def _bottom_row_cards(photo: Path) -> list[np.ndarray]:
+    """Upright crops of the photo's five lone bottom-row cards (they lie nearly square on)."""
+    from cardscore.vision.proposals import find_regions
+
+    image = cv2.imread(str(photo))
+    regions = find_regions(image)
+    boxes = []
+    for (cx, cy), (w, h), _ in regions.boxes.values():
+        short, long_ = sorted((w, h))
+        if 0.9 < short / regions.card_width < 1.1 and 1.3 < long_ / short < 1.5:
+            boxes.append((cy, cx, short, long_))
+    row = sorted(sorted(boxes)[-5:], key=lambda b: b[1])
+    crops = []
+    for cy, cx, short, long_ in row:
+        x0, y0 = round(cx - short / 2), round(cy - long_ / 2)
+        crops.append(image[y0 : y0 + round(long_), x0 : x0 + round(short)].copy())
+    return crops
+
+
+def _compose(cards: list[np.ndarray], table: tuple[int, int, int]) -> np.ndarray:
+    """A team's side: a meld of cards 0–2 fanned, card 3 as a pile turned 90°, card 4 alone."""
+    h, w = cards[0].shape[:2]
+    canvas = np.zeros((3 * h, 5 * w, 3), np.uint8)
+    canvas[:] = table
+    rng = np.random.default_rng(0)
+    canvas = np.clip(canvas + rng.normal(0, 3, canvas.shape), 0, 255).astype(np.uint8)
+    step = int(0.32 * w)
+    for k, card in enumerate(cards[:3]):
+        y, x = h // 2, w // 2 + k * step
+        canvas[y : y + card.shape[0], x : x + card.shape[1]] = card
+    pile = np.rot90(cards[3])
+    y, x = h // 2, 3 * w
+    canvas[y : y + pile.shape[0], x : x + pile.shape[1]] = pile
+    y, x = 2 * h - h // 3, w
+    canvas[y : y + cards[4].shape[0], x : x + cards[4].shape[1]] = cards[4]
+    return canvas
+
+
+@pytest.mark.needs_shared
+@pytest.mark.xfail(reason="real card faces are read with recall far below target (issue 6)")
+@pytest.mark.parametrize("photo", sorted(BOTTOM_ROWS))
+def test_meld_and_pile_from_real_cards(shared: Path, photo: str) -> None:
+    path = shared / "data" / "real-photos" / photo
+    need(path.exists(), f"{path} not found")
+    cards = _bottom_row_cards(path)
+    assert len(cards) == 5
+    codes = BOTTOM_ROWS[photo].split()
+    table = (150, 185, 215)  # the photos' pale wooden table, BGR
+    result = recognize(_compose(cards, table))
+    kinds = {g.kind: g for g in result.groups}
+    meld = [result.cards[i].card.code for i in kinds["meld"].cards]
+    assert sorted(meld) == sorted(codes[:3])
+    piles = [g for g in result.groups if g.kind == "pile"]
+    by_code = {result.cards[g.cards[0]].card.code: g.orientation for g in piles}
+    assert by_code[codes[3]] == "horizontal"  # turned 90° to the meld: a clean canastra
+    assert by_code[codes[4]] == "vertical"
+    draft = result.tranca_draft()
+    assert sorted(draft["melds"][0]) == sorted(codes[:3])
