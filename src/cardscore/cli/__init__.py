@@ -25,7 +25,7 @@ class _GameGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         names = [*super().list_commands(ctx), *(g.name for g in games(available_only=True))]
-        return sorted([*names, "recognize"])
+        return sorted([*names, "recognize", "serve"])
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
@@ -33,6 +33,10 @@ class _GameGroup(click.Group):
             return command
         if cmd_name == "recognize":
             return _recognize_command()
+        if cmd_name == "serve":  # imported lazily: it is the only command that needs the web extra
+            from cardscore.web.cli import serve
+
+            return serve
         try:
             game = get_game(cmd_name)
         except LookupError:

@@ -1,0 +1,319 @@
+"""Load the web app from a second process on loopback: stateless scoring and durable saves.
+
+Starts ``cardscore serve`` on a free 127.0.0.1 port with a fresh SQLite file, then drives it
+from this process over keep-alive HTTP/1.1 connections (a minimal asyncio client, so the load
+generator costs little of the machine's two cores). Every scenario is bounded by a request count
+and a time limit. Prints one table; targets from issue 7 beside the figures. ``server CPU
+ms/req`` (the server processes' CPU time per request, from ``/proc``) does not depend on what
+else the machine is doing: 2 cores / that figure bounds the throughput of an idle machine.
+
+    python benchmarks/web_bench.py [--seconds 5] [--connections 16] [--workers 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROUND = {
+    "players": 4,
+    "teams": [
+        {
+            "name": "Ana & Bia",
+            "melds": [["4H", "5H", "6H", "7H", "8H", "9H", "2C"], ["KS", "KD", "KH"]],
+            "piles": [{"pile": "A", "clean": False, "cards": 7}],
+            "dollars": ["3H"],
+            "hand": ["AS", "3C"],
+            "took_morto": True,
+            "went_out": True,
+        },
+        {
+            "name": "Caio & Duda",
+            "melds": [["QS", "QD", "QC"]],
+            "hand": ["5D", "9C"],
+            "took_morto": False,
+            "went_out": False,
+        },
+    ],
+}
+MATCH = {
+    "game": "tranca",
+    "players": 4,
+    "teams": [{"name": "Ana & Bia"}, {"name": "Caio & Duda"}],
+    "target": 100_000,
+}
+ROUNDS_PER_MATCH = 20  # a long evening's match; then the connection starts a new one
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) of a process and its children so far (Linux ``/proc``)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                total += cpu_seconds(int(child)) or 0.0
+    except (OSError, IndexError, ValueError):
+        return None
+    return total
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection; ``request`` returns (status, body)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+    async def open(self) -> Connection:
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        return self
+
+    async def request(
+        self, method: str, path: str, body: object, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
+        data = json.dumps(body).encode()
+        extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
+        self.writer.write(
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\n{extra}\r\n".encode()
+            + data
+        )
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(head.split(b" ", 2)[1])
+        length = 0
+        for line in head.split(b"\r\n"):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        return status, await self.reader.readexactly(length)
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+@dataclass
+class Result:
+    name: str
+    requests: int
+    seconds: float
+    latencies: list[float]
+    errors: int
+    server_cpu: float | None = None
+
+    def row(self) -> dict[str, str]:
+        ordered = sorted(self.latencies)
+
+        def pct(p: float) -> str:
+            return f"{ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000:.1f}"
+
+        return {
+            "scenario": self.name,
+            "requests": str(self.requests),
+            "req/s": f"{self.requests / self.seconds:,.0f}",
+            "p50 ms": pct(0.50),
+            "p99 ms": pct(0.99),
+            "errors": str(self.errors),
+            "server CPU ms/req": (
+                f"{self.server_cpu / self.requests * 1000:.2f}" if self.server_cpu else "n/a"
+            ),
+        }
+
+
+Step = Callable[[Connection, int], "asyncio.Future[int] | object"]
+
+
+async def run(
+    name: str,
+    port: int,
+    connections: int,
+    seconds: float,
+    limit: int,
+    make_worker: Callable[..., object],
+) -> Result:
+    latencies: list[float] = []
+    errors = 0
+    done = 0
+    deadline = time.perf_counter() + seconds
+
+    async def one(index: int) -> None:
+        nonlocal errors, done
+        connection = await Connection(port).open()
+        step = await make_worker(connection, index)  # type: ignore[misc]
+        while time.perf_counter() < deadline and done < limit:
+            done += 1
+            started = time.perf_counter()
+            ok = await step()
+            latencies.append(time.perf_counter() - started)
+            errors += 0 if ok else 1
+        connection.close()
+
+    started = time.perf_counter()
+    await asyncio.gather(*(one(i) for i in range(connections)))
+    return Result(name, len(latencies), time.perf_counter() - started, latencies, errors)
+
+
+async def scoring_worker(connection: Connection, _index: int) -> Callable[[], object]:
+    async def step() -> bool:
+        status, _ = await connection.request("POST", "/api/tranca/score", ROUND)
+        return status == 200
+
+    return step
+
+
+async def saving_worker(connection: Connection, _index: int) -> Callable[[], object]:
+    state = {"id": "", "key": "", "version": 0}
+
+    async def new_match() -> None:
+        status, body = await connection.request("POST", "/api/matches", MATCH)
+        assert status == 201, body
+        created = json.loads(body)
+        state.update(id=created["id"], key=created["edit_key"], version=1)
+
+    await new_match()
+
+    async def step() -> bool:
+        if state["version"] > ROUNDS_PER_MATCH:
+            await new_match()
+        status, _ = await connection.request(
+            "POST",
+            f"/api/matches/{state['id']}/rounds",
+            {"version": state["version"], "round": ROUND},
+            {"Authorization": f"Bearer {state['key']}"},
+        )
+        state["version"] = int(state["version"]) + 1
+        return status == 201
+
+    return step
+
+
+def photo_rounds(port: int, photo: Path, count: int, pid: int) -> dict[str, str]:
+    """Upload a table photo ``count`` times, one after another (read, drawn, filled in)."""
+    boundary = "cardscorebench"
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="t.jpg"\r\n'
+            "Content-Type: image/jpeg\r\n\r\n"
+        ).encode()
+        + photo.read_bytes()
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    latencies = []
+    errors = 0
+    before = cpu_seconds(pid)
+    for _ in range(count):
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/photos",
+            data=body,
+            headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
+        )
+        started = time.perf_counter()
+        with urllib.request.urlopen(request, timeout=60) as response:
+            answer = json.loads(response.read())
+        latencies.append(time.perf_counter() - started)
+        errors += 0 if answer.get("recognized") else 1
+    after = cpu_seconds(pid)
+    result = Result("photo round (upload + recognition)", count, sum(latencies), latencies, errors)
+    if before is not None and after is not None:
+        result.server_cpu = after - before
+    return result.row() | {"target": "≤ 1.5 s median"}
+
+
+def start_server(database: Path, workers: int) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cardscore",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            "--database-url",
+            f"sqlite:///{database}",
+        ],
+        stdout=subprocess.DEVNULL,
+        env=env,
+    )
+    for _ in range(600):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
+                return server, port
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit("the server did not start")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="time limit per scenario")
+    parser.add_argument("--requests", type=int, default=20_000, help="request limit per scenario")
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--workers", type=int, default=1, help="server worker processes")
+    parser.add_argument(
+        "--photo",
+        type=Path,
+        default=Path(
+            os.environ.get(
+                "CARDSCORE_SHARED", Path(__file__).resolve().parents[1].parent / "shared"
+            )
+        )
+        / "data/real-photos/train_01.jpg",
+        help="a table photo for the photo-round scenario (skipped if absent)",
+    )
+    parser.add_argument("--photos", type=int, default=5, help="uploads in the photo scenario")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        server, port = start_server(Path(folder) / "bench.sqlite3", args.workers)
+        try:
+            rows = []
+            for name, worker, target in [
+                ("stateless Tranca scoring", scoring_worker, "≥ 1,000 req/s, p99 ≤ 50 ms"),
+                ("durable round saves (SQLite)", saving_worker, "≥ 200 saves/s"),
+            ]:
+                before = cpu_seconds(server.pid)
+                result = asyncio.run(
+                    run(name, port, args.connections, args.seconds, args.requests, worker)
+                )
+                after = cpu_seconds(server.pid)
+                if before is not None and after is not None:
+                    result.server_cpu = after - before
+                rows.append(result.row() | {"target": target})
+            if args.photo.is_file():
+                rows.append(photo_rounds(port, args.photo, args.photos, server.pid))
+        finally:
+            server.terminate()
+            server.wait()
+    print(
+        f"cardscore serve --workers {args.workers}, {args.connections} keep-alive connections "
+        f"from a second process, {os.cpu_count()} CPUs"
+    )
+    columns = list(rows[0])
+    widths = {c: max(len(c), *(len(r[c]) for r in rows)) for c in columns}
+    print("| " + " | ".join(c.ljust(widths[c]) for c in columns) + " |")
+    print("|" + "|".join("-" * (widths[c] + 2) for c in columns) + "|")
+    for row in rows:
+        print("| " + " | ".join(row[c].ljust(widths[c]) for c in columns) + " |")
+
+
+if __name__ == "__main__":
+    main()

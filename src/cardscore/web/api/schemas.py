@@ -1,0 +1,153 @@
+"""Request and response bodies of the JSON API."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+__all__ = [
+    "TRANCA_ROUND_EXAMPLE",
+    "CrossKingsMatchIn",
+    "GongzhuHandIn",
+    "GongzhuMatchIn",
+    "GongzhuRulesIn",
+    "MatchCreated",
+    "MatchIn",
+    "MatchOut",
+    "PhotoOut",
+    "RoundOut",
+    "RoundWrite",
+    "TeamIn",
+    "TrancaMatchIn",
+    "VersionIn",
+]
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+
+TRANCA_ROUND_EXAMPLE: dict[str, Any] = {
+    "players": 4,
+    "teams": [
+        {
+            "name": "Ana & Bia",
+            "melds": [["4H", "5H", "6H", "7H", "8H", "9H", "2C"], ["KS", "KD", "KH"]],
+            "piles": [{"pile": "A", "clean": False, "cards": 7}],
+            "dollars": ["3H"],
+            "hand": ["AS", "3C"],
+            "took_morto": True,
+            "went_out": False,
+        }
+    ],
+}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class TeamIn(_Strict):
+    name: Name
+    players: list[Name] = Field(default_factory=list, max_length=3)
+
+
+class TrancaMatchIn(_Strict):
+    """A Tranca match: 2 or 3 play alone, 4 in two pairs, 6 in two trios."""
+
+    game: Literal["tranca"]
+    players: Literal[2, 3, 4, 6]
+    teams: list[TeamIn] = Field(min_length=2, max_length=3)
+    target: int | None = Field(
+        None,
+        ge=100,
+        le=100_000,
+        description="Points that end the match (3,500 / 5,000 by default).",
+    )
+
+
+class GongzhuRulesIn(_Strict):
+    pig_plus_with_all_hearts: bool = False
+    low_hearts_count_for_doubler: bool = False
+
+
+class GongzhuMatchIn(_Strict):
+    """A Gong Zhu match: four players, until someone reaches the losing limit."""
+
+    game: Literal["gongzhu"]
+    players: list[Name] = Field(min_length=4, max_length=4)
+    limit: int = Field(-1000, ge=-100_000, le=-1)
+    rules: GongzhuRulesIn = Field(default_factory=GongzhuRulesIn)
+
+
+class CrossKingsMatchIn(_Strict):
+    """A game of Cross Kings against the computer (you are player 1)."""
+
+    game: Literal["crosskings"]
+    level: int = Field(2, ge=0, le=4, description="0 random … 4 four seconds of search a move.")
+    seed: int | None = Field(None, ge=0, le=2**31 - 1, description="Repeat a deal.")
+
+
+MatchIn = Annotated[TrancaMatchIn | GongzhuMatchIn | CrossKingsMatchIn, Field(discriminator="game")]
+
+
+class MatchCreated(BaseModel):
+    id: str
+    game: str
+    version: int
+    edit_key: str = Field(description="Secret: whoever has it can change the match.")
+    share_key: str = Field(description="Read-only key to share with the table.")
+    edit_url: str
+    share_url: str
+
+
+class RoundWrite(_Strict):
+    version: int = Field(ge=1, le=2**31, description="The match version the client last saw.")
+    round: dict[str, Any] = Field(
+        description="The round document: for Tranca the `cardscore tranca score` JSON, for "
+        'Gong Zhu `{"piles": [four piles]}`.',
+        json_schema_extra={"example": TRANCA_ROUND_EXAMPLE},
+    )
+
+
+class VersionIn(_Strict):
+    version: int = Field(ge=1, le=2**31)
+
+
+class RoundOut(BaseModel):
+    number: int
+    document: dict[str, Any]
+    points: list[int]
+    totals: list[int]
+    detail: dict[str, Any]
+
+
+class MatchOut(BaseModel):
+    id: str
+    game: str
+    version: int
+    access: Literal["edit", "read"]
+    config: dict[str, Any]
+    sides: list[str] = Field(description="Teams or players, in the match's order.")
+    rounds: list[RoundOut]
+    totals: list[int]
+    leader: str | None
+    winner: str | None
+    over: bool
+    target: int
+    stats: dict[str, Any]
+
+
+class GongzhuHandIn(_Strict):
+    piles: list[Annotated[str, StringConstraints(max_length=64)]] = Field(
+        min_length=4, max_length=4
+    )
+    notation: Literal["pile", "cards"] = "pile"
+    rules: GongzhuRulesIn = Field(default_factory=GongzhuRulesIn)
+
+
+class PhotoOut(BaseModel):
+    format: str
+    width: int
+    height: int
+    recognized: dict[str, Any] | None = Field(
+        None, description="What recognition read (absent when recognition is not installed)."
+    )

@@ -1,0 +1,27 @@
+"""Tranca scoring without storage (the round-entry page's "Check" button uses it).
+
+Only mounted when :mod:`cardscore.tranca` is installed.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body
+
+from cardscore.web.api.schemas import TRANCA_ROUND_EXAMPLE
+from cardscore.web.problems import PROBLEM_RESPONSES
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api", responses=PROBLEM_RESPONSES)
+
+
+@router.post("/tranca/score", tags=["scoring"])
+def score_tranca_round(
+    body: Annotated[dict[str, Any], Body(json_schema_extra={"example": TRANCA_ROUND_EXAMPLE})],
+) -> dict[str, Any]:
+    """Score one Tranca round: every team's terms (with reasons) and total, or every problem."""
+    from cardscore.web.games.tranca import score_document
+
+    return score_document(body)

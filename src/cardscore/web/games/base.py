@@ -1,0 +1,97 @@
+"""The interface between the web app and a game's scoring package."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple, Protocol, TypedDict
+
+from cardscore.breakdown import Breakdown
+
+__all__ = ["Checked", "Defaults", "GameAdapter", "RoundSummary", "Summary", "breakdown_dict"]
+
+
+def breakdown_dict(side: str, breakdown: Breakdown) -> dict[str, Any]:
+    """A side's breakdown with every term's reason, as the pages and the API show it."""
+    return {
+        "side": side,
+        "total": breakdown.total,
+        "terms": [{"name": t.name, "points": t.points, "detail": t.detail} for t in breakdown],
+    }
+
+
+class RoundSummary(TypedDict):
+    number: int
+    points: list[int]
+    """Points of each side (team or player) in this round, in the match's order."""
+    totals: list[int]
+    """Running totals after this round."""
+    detail: dict[str, Any]
+    """The game's own account of the round (breakdowns with every term)."""
+
+
+class Summary(TypedDict):
+    sides: list[str]
+    rounds: list[RoundSummary]
+    totals: list[int]
+    leader: str | None
+    winner: str | None
+    over: bool
+    target: int
+    stats: dict[str, Any]
+
+
+class Checked(NamedTuple):
+    """Rounds that passed every check, in canonical form, and the match they make."""
+
+    documents: list[dict[str, Any]]
+    summary: Summary
+
+
+class GameAdapter(Protocol):
+    name: str
+
+    def new_config(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """Check a new match's settings; return what to store. Raises CardscoreError."""
+        ...
+
+    def check_rounds(
+        self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]
+    ) -> Checked:
+        """Check a whole match's rounds in order: their canonical documents and the summary.
+
+        Raises CardscoreError naming every problem (prefixed by the round's number).
+        """
+        ...
+
+    def summary(self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]) -> Summary:
+        """Scores, running totals, winner and statistics of checked rounds."""
+        ...
+
+    def public_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
+        """What of the settings anyone with a key may see."""
+        ...
+
+    def reply(
+        self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The rounds after a new one is added (a computer opponent answers here)."""
+        ...
+
+    def undo(self, documents: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """The rounds after taking back the last one."""
+        ...
+
+
+class Defaults:
+    """The usual answers to the optional parts of :class:`GameAdapter`."""
+
+    def public_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
+        return dict(config)
+
+    def reply(
+        self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        return [dict(d) for d in documents]
+
+    def undo(self, documents: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        return [dict(d) for d in documents[:-1]]

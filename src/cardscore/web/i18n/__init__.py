@@ -1,0 +1,79 @@
+"""Page text in English and Brazilian Portuguese, chosen from the browser and switchable.
+
+>>> choose_language("pt-BR,pt;q=0.9,en;q=0.8")
+'pt-BR'
+>>> choose_language("de-DE,de;q=0.9"), choose_language("pt;q=0.5, en;q=0.9"), choose_language(None)
+('en', 'en', 'en')
+>>> translator("pt-BR")("undo"), translator("en")("term.new_thing")
+('Desfazer', 'new thing')
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+__all__ = ["JS_KEYS", "LANGUAGES", "choose_language", "messages", "translator"]
+
+LANGUAGES = {"en": "English", "pt-BR": "Português (Brasil)"}
+_FILES = {"en": "en.json", "pt-BR": "pt_BR.json"}
+_HERE = Path(__file__).parent
+JS_KEYS = (
+    *("conflict_help", "undo_confirm", "remove", "remove_last", "clean", "meld", "melds"),
+    *("closed_canastra", "closed_canastras", "dollars", "hand", "took_morto", "went_out"),
+    *("nobody_went_out", "editing_round", "new_round", "who_went_out", "hand_of"),
+    *("photo", "photo_reading", "photo_read", "photo_flagged", "photo_unavailable"),
+)
+
+
+@cache
+def messages(language: str) -> dict[str, str]:
+    data: dict[str, str] = json.loads((_HERE / _FILES[language]).read_text(encoding="utf-8"))
+    return data
+
+
+def _match(tag: str) -> str | None:
+    tag = tag.strip().lower()
+    if tag.startswith("pt"):
+        return "pt-BR"
+    if tag.startswith("en"):
+        return "en"
+    return None
+
+
+def choose_language(accept_language: str | None, cookie: str | None = None) -> str:
+    """The language a cookie set, else the best one the browser accepts, else English."""
+    if cookie in LANGUAGES:
+        assert cookie is not None
+        return cookie
+    ranked: list[tuple[float, int, str]] = []
+    for position, part in enumerate((accept_language or "").split(",")):
+        tag, _, params = part.partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        language = _match(tag)
+        if language and quality > 0:
+            ranked.append((-quality, position, language))
+    return min(ranked)[2] if ranked else "en"
+
+
+def translator(language: str) -> Callable[..., str]:
+    """``t(key, **values)``: the text for ``key`` in ``language`` (English if missing)."""
+    table = messages(language)
+    english = messages("en")
+
+    def t(key: str, **values: Any) -> str:
+        text = table.get(key) or english.get(key)
+        if text is None:
+            # Terms and statistics a game adds later read fine from their names meanwhile.
+            text = key.partition(".")[2].replace("_", " ") if key[:5] in ("term.", "stat.") else key
+        return text.format(**values) if values else text
+
+    return t

@@ -1,0 +1,1 @@
+"""Alembic migrations, shipped inside the package and applied by :mod:`cardscore.web.migrate`."""

@@ -1,0 +1,1 @@
+"""One file per schema change, oldest first."""

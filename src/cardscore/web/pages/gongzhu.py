@@ -1,0 +1,52 @@
+"""The Gong Zhu scorer (four piles) and creating a Gong Zhu match."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from cardscore.errors import CardscoreError
+from cardscore.web.pages.render import posted_form, render, store_of
+
+__all__ = ["router"]
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/gongzhu", response_class=HTMLResponse)
+def gongzhu_page(request: Request) -> HTMLResponse:
+    return render(request, "gongzhu.html", values={}, result=None, problems=[])
+
+
+@router.post("/gongzhu", response_class=HTMLResponse)
+async def gongzhu_score(request: Request) -> HTMLResponse:
+    from cardscore.gongzhu import Rules, score_hand
+    from cardscore.web.games.gongzhu import _piles
+
+    fields = await posted_form(request)
+    piles = [fields.get(f"pile{i}", "") for i in range(4)]
+    notation = "cards" if fields.get("notation") == "cards" else "pile"
+    rules = Rules(
+        pig_plus_with_all_hearts=bool(fields.get("pig_plus_with_all_hearts")),
+        low_hearts_count_for_doubler=bool(fields.get("low_hearts_count_for_doubler")),
+    )
+    try:
+        scores = score_hand(_piles({"piles": piles, "notation": notation}), rules)
+    except CardscoreError as error:
+        return render(
+            request, "gongzhu.html", 422, values=fields, result=None, problems=error.problems
+        )
+    return render(request, "gongzhu.html", values=fields, result=scores, problems=[])
+
+
+@router.post("/gongzhu/new", response_class=HTMLResponse)
+async def gongzhu_create(request: Request) -> Response:
+    fields = await posted_form(request)
+    players = [fields.get(f"player{i}", "").strip()[:40] or f"P{i + 1}" for i in range(4)]
+    try:
+        limit = int(fields.get("limit", "-1000") or "-1000")
+        created = store_of(request).create("gongzhu", {"players": players, "limit": limit})
+    except (CardscoreError, ValueError) as error:
+        problems = error.problems if isinstance(error, CardscoreError) else [str(error)]
+        return render(request, "gongzhu.html", 422, values=fields, result=None, problems=problems)
+    return RedirectResponse(f"/m/{created.id}/{created.edit_key}", status_code=303)

@@ -1,0 +1,50 @@
+"""The start page, the language switch and the API's list of operations."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from cardscore.web.i18n import LANGUAGES
+from cardscore.web.pages.render import LANG_COOKIE, render
+
+__all__ = ["router"]
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request) -> HTMLResponse:
+    return render(request, "home.html")
+
+
+@router.get("/lang/{code}")
+def set_language(code: str, next: str = "/") -> Response:
+    # Only a path on this site: no "//host" or "/\\host" (browsers read "\\" as "/").
+    local = next.startswith("/") and not next.startswith("//") and "\\" not in next
+    target = next if local and not urlsplit(next).netloc else "/"
+    response = RedirectResponse(target, status_code=303)
+    if code in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, code, max_age=365 * 86400, samesite="lax")
+    return response
+
+
+@router.get("/api/docs", response_class=HTMLResponse)
+def api_docs(request: Request) -> HTMLResponse:
+    """The API's operations, read from its OpenAPI description (no external scripts)."""
+    spec = request.app.openapi()
+    operations = [
+        {
+            "method": method.upper(),
+            "path": path,
+            "summary": operation.get("summary", ""),
+            "description": operation.get("description", ""),
+            "responses": sorted(operation.get("responses", {})),
+            "secured": bool(operation.get("security")),
+        }
+        for path, methods in spec["paths"].items()
+        for method, operation in methods.items()
+    ]
+    return render(request, "api_docs.html", operations=operations, version=spec["info"]["version"])

@@ -1,0 +1,45 @@
+"""Five-card draw: rank and compare hands, exact draw odds."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from cardscore.errors import CardscoreError
+from cardscore.web.pages.render import posted_form, render
+
+__all__ = ["router"]
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/poker", response_class=HTMLResponse)
+def poker_page(request: Request) -> HTMLResponse:
+    return render(request, "poker.html", values={}, ranked=None, odds=None, problems=[])
+
+
+@router.post("/poker", response_class=HTMLResponse)
+async def poker_answer(request: Request) -> HTMLResponse:
+    from cardscore.web.api.poker import DrawIn, draw, rank_hands
+
+    fields = await posted_form(request)
+    ranked = odds = None
+    try:
+        if fields.get("action") == "draw":
+            odds = draw(
+                DrawIn(hand=fields.get("hand", "")[:120], discard=fields.get("discard", "")[:120])
+            )
+        else:
+            hands = [fields.get(f"hand{i}", "")[:120] for i in range(6)]
+            ranked = rank_hands([h for h in hands if h.strip()] or [""])
+    except CardscoreError as error:
+        return render(
+            request,
+            "poker.html",
+            422,
+            values=fields,
+            ranked=None,
+            odds=None,
+            problems=error.problems,
+        )
+    return render(request, "poker.html", values=fields, ranked=ranked, odds=odds, problems=[])

@@ -1,0 +1,169 @@
+"""Every error the API returns is an RFC 9457 problem body naming every problem found.
+
+Bad input is a 4xx with ``problems`` (one message each); an unexpected failure is a 500 with no
+stack trace in the body (it goes to the server log).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from http import HTTPStatus
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from cardscore.errors import CardscoreError
+
+__all__ = [
+    "PROBLEM_RESPONSES",
+    "Problem",
+    "ProblemError",
+    "install_problem_handlers",
+    "problem_bytes",
+    "problem_response",
+]
+
+_log = logging.getLogger("cardscore.web")
+MEDIA_TYPE = "application/problem+json"
+
+
+class Problem(BaseModel):
+    """What went wrong: a title, a status, and every problem found (RFC 9457)."""
+
+    type: str = Field("about:blank", description="A URI naming the kind of problem.")
+    title: str
+    status: int
+    detail: str
+    problems: list[str] = Field(description="One message per thing wrong with the request.")
+    current_version: int | None = Field(
+        None, description="On a version conflict (409): the match's version now."
+    )
+
+
+def _body(
+    status: int, problems: Sequence[str], kind: str | None = None, **extra: Any
+) -> dict[str, Any]:
+    phrase = HTTPStatus(status).phrase
+    body: dict[str, Any] = {
+        "type": f"/problems/{kind}" if kind else "about:blank",
+        "title": phrase,
+        "status": status,
+        "detail": "; ".join(problems) or phrase,
+        "problems": list(problems) or [phrase],
+    }
+    body.update({k: v for k, v in extra.items() if v is not None})
+    return body
+
+
+def problem_bytes(status: int, *problems: str) -> bytes:
+    return json.dumps(_body(status, problems), ensure_ascii=False).encode()
+
+
+def problem_response(
+    status: int,
+    problems: Iterable[str],
+    kind: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    **extra: Any,
+) -> JSONResponse:
+    return JSONResponse(
+        _body(status, list(problems), kind, **extra),
+        status_code=status,
+        media_type=MEDIA_TYPE,
+        headers=headers,
+    )
+
+
+class ProblemError(Exception):
+    """Raise from a route to answer with a problem body."""
+
+    def __init__(
+        self, status: int, problems: str | Iterable[str], kind: str | None = None, **extra: Any
+    ) -> None:
+        self.status = status
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        self.kind = kind
+        self.extra = extra
+        super().__init__("; ".join(self.problems))
+
+
+def _location(loc: Sequence[Any]) -> str:
+    parts = [str(p) for p in loc if p not in ("body",)]
+    return ".".join(parts) or "body"
+
+
+def validation_problems(errors: Sequence[Any]) -> tuple[int, list[str]]:
+    """Messages for Pydantic's errors; malformed JSON is a 400, the rest a 422."""
+    problems: list[str] = []
+    status = 422
+    for error in errors:
+        if error.get("type") == "json_invalid":
+            status = 400
+            ctx = error.get("ctx") or {}
+            problems.append(f"the body is not valid JSON: {ctx.get('error', error.get('msg'))}")
+        else:
+            problems.append(f"{_location(error.get('loc', ()))}: {error.get('msg')}")
+    return status, problems
+
+
+HtmlRenderer = Callable[[Request, int, list[str]], Response]
+
+
+def install_problem_handlers(app: FastAPI, html: HtmlRenderer | None = None) -> None:
+    """Answer every error with a problem body (or, for a browser on a page, ``html``'s page)."""
+
+    def answer(
+        request: Request,
+        status: int,
+        problems: list[str],
+        kind: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        **extra: Any,
+    ) -> Response:
+        wants_page = "text/html" in request.headers.get("accept", "")
+        if html is not None and wants_page and not request.url.path.startswith("/api/"):
+            return html(request, status, problems)
+        return problem_response(status, problems, kind, headers, **extra)
+
+    @app.exception_handler(ProblemError)
+    async def _problem(request: Request, error: ProblemError) -> Response:
+        return answer(request, error.status, error.problems, error.kind, **error.extra)
+
+    @app.exception_handler(CardscoreError)
+    async def _cardscore(request: Request, error: CardscoreError) -> Response:
+        return answer(request, 422, list(error.problems), "invalid-input")
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, error: RequestValidationError) -> Response:
+        status, problems = validation_problems(error.errors())
+        return answer(request, status, problems, "invalid-request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, error: StarletteHTTPException) -> Response:
+        detail = (
+            error.detail if isinstance(error.detail, str) else HTTPStatus(error.status_code).phrase
+        )
+        # Keep the exception's headers: a 405 says which methods are allowed (RFC 9110).
+        return answer(request, error.status_code, [detail], headers=error.headers)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, error: Exception) -> Response:
+        _log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return answer(request, 500, ["an unexpected error happened; it has been logged"])
+
+
+def _response(status: int, description: str) -> dict[str, Any]:
+    return {"model": Problem, "description": description, "content": {MEDIA_TYPE: {}}}
+
+
+PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: _response(400, "The body is not valid JSON."),
+    413: _response(413, "The body is too large."),
+    422: _response(422, "The request is impossible; `problems` names every reason."),
+}

@@ -1,0 +1,284 @@
+// Tranca round entry: team by team, cards typed or tapped on the picker; the draft lives in
+// localStorage until the round is saved whole.
+"use strict";
+(() => {
+  const DRAFT_KEY = `cardscore-draft-${MATCH.id}`;
+  const SUITS = [["S", "♠", "black"], ["H", "♥", "red"], ["D", "♦", "red"], ["C", "♣", "black"]];
+  const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
+  const PILE_RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "2"];
+  let editing = null;
+  let active = null;
+
+  const el = (tag, attrs = {}, children = []) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "text") node.textContent = v;
+      else if (k in node && typeof v !== "string") node[k] = v;
+      else node.setAttribute(k, v);
+    }
+    for (const child of children) node.append(child);
+    return node;
+  };
+  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => String(values[k]));
+  const tokens = (text) => text.split(/[\s,;]+/).filter(Boolean);
+  const cardsText = (cards) => (cards || []).join(" ");
+
+  function cardInput(cls, value, placeholder) {
+    const input = el("input", { class: `cards ${cls}`, value: value || "", placeholder, autocapitalize: "characters", spellcheck: "false" });
+    input.addEventListener("focus", () => setActive(input));
+    return input;
+  }
+
+  function setActive(input) {
+    if (active) active.classList.remove("active");
+    active = input;
+    if (active) active.classList.add("active");
+  }
+
+  function meldRow(team, cards) {
+    const row = el("div", { class: "row meld-row" });
+    const input = cardInput("meld", cardsText(cards), "4H 5H 6H");
+    const remove = el("button", { type: "button", class: "remove", text: "×", title: tr("remove") });
+    remove.addEventListener("click", () => { row.remove(); saveDraft(); });
+    row.append(input, remove);
+    return row;
+  }
+
+  function pileRow(pile) {
+    const row = el("div", { class: "row pile-row" });
+    const rank = el("select", { class: "pile-rank" }, PILE_RANKS.map((r) => el("option", { value: r, text: r === "T" ? "10" : r })));
+    rank.value = pile && pile.pile ? String(pile.pile).toUpperCase().replace("10", "T") : "A";
+    const clean = el("input", { type: "checkbox", class: "pile-clean" });
+    clean.checked = pile ? pile.clean !== false : true;
+    const count = el("input", { type: "number", class: "pile-cards", min: "7", max: "14", value: String((pile && pile.cards) || 7) });
+    const remove = el("button", { type: "button", class: "remove", text: "×", title: tr("remove") });
+    remove.addEventListener("click", () => { row.remove(); saveDraft(); });
+    row.append(rank, el("label", {}, [clean, " " + tr("clean")]), count, remove);
+    return row;
+  }
+
+  // A team of several players records each one's hand (for the players' statistics).
+  function handInputs(index, hand) {
+    const players = (MATCH.config.teams[index] || {}).players || [];
+    if (players.length < 2) {
+      const cards = Array.isArray(hand) ? hand : Object.values(hand || {}).flat();
+      return [el("label", { class: "block" }, [tr("hand") + " ", cardInput("hand", cardsText(cards), "AS 3C")])];
+    }
+    const byPlayer = Array.isArray(hand) ? { [players[0]]: hand } : hand || {};
+    return players.map((player) => {
+      const input = cardInput("hand hand-of", cardsText(byPlayer[player]), "AS 3C");
+      input.dataset.player = player;
+      return el("label", { class: "block" }, [fill(tr("hand_of"), { name: player }) + " ", input]);
+    });
+  }
+
+  function readHand(section) {
+    const each = [...section.querySelectorAll("input.hand-of")];
+    if (!each.length) return tokens(section.querySelector("input.hand").value);
+    return Object.fromEntries(each.map((input) => [input.dataset.player, tokens(input.value)]));
+  }
+
+  function teamSection(index, name, data) {
+    data = data || {};
+    const melds = el("div", { class: "melds" });
+    for (const meld of data.melds || [[]]) melds.append(meldRow(index, meld));
+    const addMeld = el("button", { type: "button", class: "add-meld", text: "+ " + tr("meld") });
+    addMeld.addEventListener("click", () => { const row = meldRow(index, []); melds.append(row); row.querySelector("input").focus(); });
+    const piles = el("div", { class: "piles" });
+    for (const pile of data.piles || []) piles.append(pileRow(pile));
+    const addPile = el("button", { type: "button", class: "add-pile", text: "+ " + tr("closed_canastra") });
+    addPile.addEventListener("click", () => { piles.append(pileRow(null)); saveDraft(); });
+    const morto = el("input", { type: "checkbox", class: "took-morto" });
+    morto.checked = data.took_morto === undefined ? true : Boolean(data.took_morto);
+    const out = el("input", { type: "radio", name: "went_out", value: String(index), class: "went-out" });
+    out.checked = Boolean(data.went_out);
+    const players = (MATCH.config.teams[index] || {}).players || [];
+    const who = el("select", { class: "went-out-player" }, [el("option", { value: "", text: "—" }), ...players.map((p) => el("option", { value: p, text: p }))]);
+    who.value = data.went_out_player || "";
+    const outLabel = el("label", {}, [out, " " + tr("went_out")]);
+    if (players.length > 1) outLabel.append(" · " + tr("who_went_out") + " ", who);
+    const photo = el("label", { class: "block photo-input" }, [
+      "📷 " + tr("photo") + " ",
+      el("input", { type: "file", accept: "image/jpeg,image/png,image/webp", capture: "environment", class: "photo" }),
+    ]);
+    photo.hidden = !MATCH.photo;
+    photo.querySelector("input").addEventListener("change", (event) => {
+      if (event.target.files.length) readPhoto(index, event.target.files[0]);
+    });
+    return el("fieldset", { class: "team-entry", "data-team": String(index) }, [
+      photo,
+      el("legend", { text: name }),
+      el("h3", { text: tr("melds") }), melds, addMeld,
+      el("h3", { text: tr("closed_canastras") }), piles, addPile,
+      el("label", { class: "block" }, [tr("dollars") + " ", cardInput("dollars", cardsText(data.dollars), "3H 3D")]),
+      ...handInputs(index, data.hand),
+      el("label", {}, [morto, " " + tr("took_morto")]),
+      outLabel,
+    ]);
+  }
+
+  function buildForm(state) {
+    const teams = document.getElementById("teams");
+    teams.replaceChildren();
+    const byName = {};
+    for (const team of (state && state.teams) || []) byName[team.name] = team;
+    MATCH.sides.forEach((name, i) => teams.append(teamSection(i, name, byName[name])));
+    const none = el("input", { type: "radio", name: "went_out", value: "", class: "went-out" });
+    none.checked = !document.querySelector("input.went-out:checked");
+    teams.append(el("label", { class: "block" }, [none, " " + tr("nobody_went_out")]));
+    setActive(teams.querySelector("input.cards"));
+    editing = (state && state.editing) || null;
+    document.getElementById("entry-title").textContent = editing ? `${tr("editing_round")} ${editing}` : tr("new_round");
+    document.getElementById("cancel-edit").hidden = !editing;
+  }
+
+  function readForm() {
+    const teams = [...document.querySelectorAll("fieldset.team-entry")].map((section, i) => ({
+      name: MATCH.sides[i],
+      melds: [...section.querySelectorAll("input.meld")].map((input) => tokens(input.value)).filter((m) => m.length),
+      piles: [...section.querySelectorAll(".pile-row")].map((row) => ({
+        pile: row.querySelector(".pile-rank").value,
+        clean: row.querySelector(".pile-clean").checked,
+        cards: Number(row.querySelector(".pile-cards").value) || 7,
+      })),
+      dollars: tokens(section.querySelector("input.dollars").value),
+      hand: readHand(section),
+      took_morto: section.querySelector("input.took-morto").checked,
+      went_out: section.querySelector("input.went-out").checked,
+    }));
+    document.querySelectorAll("fieldset.team-entry").forEach((section, i) => {
+      const who = section.querySelector("select.went-out-player");
+      if (teams[i].went_out && who && who.value) teams[i].went_out_player = who.value;
+    });
+    return { players: MATCH.config.players, teams };
+  }
+
+  function saveDraft() {
+    localStorage.setItem(DRAFT_KEY, JSON.stringify({ editing, teams: readForm().teams }));
+  }
+
+  function loadDraft() {
+    try { return JSON.parse(localStorage.getItem(DRAFT_KEY) || "null"); } catch (e) { return null; }
+  }
+
+  // The photo flow: recognition fills the team's melds, piles and dollars; the photo is shown
+  // with every card outlined (unsure ones in orange) so each can be checked and corrected.
+  async function readPhoto(index, file) {
+    showMessages([tr("photo_reading")], "ok");
+    const body = new FormData();
+    body.append("photo", file);
+    const response = await fetch("/api/photos", { method: "POST", body });
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = null; }
+    if (!response.ok) { showMessages(problemsOf({ status: response.status, data }), "problems"); return; }
+    if (!data.recognized) { showMessages([tr("photo_unavailable")], "problems"); return; }
+    const seen = data.recognized;
+    const teams = readForm().teams;
+    teams[index] = { ...teams[index], melds: seen.tranca.melds, piles: seen.tranca.piles, dollars: seen.tranca.dollars };
+    buildForm({ editing, teams });
+    saveDraft();
+    const flagged = seen.cards.filter((c) => c.flagged).map((c) => c.card);
+    const lines = [fill(tr("photo_read"), { n: seen.cards.length })];
+    if (flagged.length) lines.push(fill(tr("photo_flagged"), { cards: flagged.join(" ") }));
+    showMessages(lines, "ok");
+    drawPhoto(document.querySelectorAll("fieldset.team-entry")[index], file, seen);
+  }
+
+  function drawPhoto(section, file, seen) {
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", `0 0 ${seen.image.width} ${seen.image.height}`);
+    const size = Math.max(12, seen.image.card_width / 4);
+    for (const card of seen.cards) {
+      const outline = document.createElementNS(ns, "polygon");
+      outline.setAttribute("points", card.corners.map((p) => p.join(",")).join(" "));
+      outline.setAttribute("class", card.flagged ? "seen flagged" : "seen");
+      const label = document.createElementNS(ns, "text");
+      label.setAttribute("x", card.x);
+      label.setAttribute("y", card.y);
+      label.setAttribute("font-size", size);
+      label.setAttribute("class", card.flagged ? "seen-label flagged" : "seen-label");
+      label.textContent = card.card;
+      svg.append(outline, label);
+    }
+    const image = el("img", { src: URL.createObjectURL(file), alt: tr("photo") });
+    section.prepend(el("div", { class: "photo-view" }, [image, svg]));
+  }
+
+  function buildPicker() {
+    const picker = document.getElementById("picker");
+    for (const [suit, symbol, colour] of SUITS) {
+      const row = el("div", { class: "picker-row" });
+      for (const rank of RANKS) {
+        const button = el("button", { type: "button", class: `card ${colour}`, "data-card": rank + suit, text: (rank === "T" ? "10" : rank) + symbol });
+        button.addEventListener("click", () => {
+          if (!active) return;
+          active.value = (active.value.trim() + " " + rank + suit).trim();
+          saveDraft();
+        });
+        row.append(button);
+      }
+      picker.append(row);
+    }
+    const back = el("button", { type: "button", class: "card back", text: "⌫", title: tr("remove_last") });
+    back.addEventListener("click", () => {
+      if (!active) return;
+      active.value = tokens(active.value).slice(0, -1).join(" ");
+      saveDraft();
+    });
+    picker.append(back);
+  }
+
+  function showPreview(data) {
+    const box = document.getElementById("preview");
+    box.replaceChildren();
+    for (const team of data.breakdowns || []) {
+      const table = el("table", { class: "breakdown" }, [el("caption", {}, [team.side + ": ", el("strong", { text: String(team.total) })])]);
+      for (const term of team.terms) {
+        table.append(el("tr", {}, [el("td", { text: tr("term." + term.name) }), el("td", { class: "num", text: String(term.points) }), el("td", { text: term.detail })]));
+      }
+      box.append(table);
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const form = document.getElementById("round-form");
+    if (!form) return;
+    buildPicker();
+    buildForm(loadDraft());
+    form.addEventListener("input", saveDraft);
+    form.addEventListener("change", saveDraft);
+    document.getElementById("check-round").addEventListener("click", async () => {
+      const result = await api("POST", "/api/tranca/score", readForm());
+      if (result.ok) { showMessages([], "ok"); showPreview(result.data); }
+      else { showPreview({}); showMessages(problemsOf(result), "problems"); }
+    });
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      saveDraft();
+      if (await saveRound(readForm(), editing)) {
+        localStorage.removeItem(DRAFT_KEY);
+        window.location.reload();
+      }
+    });
+    document.getElementById("clear-draft").addEventListener("click", () => {
+      localStorage.removeItem(DRAFT_KEY);
+      buildForm(null);
+      showMessages([], "ok");
+    });
+    document.getElementById("cancel-edit").addEventListener("click", () => {
+      localStorage.removeItem(DRAFT_KEY);
+      buildForm(null);
+    });
+    for (const button of document.querySelectorAll("button.edit-round")) {
+      button.addEventListener("click", () => {
+        const number = Number(button.dataset.number);
+        buildForm({ editing: number, teams: MATCH.rounds[number - 1].teams });
+        saveDraft();
+        document.getElementById("save-round").disabled = false;
+        document.getElementById("entry").open = true;
+        form.scrollIntoView();
+      });
+    }
+  });
+})();

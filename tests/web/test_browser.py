@@ -1,0 +1,292 @@
+"""A real browser (Debian's Chromium driven by Playwright) keeps matches through the pages.
+
+Screenshots of the main pages go to ``test-artefacts/`` (kept by CI, ignored by git).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import need
+from tests.web.conftest import ROOT, Server
+
+ARTEFACTS = ROOT / "test-artefacts"
+CHROMIUM = os.environ.get("CARDSCORE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-default-apps",
+    "--disable-sync",
+    "--no-first-run",
+    "--metrics-recording-only",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    need(
+        Path(CHROMIUM).exists(),
+        f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)",
+    )
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        need(False, "browser tests need playwright (pip install -e '.[dev]')")
+        raise
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any, server: Server) -> Iterator[Any]:
+    context = browser.new_context(
+        base_url=server.url, viewport={"width": 390, "height": 844}, locale="en-US"
+    )
+    opened = context.new_page()
+    opened.set_default_timeout(15_000)
+    yield opened
+    context.close()
+
+
+def shot(page: Any, name: str) -> None:
+    ARTEFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=True)
+
+
+def test_gongzhu_scorer_and_match_in_a_browser(page: Any) -> None:
+    page.goto("/")
+    shot(page, "home")
+    page.click("text=Gong Zhu")
+    page.fill("input[name=pile0]", "23456789TJQKAPGD")
+    page.click("#gongzhu-score button[type=submit]")
+    assert page.inner_text("#gongzhu-result .total") == "800"
+    shot(page, "gongzhu-scorer")
+
+    for i, name in enumerate(["Ann", "Bo", "Cy", "Di"]):
+        page.fill(f"#gongzhu-new input[name=player{i}]", name)
+    page.fill("#gongzhu-new input[name=limit]", "-300")
+    page.click("#gongzhu-new button[type=submit]")
+    page.wait_for_selector("#round-form")
+    edit_url = page.url
+
+    def enter(piles: list[str]) -> None:
+        for i, pile in enumerate(piles):
+            page.fill(f"#round-form input[name=pile{i}]", pile)
+        with page.expect_navigation():
+            page.click("#save-round")
+
+    enter(["TJQKP", "G", "D", "56789"])
+    assert page.inner_text("#totals tbody").split() == ["-200", "100", "50", "-50"]
+    # A mistake is refused with its reasons and nothing is saved.
+    for i, pile in enumerate(["PP", "", "", ""]):
+        page.fill(f"#round-form input[name=pile{i}]", pile)
+    page.click("#save-round")
+    page.wait_for_selector("#messages li")
+    assert "appears 2 times" in page.inner_text("#messages")
+    # Undo, then play on to the limit.
+    page.on("dialog", lambda dialog: dialog.accept())
+    with page.expect_navigation():
+        page.click("#undo")
+    assert page.inner_text("#totals tbody").split() == ["0", "0", "0", "0"]
+    enter(["TJQKP", "G", "D", "56789"])
+    enter(["P", "", "", ""])
+    assert "Bo wins!" in page.inner_text("#winner")
+    shot(page, "gongzhu-match")
+
+    share_url = page.input_value("#share-url")
+    page.goto(share_url)
+    assert page.locator("#round-form").count() == 0
+    assert "Bo wins!" in page.inner_text("#winner")
+    page.goto("/")  # the start page remembers the match this browser keeps
+    page.click("#my-matches a")
+    assert page.url == edit_url
+    page.click("text=Português (Brasil)")
+    assert "Bo venceu!" in page.inner_text("#winner")
+    shot(page, "gongzhu-match-pt-BR")
+
+
+def test_tranca_match_typed_and_tapped_to_the_winner(page: Any) -> None:
+    pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed yet")
+    page.goto("/tranca/new")
+    page.check("input[name=players][value='4']")
+    for field, value in {
+        "team0_player0": "Ana",
+        "team0_player1": "Bia",
+        "team1_player0": "Caio",
+        "team1_player1": "Duda",
+        "target": "1000",
+    }.items():
+        page.fill(f"input[name={field}]", value)
+    assert page.is_hidden("fieldset.team[data-team='2']")  # four players: two pairs
+    shot(page, "tranca-new")
+    page.click("#new-tranca button[type=submit]")
+    page.wait_for_selector("#round-form fieldset.team-entry")
+    ana, caio = (
+        page.locator("fieldset.team-entry").nth(0),
+        page.locator("fieldset.team-entry").nth(1),
+    )
+
+    # Round 1, Ana & Bia: one meld typed, one tapped on the card picker.
+    ana.locator("input.meld").first.fill("4H 5H 6H 7H 8H 9H 2C")
+    ana.locator("button.add-meld").click()
+    ana.locator("input.meld").nth(1).focus()
+    for card in ("4S", "5S", "6S", "7S", "8S", "9S"):
+        page.click(f"#picker button[data-card='{card}']")
+    ana.locator("button.add-meld").click()
+    ana.locator("input.meld").nth(2).fill("5C 6C 7C 8C 9C 2D")
+    ana.locator("input.dollars").fill("3H 3D 3D")
+    ana.locator("input.hand").first.fill("AS 2D 9H 3C 7D")  # Ana's hand (Bia's stays empty)
+    ana.locator("input.took-morto").uncheck()
+    ana.locator("input.went-out").check()
+    caio.locator("input.meld").first.fill("KS KD KC")
+
+    # A reload in the middle of the entry keeps the draft.
+    page.reload()
+    page.wait_for_selector("#round-form fieldset.team-entry")
+    assert ana.locator("input.meld").nth(1).input_value() == "4S 5S 6S 7S 8S 9S"
+    assert not ana.locator("input.took-morto").is_checked()
+    page.click("#check-round")
+    page.wait_for_selector("#preview table")
+    assert "410" in page.inner_text("#preview table >> nth=0")
+    shot(page, "tranca-entry")
+    with page.expect_navigation():
+        page.click("#save-round")
+    assert page.inner_text("#totals tbody").split()[0] == "410"
+    assert ana.locator("input.meld").first.input_value() == ""  # the draft is gone once saved
+
+    # A mistake is refused with its reasons and nothing is lost.
+    ana.locator("input.meld").first.fill("AH KH")
+    ana.locator("input.went-out").check()
+    page.click("#save-round")
+    page.wait_for_selector("#messages li")
+    assert "at least 3" in page.inner_text("#messages")
+    page.click("#clear-draft")
+
+    # Round 2: Caio & Duda go out with a clean canastra.
+    caio.locator("input.meld").first.fill("AH KH QH JH TH 9H 8H")
+    caio.locator("input.went-out").check()
+    with page.expect_navigation():
+        page.click("#save-round")
+    totals = [int(v) for v in page.inner_text("#totals tbody").split()]
+    assert totals[1] > 0
+
+    # Correct a card in round 1 (the 2♦ in hand was a 4♦): totals recompute.
+    page.click("details.round[data-number='1'] summary")
+    page.click("details.round[data-number='1'] button.edit-round")
+    assert "1" in page.inner_text("#entry-title")
+    hand = ana.locator("input.hand").first
+    hand.fill(hand.input_value().replace("2d", "4d").replace("2D", "4D"))
+    with page.expect_navigation():
+        page.click("#save-round")
+    corrected = [int(v) for v in page.inner_text("#totals tbody").split()]
+    assert corrected[0] == totals[0] + 5  # a 4 costs 5 in hand, a 2 costs 10
+
+    # Undo round 2, then Ana & Bia win.
+    page.on("dialog", lambda dialog: dialog.accept())
+    with page.expect_navigation():
+        page.click("#undo")
+    assert len(page.locator("details.round").all()) == 1
+    for _ in range(3):
+        if page.locator("#winner").count():
+            break
+        ana.locator("input.meld").first.fill("AH KH QH JH TH 9H 8H")
+        ana.locator("input.went-out").check()
+        with page.expect_navigation():
+            page.click("#save-round")
+    assert "Ana & Bia wins!" in page.inner_text("#winner")
+    assert page.locator("#stats").count() == 1
+    match_id, key = page.url.split("/")[-2:]
+    state = page.request.get(
+        f"/api/matches/{match_id}", headers={"Authorization": f"Bearer {key}"}
+    ).json()
+    players = {p["name"]: p for p in state["stats"]["players"]}
+    assert players["Ana"]["trancas"] == 1  # the 3♣ in her hand in round 1
+    assert players["Bia"]["trancas"] == 0
+    shot(page, "tranca-match")
+    share_url = page.input_value("#share-url")
+    page.goto(share_url)
+    assert page.locator("#round-form").count() == 0
+    shot(page, "tranca-shared")
+
+
+def test_tranca_round_from_a_photo(page: Any, shared: Path) -> None:
+    """A team's table read from a real photo, drawn over it, corrected, and saved."""
+    from cardscore.web.photos import recognizer
+
+    pytest.importorskip("cardscore.vision", reason="recognition is not part of this build yet")
+    need(recognizer() is not None, "the photo flow needs recognition (pip install '.[vision]')")
+    photo = shared / "data" / "real-photos" / "train_01.jpg"
+    read = recognizer()
+    assert read is not None
+    seen = read(photo.read_bytes())  # what recognition makes of it (its accuracy is issue 6's)
+    page.goto("/tranca/new")
+    page.check("input[name=players][value='2']")
+    page.fill("input[name=team0_player0]", "Ana")
+    page.fill("input[name=team1_player0]", "Caio")
+    page.click("#new-tranca button[type=submit]")
+    page.wait_for_selector("#round-form fieldset.team-entry")
+    ana = page.locator("fieldset.team-entry").nth(0)
+    ana.locator("input.photo").set_input_files(str(photo))
+    page.wait_for_selector(".photo-view svg polygon", timeout=120_000)
+    shot(page, "tranca-photo")
+    # Every card read is outlined on the photo, unsure ones marked, and the team's fields hold
+    # exactly what was read, ready to correct.
+    assert page.locator(".photo-view svg polygon").count() == len(seen["cards"])
+    flagged = sum(1 for card in seen["cards"] if card["flagged"])
+    assert page.locator(".photo-view svg polygon.flagged").count() == flagged
+    ana = page.locator("fieldset.team-entry").nth(0)
+    melds = [i.input_value() for i in ana.locator("input.meld").all()]
+    assert melds == ([" ".join(m) for m in seen["tranca"]["melds"]] or [""])
+    assert ana.locator(".pile-row").count() == len(seen["tranca"]["piles"])
+    assert ana.locator("input.dollars").input_value() == " ".join(seen["tranca"]["dollars"])
+    # These photos show poker tables, not Tranca melds: the user corrects the table and saves.
+    for meld in ana.locator("input.meld").all():
+        meld.fill("")
+    ana.locator("input.meld").first.fill("AH KH QH JH TH 9H 8H")
+    ana.locator("input.dollars").fill("")
+    while ana.locator(".pile-row").count():
+        ana.locator(".pile-row button.remove").first.click()
+    ana.locator("input.went-out").check()
+    with page.expect_navigation():
+        page.click("#save-round")
+    assert page.inner_text("#totals tbody").split()[0] == "375"
+
+
+def test_poker_page_in_a_browser(page: Any) -> None:
+    pytest.importorskip("cardscore.poker", reason="five-card draw is not installed")
+    page.goto("/poker")
+    page.fill("#poker-rank input[name=hand0]", "As Ad Kc Kd 2h")
+    page.fill("#poker-rank input[name=hand1]", "Ks Kh Qc Qd Ah")
+    page.click("#poker-rank button[type=submit]")
+    assert "wins" in page.inner_text("#poker-ranked tr >> nth=0")
+    page.fill("#poker-draw input[name=hand]", "8s 8h Kc 5d 2h")
+    page.fill("#poker-draw input[name=discard]", "Kc 5d 2h")
+    page.click("#poker-draw button[type=submit]")
+    assert "28.71%" in page.inner_text("#poker-odds")
+    shot(page, "poker")
+
+
+def test_crosskings_against_the_computer_in_a_browser(page: Any) -> None:
+    pytest.importorskip("cardscore.crosskings", reason="Cross Kings is not installed")
+    page.goto("/crosskings")
+    page.select_option("#crosskings-new select[name=level]", "1")
+    page.click("#crosskings-new button[type=submit]")
+    page.wait_for_selector("#board svg")
+    for _ in range(3):
+        legal = page.locator("#board g.cell.legal")
+        assert legal.count() > 0
+        with page.expect_navigation():
+            legal.first.click()
+    assert len(page.inner_text("#history").split(".")) > 6  # 3 moves each
+    shot(page, "crosskings")

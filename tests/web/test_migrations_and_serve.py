@@ -1,0 +1,103 @@
+"""Migrations run at start-up and are idempotent; ``cardscore serve`` and its messages."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import inspect
+
+from cardscore.cli import main
+from cardscore.web import migrate
+from cardscore.web.db import make_engine
+from cardscore.web.settings import normalize_database_url
+from tests.web.conftest import Server, sqlite_url
+
+
+def test_upgrade_creates_the_schema_once(tmp_path: Path) -> None:
+    engine = make_engine(sqlite_url(tmp_path))
+    assert migrate.current_revision(engine) is None
+    migrate.upgrade(engine)
+    migrate.upgrade(engine)  # a second start changes nothing
+    assert migrate.current_revision(engine) == migrate.head_revision() == "0001"
+    tables = set(inspect(engine).get_table_names())
+    assert {"matches", "rounds", "alembic_version"} <= tables
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+    engine.dispose()
+
+
+def test_postgres_urls_use_psycopg3() -> None:
+    assert normalize_database_url("postgresql://a@h/db") == "postgresql+psycopg://a@h/db"
+
+
+def test_serve_prints_the_url_and_answers(tmp_path: Path) -> None:
+    server = Server(sqlite_url(tmp_path)).start()
+    try:
+        assert httpx.get(server.url + "/").status_code == 200
+    finally:
+        server.stop()
+    assert server.process is not None
+    assert server.process.stdout is not None
+    output = server.process.stdout.read().decode()
+    assert f"cardscore is running at http://127.0.0.1:{server.port}/" in output
+
+
+def test_serve_without_the_web_extra_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "uvicorn" else real(name, *a)
+    )
+    assert main(["serve"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip() == (
+        "cardscore: error: the web app needs the 'web' extra (missing: uvicorn): "
+        "run  pip install 'cardscore[web]'"
+    )
+
+
+def test_serve_is_listed_and_documented(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    assert "serve" in capsys.readouterr().out
+    assert main(["serve", "--help"]) == 0
+    assert "--lan" in capsys.readouterr().out
+
+
+def test_lan_qr_code_prints_in_the_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    import qrcode
+
+    from cardscore.web.cli import _print_qr, lan_address
+
+    url = "http://192.168.1.20:8000/"
+    _print_qr(url)
+    lines = capsys.readouterr().out.splitlines()
+    # Each character is two modules (top, bottom), printed light-on-dark; read them back.
+    rows = []
+    for line in lines:
+        rows.append([c not in "▀█" for c in line])
+        rows.append([c not in "▄█" for c in line])
+    code = qrcode.QRCode(border=1)
+    code.add_data(url)
+    matrix = code.get_matrix()
+    size = len(matrix)
+    assert [row[1 : size - 1] for row in rows[1 : size - 1]] == [
+        row[1 : size - 1] for row in matrix[1 : size - 1]
+    ]
+    assert lan_address().count(".") == 3
+
+
+def test_workers_starting_at_once_migrate_once(any_database_url: str) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    engines = [make_engine(any_database_url) for _ in range(4)]
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(migrate.upgrade, engines))  # raises if two tried to create the tables
+    assert migrate.current_revision(engines[0]) == migrate.head_revision()
+    for engine in engines:
+        engine.dispose()

@@ -1,0 +1,249 @@
+"""A Tranca match through the API and the pages: typed rounds, checks, totals, winner, stats."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.web.conftest import bearer
+
+tranca = pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed yet")
+
+ANA, CAIO = "Ana & Bia", "Caio & Duda"
+MATCH = {
+    "game": "tranca",
+    "players": 4,
+    "teams": [
+        {"name": ANA, "players": ["Ana", "Bia"]},
+        {"name": CAIO, "players": ["Caio", "Duda"]},
+    ],
+    "target": 1000,
+}
+# The seed's sample made legal (issue 3): it scores 410.
+SEED_TEAM = {
+    "name": ANA,
+    "melds": [
+        ["4H", "5H", "6H", "7H", "8H", "9H", "2C"],
+        ["4S", "5S", "6S", "7S", "8S", "9S"],
+        ["5C", "6C", "7C", "8C", "9C", "2D"],
+    ],
+    "dollars": ["3H", "3D", "3D"],
+    "hand": ["AS", "2D", "9H", "3C", "7D"],
+    "took_morto": False,
+    "went_out": True,
+}
+QUIET = {"name": CAIO, "melds": [["KS", "KD", "KC"]], "took_morto": True, "went_out": False}
+CLEAN = ["AH", "KH", "QH", "JH", "TH", "9H", "8H"]
+
+
+def team(
+    name: str, out: bool, melds: list[list[str]] | None = None, **extra: Any
+) -> dict[str, Any]:
+    return {"name": name, "melds": melds or [], "took_morto": True, "went_out": out, **extra}
+
+
+def winning_round(winner: str) -> dict[str, Any]:
+    other = CAIO if winner == ANA else ANA
+    sides = {winner: team(winner, True, [CLEAN]), other: team(other, False)}
+    return {"teams": [sides[ANA], sides[CAIO]]}
+
+
+@pytest.fixture
+def match(client: TestClient) -> dict[str, Any]:
+    response = client.post("/api/matches", json=MATCH)
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def post_round(client: TestClient, match: dict[str, Any], version: int, round_: Any) -> Any:
+    return client.post(
+        f"/api/matches/{match['id']}/rounds",
+        json={"version": version, "round": round_},
+        headers=bearer(match["edit_key"]),
+    )
+
+
+def test_stateless_scoring_of_the_seed_sample(client: TestClient) -> None:
+    response = client.post("/api/tranca/score", json={"players": 4, "teams": [SEED_TEAM, QUIET]})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["teams"][0]["total"] == 410
+    ana = body["breakdowns"][0]
+    assert ana["total"] == sum(term["points"] for term in ana["terms"]) == 410
+    assert body["teams"][0]["morto"] == -100
+    assert body["teams"][0]["final_move"] == 100
+
+
+def test_the_seed_table_is_refused_with_every_reason(client: TestClient) -> None:
+    impossible = {**SEED_TEAM, "dollars": ["3H", "3D", "3H", "3H"]}
+    response = client.post("/api/tranca/score", json={"players": 4, "teams": [impossible, QUIET]})
+    assert response.status_code == 422
+    assert response.headers["content-type"] == "application/problem+json"
+    assert any("3♥" in p for p in response.json()["problems"])
+
+
+def test_a_match_to_the_winner_with_undo_edit_and_stats(
+    client: TestClient, match: dict[str, Any]
+) -> None:
+    first = post_round(client, match, 1, {"teams": [SEED_TEAM, QUIET]})
+    assert first.status_code == 201, first.text
+    state = first.json()
+    assert state["rounds"][0]["points"][0] == 410
+    assert state["leader"] == ANA
+    assert state["rounds"][0]["document"]["teams"][0]["melds"][0][0] == "4h"  # canonical codes
+    state = post_round(client, match, 2, winning_round(CAIO)).json()
+    assert state["winner"] is None
+    undone = client.post(
+        f"/api/matches/{match['id']}/undo", json={"version": 3}, headers=bearer(match["edit_key"])
+    ).json()
+    assert len(undone["rounds"]) == 1
+    assert undone["version"] == 4
+    state = post_round(client, match, 4, winning_round(ANA)).json()
+    totals_before_edit = state["totals"]
+    state = post_round(client, match, 5, winning_round(ANA)).json()
+    assert state["winner"] == ANA
+    assert state["over"]
+    assert state["totals"][0] >= 1000
+    late = post_round(client, match, 6, winning_round(CAIO))
+    assert late.status_code == 422
+    assert "over" in late.json()["problems"][0]
+    # Editing round 1 recomputes every total after it.
+    edited = client.put(
+        f"/api/matches/{match['id']}/rounds/1",
+        json={"version": 6, "round": {"teams": [team(ANA, False), team(CAIO, True, [CLEAN])]}},
+        headers=bearer(match["edit_key"]),
+    )
+    assert edited.status_code == 200, edited.text
+    after = edited.json()
+    assert after["rounds"][1]["points"] == state["rounds"][1]["points"]
+    assert after["totals"] != totals_before_edit
+    stats = {t["name"]: t for t in after["stats"]["teams"]}
+    assert stats[ANA]["clean_canastras"] == 2
+    assert stats[CAIO]["went_out"] == 1
+
+
+def test_an_impossible_round_is_refused_whole(client: TestClient, match: dict[str, Any]) -> None:
+    both_out = {"teams": [team(ANA, True, [CLEAN]), team(CAIO, True, [CLEAN])]}
+    response = post_round(client, match, 1, both_out)
+    assert response.status_code == 422
+    problems = response.json()["problems"]
+    assert all(p.startswith("round 1: ") for p in problems)
+    wrong_teams = post_round(
+        client, match, 1, {"teams": [team(CAIO, True, [CLEAN]), team(ANA, False)]}
+    )
+    assert wrong_teams.status_code == 422
+    assert "order" in wrong_teams.json()["detail"]
+    state = client.get(f"/api/matches/{match['id']}", headers=bearer(match["share_key"])).json()
+    assert state["rounds"] == []
+    assert state["version"] == 1
+
+
+def test_bad_match_settings_are_problems(client: TestClient) -> None:
+    odd = {**MATCH, "players": 6}
+    response = client.post("/api/matches", json=odd)
+    assert response.status_code == 422
+    assert "players" in response.json()["detail"]
+    assert client.post("/api/matches", json={**MATCH, "players": 5}).status_code == 422
+
+
+def test_match_created_from_the_form_and_shown_with_breakdown_chart_and_stats(
+    client: TestClient,
+) -> None:
+    page = client.get("/tranca/new", headers={"Accept-Language": "pt-BR"}).text
+    token = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert token
+    assert "Nova partida de Tranca" in page
+    created = client.post(
+        "/tranca/new",
+        data={
+            "csrf": token.group(1),
+            "players": "4",
+            "team0_player0": "Ana",
+            "team0_player1": "Bia",
+            "team1_name": "Caio & Duda",
+            "team1_player0": "Caio",
+            "team1_player1": "Duda",
+        },
+        follow_redirects=False,
+    )
+    assert created.status_code == 303, created.text
+    match_id, key = created.headers["location"].split("/")[2:4]
+    state = client.get(f"/api/matches/{match_id}", headers=bearer(key)).json()
+    assert state["sides"] == [ANA, CAIO]
+    assert state["target"] == 3500
+    post_round(client, {"id": match_id, "edit_key": key}, 1, {"teams": [SEED_TEAM, QUIET]})
+    html = client.get(created.headers["location"], headers={"Accept-Language": "pt-BR"}).text
+    assert "canastras sujas" in html
+    assert "410" in html
+    assert "<polyline" in html
+    assert 'id="stats"' in html
+    assert "rodadas ganhas" in html
+
+
+def test_the_form_reports_every_problem(client: TestClient) -> None:
+    token = re.search(r'name="csrf" value="([^"]+)"', client.get("/tranca/new").text)
+    assert token
+    refused = client.post(
+        "/tranca/new",
+        data={
+            "csrf": token.group(1),
+            "players": "4",
+            "team0_name": "Same",
+            "team1_name": "Same",
+            "target": "lots",
+        },
+    )
+    assert refused.status_code == 422
+    assert "target" in refused.text
+
+
+@pytest.mark.parametrize(
+    ("players", "teams", "target"),
+    [
+        (2, [["Ana"], ["Caio"]], 3500),
+        (3, [["Ana"], ["Caio"], ["Eva"]], 3500),
+        (6, [["Ana", "Bia", "Cris"], ["Dan", "Eli", "Fred"]], 5000),
+    ],
+)
+def test_every_table_size(
+    client: TestClient, players: int, teams: list[list[str]], target: int
+) -> None:
+    names = [" & ".join(t) for t in teams]
+    created = client.post(
+        "/api/matches",
+        json={
+            "game": "tranca",
+            "players": players,
+            "teams": [{"name": n, "players": t} for n, t in zip(names, teams, strict=True)],
+        },
+    )
+    assert created.status_code == 201, created.text
+    match = created.json()
+    sides = [team(n, i == 0, [CLEAN] if i == 0 else None) for i, n in enumerate(names)]
+    sides[0]["went_out_player"] = teams[0][-1]
+    state = post_round(client, match, 1, {"teams": sides}).json()
+    assert state["target"] == target
+    assert state["totals"][0] == 375
+    assert state["rounds"][0]["document"]["decks"] == (3 if players == 6 else 2)
+    players_stats = {p["name"]: p for p in state["stats"]["players"]}
+    assert players_stats[teams[0][-1]]["went_out"] == 1
+
+
+def test_a_player_who_is_not_in_the_team_is_refused(
+    client: TestClient, match: dict[str, Any]
+) -> None:
+    sides = [team(ANA, True, [CLEAN], went_out_player="Zé"), team(CAIO, False)]
+    response = post_round(client, match, 1, {"teams": sides})
+    assert response.status_code == 422
+    assert "'Zé' is not among its players" in response.json()["detail"]
+
+
+def test_the_scoring_endpoint_refuses_what_is_not_a_round(client: TestClient) -> None:
+    for body in ([1, 2], "round", {"players": 4}):
+        response = client.post("/api/tranca/score", json=body)
+        assert response.status_code == 422, body
+        assert response.json()["problems"]
