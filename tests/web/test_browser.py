@@ -108,7 +108,15 @@ def test_gongzhu_scorer_and_match_in_a_browser(page: Any) -> None:
     page.goto(share_url)
     assert page.locator("#round-form").count() == 0
     assert "Bo wins!" in page.inner_text("#winner")
-    page.goto("/")  # the start page remembers the match this browser keeps
+    page.goto("/")  # the start page remembers the match this browser keeps, and who won it
+    page.wait_for_selector("#standings table")
+    rows = {
+        r.locator("th").inner_text(): r.locator("td").all_inner_texts()
+        for r in page.locator("#standings tr").all()[1:]
+    }
+    assert rows["Bo"] == ["1", "1", "1"]  # played, won, rounds won (round 2 is a tie at 0)
+    assert rows["Ann"] == ["1", "0", "0"]
+    shot(page, "home-standings")
     page.click("#my-matches a")
     assert page.url == edit_url
     page.click("text=Português (Brasil)")
