@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.web.conftest import bearer
+from tests.web.conftest import bearer, new_match
 
 tranca = pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed yet")
 
@@ -247,3 +247,100 @@ def test_the_scoring_endpoint_refuses_what_is_not_a_round(client: TestClient) ->
         response = client.post("/api/tranca/score", json=body)
         assert response.status_code == 422, body
         assert response.json()["problems"]
+
+
+def play_to_the_end(client: TestClient, match: dict[str, Any], winner: str, rounds: int) -> None:
+    for version in range(1, rounds + 1):
+        response = post_round(client, match, version, winning_round(winner))
+        assert response.status_code == 201, response.text
+    assert response.json()["winner"] == (winner if rounds >= 3 else None)
+
+
+def test_standings_count_matches_and_rounds_won_over_the_matches_given(
+    client: TestClient,
+) -> None:
+    """Three matches of the same table (Bia changes partner), one still under way, and one
+    match of strangers that this browser does not hold: only the matches given are counted."""
+    ana_bia = new_match(client, MATCH)
+    play_to_the_end(client, ana_bia, ANA, 3)  # 3 × 375 ≥ 1,000: Ana & Bia win in 3 rounds
+    caio_duda = new_match(client, MATCH)
+    play_to_the_end(client, caio_duda, CAIO, 3)
+    swapped = {
+        **MATCH,
+        "teams": [
+            {"name": "Ana & Caio", "players": ["Ana", "Caio"]},
+            {"name": "Bia & Duda", "players": ["Bia", "Duda"]},
+        ],
+    }
+    under_way = new_match(client, swapped)
+    round_ = {"teams": [team("Ana & Caio", False), team("Bia & Duda", True, [CLEAN])]}
+    assert post_round(client, under_way, 1, round_).status_code == 201
+    strangers = new_match(client, MATCH)
+    play_to_the_end(client, strangers, CAIO, 3)
+
+    keys = [
+        {"id": ana_bia["id"], "key": ana_bia["edit_key"]},
+        {"id": caio_duda["id"], "key": caio_duda["share_key"]},  # a share link counts too
+        {"id": under_way["id"], "key": under_way["edit_key"]},
+        {"id": ana_bia["id"], "key": ana_bia["share_key"]},  # the same match twice: once
+        {"id": strangers["id"], "key": ana_bia["edit_key"]},  # a key that does not open it
+        {"id": "nosuchmatch", "key": "nokey"},
+    ]
+    response = client.post("/api/standings", json={"matches": keys})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["skipped"] == [strangers["id"], "nosuchmatch"]
+    [tranca_] = body["games"]
+    assert (tranca_["game"], tranca_["matches"], tranca_["finished"]) == ("tranca", 3, 2)
+    sides = {s["name"]: s for s in tranca_["sides"]}
+    assert sides[ANA] == {"name": ANA, "played": 2, "won": 1, "rounds": 6, "rounds_won": 3}
+    assert sides[CAIO] == {"name": CAIO, "played": 2, "won": 1, "rounds": 6, "rounds_won": 3}
+    assert sides["Bia & Duda"] == {
+        "name": "Bia & Duda",
+        "played": 1,
+        "won": 0,
+        "rounds": 1,
+        "rounds_won": 1,
+    }
+    players = {p["name"]: (p["played"], p["won"]) for p in tranca_["players"]}
+    assert players == {"Ana": (3, 1), "Bia": (3, 1), "Caio": (3, 1), "Duda": (3, 1)}
+    # Each match's own statistics agree on the rounds won.
+    state = client.get(f"/api/matches/{ana_bia['id']}", headers=bearer(ana_bia["edit_key"]))
+    per_match = {t["name"]: t["rounds_won"] for t in state.json()["stats"]["teams"]}
+    assert per_match == {ANA: 3, CAIO: 0}
+
+
+def test_standings_of_gongzhu_and_tranca_are_kept_apart(client: TestClient) -> None:
+    tranca_match = new_match(client, MATCH)
+    play_to_the_end(client, tranca_match, ANA, 3)
+    gongzhu = new_match(client)  # Ann, Bo, Cy, Di
+    response = client.post(
+        f"/api/matches/{gongzhu['id']}/rounds",
+        json={"version": 1, "round": {"piles": ["TJQKP", "G", "D", "56789"]}},
+        headers=bearer(gongzhu["edit_key"]),
+    )
+    assert response.status_code == 201, response.text
+    keys = [{"id": m["id"], "key": m["edit_key"]} for m in (tranca_match, gongzhu)]
+    games = {
+        g["game"]: g for g in client.post("/api/standings", json={"matches": keys}).json()["games"]
+    }
+    assert sorted(games) == ["gongzhu", "tranca"]
+    assert games["gongzhu"]["players"] == []  # Gong Zhu's sides are the players
+    bo = next(s for s in games["gongzhu"]["sides"] if s["name"] == "Bo")
+    assert bo == {"name": "Bo", "played": 1, "won": 0, "rounds": 1, "rounds_won": 1}  # +100
+    assert games["tranca"]["sides"][0]["name"] == ANA  # ranked by matches won
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"matches": "x"},
+        {"matches": [{"id": "a"}]},
+        {"matches": [{"id": "a", "key": "b"}] * 101},
+    ],
+)
+def test_standings_refuse_a_bad_request_with_a_problem(client: TestClient, body: Any) -> None:
+    response = client.post("/api/standings", json=body)
+    assert response.status_code == 422
+    assert response.headers["content-type"] == "application/problem+json"

@@ -17,12 +17,15 @@ from cardscore.web.api.schemas import (
     MatchOut,
     PhotoOut,
     RoundWrite,
+    StandingsIn,
+    StandingsOut,
     VersionIn,
 )
 from cardscore.web.games import get_adapter
 from cardscore.web.photos import recognizer
 from cardscore.web.problems import PROBLEM_RESPONSES, ProblemError, _response
 from cardscore.web.security import check_image
+from cardscore.web.standings import standings
 from cardscore.web.store import MatchStore, Snapshot
 
 __all__ = ["match_out", "router"]
@@ -146,6 +149,32 @@ def edit_round(match_id: str, number: int, body: RoundWrite, store: Store, key: 
 def undo(match_id: str, body: VersionIn, store: Store, key: Key) -> Response:
     """Take back the last round."""
     return _answer(store.undo(match_id, key, body.version))
+
+
+@router.post("/standings", tags=["matches"])
+def match_standings(body: StandingsIn, store: Store) -> StandingsOut:
+    """Matches and rounds won by each team and player, over the matches given (each with its
+    edit or share key: the ones a browser keeps). Matches that cannot be opened are skipped."""
+    counted: list[tuple[str, dict[str, Any], Any]] = []
+    skipped: list[str] = []
+    seen: set[str] = set()
+    for entry in body.matches:
+        if entry.id in seen:
+            continue
+        try:
+            snapshot = store.read(entry.id, entry.key)
+        except ProblemError:
+            skipped.append(entry.id)
+            continue
+        adapter = get_adapter(snapshot.game)
+        if adapter is None:
+            skipped.append(entry.id)
+            continue
+        seen.add(entry.id)
+        counted.append(
+            (snapshot.game, snapshot.config, adapter.summary(snapshot.config, snapshot.documents))
+        )
+    return StandingsOut(games=standings(counted), skipped=skipped)
 
 
 @router.post("/gongzhu/score", tags=["scoring"])

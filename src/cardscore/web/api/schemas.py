@@ -18,6 +18,8 @@ __all__ = [
     "PhotoOut",
     "RoundOut",
     "RoundWrite",
+    "StandingsIn",
+    "StandingsOut",
     "TeamIn",
     "TrancaMatchIn",
     "VersionIn",
@@ -110,6 +112,31 @@ class RoundWrite(_Strict):
 
 class VersionIn(_Strict):
     version: int = Field(ge=1, le=2**31)
+
+
+Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+
+
+class MatchKey(_Strict):
+    id: Token
+    key: Token = Field(description="The match's edit key or share key.")
+
+
+class StandingsIn(_Strict):
+    matches: list[MatchKey] = Field(
+        max_length=100, description="The matches to count, each with a key that opens it."
+    )
+
+
+class StandingsOut(BaseModel):
+    games: list[dict[str, Any]] = Field(
+        description="Per game: `matches`, `finished`, and `sides` (teams or players: `played`, "
+        "`won`, `rounds`, `rounds_won`) and, for teams, `players` (`played`, `won`), ranked by "
+        "matches won."
+    )
+    skipped: list[str] = Field(
+        description="Matches not counted: no such match, or the key does not open it."
+    )
 
 
 class RoundOut(BaseModel):
