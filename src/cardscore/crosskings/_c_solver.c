@@ -284,6 +284,10 @@ static int table_resize(Solver *S, int log2) {
     return 0;
 }
 
+static inline void table_prefetch(const Solver *S, uint64_t k0, uint64_t k1) {
+    __builtin_prefetch(&S->table[slot_of(k0, k1, S->table_mask)]);
+}
+
 static Entry *table_find(Solver *S, uint64_t k0, uint64_t k1) {
     size_t j = slot_of(k0, k1, S->table_mask);
     for (int probe = 0; probe < PROBE_LIMIT; probe++, j = (j + 1) & S->table_mask) {
@@ -438,6 +442,13 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
         pool &= pool - 1;
     }
     V lows[12], highs[12];
+    if (S->prune) { /* the lookups below miss the cache: overlap them */
+        for (int i = 0; i < n; i++) {
+            uint64_t x = bits[i], c1 = mover ? p1 : p1 | x, c2 = mover ? p2 | x : p2;
+            table_prefetch(S, c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42),
+                           c2 | ((next >> 22) << 36) | (1ULL << 63));
+        }
+    }
     for (int i = 0; i < n; i++) {
         lows[i] = -V_INF;
         highs[i] = V_INF;
@@ -539,6 +550,15 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
     V alpha0 = alpha, beta0 = beta;
     int mover = popcount64(p1 | p2) & 1, chosen = -1;
     if (S->prune) { /* enhanced transposition cutoff: a face-up child already known good enough */
+        for (uint64_t m = moves; m; m &= m - 1) { /* the lookups miss the cache: overlap them */
+            int cell = __builtin_ctzll(m);
+            uint64_t card = S->cellcard[cell];
+            if (!card) continue;
+            uint64_t next = rem & ~(1ULL << cell), c1 = mover ? p1 : p1 | card;
+            uint64_t c2 = mover ? p2 | card : p2;
+            table_prefetch(S, c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42),
+                           c2 | ((next >> 22) << 36) | (1ULL << 63));
+        }
         for (uint64_t m = moves; m; m &= m - 1) {
             int cell = __builtin_ctzll(m);
             uint64_t card = S->cellcard[cell];
