@@ -11,10 +11,11 @@
  * between moves are exact. |margin| <= 92 (a hand scores at most 4 runs of 8 = 4*13 plus
  * 8 sets of 4 = 8*5), so em fits easily in 64 bits (92 * 12! < 2^36).
  *
- * Search: alpha-beta at the players' nodes and Star1 at chance nodes, with bounds that are
- * proven (see node_bounds), and a transposition table keyed on (cells left, marker, player 1's
- * cards, player 2's cards), which fixes the unseen cards too. prune=False gives the plain
- * expectimax, kept for cross-checks.
+ * Search: alpha-beta at the players' nodes and Star1 at chance nodes with Star2 probing, with
+ * bounds that are proven (see node_bounds and star2_probe), and a transposition table keyed on
+ * (cells left, marker, player 1's cards, player 2's cards), which fixes the unseen cards too
+ * (as a set: the key is already canonical; the fixed board leaves no suit symmetry).
+ * prune=False gives the plain expectimax, kept for cross-checks.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
