@@ -11,10 +11,11 @@
  * between moves are exact. |margin| <= 92 (a hand scores at most 4 runs of 8 = 4*13 plus
  * 8 sets of 4 = 8*5), so em fits easily in 64 bits (92 * 12! < 2^36).
  *
- * Search: alpha-beta at the players' nodes and Star1 at chance nodes, with bounds that are
- * proven (see node_bounds), and a transposition table keyed on (cells left, marker, player 1's
- * cards, player 2's cards), which fixes the unseen cards too. prune=False gives the plain
- * expectimax, kept for cross-checks.
+ * Search: alpha-beta at the players' nodes and Star1 at chance nodes with Star2 probing, with
+ * bounds that are proven (see node_bounds and star2_probe), and a transposition table keyed on
+ * (cells left, marker, player 1's cards, player 2's cards), which fixes the unseen cards too
+ * (as a set: the key is already canonical; the fixed board leaves no suit symmetry).
+ * prune=False gives the plain expectimax, kept for cross-checks.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -284,6 +285,10 @@ static int table_resize(Solver *S, int log2) {
     return 0;
 }
 
+static inline void table_prefetch(const Solver *S, uint64_t k0, uint64_t k1) {
+    __builtin_prefetch(&S->table[slot_of(k0, k1, S->table_mask)]);
+}
+
 static Entry *table_find(Solver *S, uint64_t k0, uint64_t k1) {
     size_t j = slot_of(k0, k1, S->table_mask);
     for (int probe = 0; probe < PROBE_LIMIT; probe++, j = (j + 1) & S->table_mask) {
@@ -352,6 +357,71 @@ static void node_bounds(Solver *S, uint64_t p1, uint64_t p2, int64_t scale, V *l
 
 static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, uint64_t visible,
                 V alpha, V beta, int *best_cell);
+static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t visible, int cell,
+                    V alpha, V beta);
+
+/* Star2 probing at a chance node whose children are all player nodes: one move of each child
+ * (the table's move, else the one that raises the child's mover's score most) is searched.
+ * The value of a move is a lower bound on a maximising child's value and an upper bound on a
+ * minimising child's; fail-soft search returns the move's exact value inside its window, a
+ * lower bound above it and an upper bound below it, so a return above the window's low end
+ * proves a lower bound and one below its high end an upper bound. The proven bound replaces
+ * the child's in lows/highs when tighter. Returns 1 when some bound changed. */
+static int star2_probe(Solver *S, uint64_t next, int cell, uint64_t p1, uint64_t p2,
+                       uint64_t visible, int mover, const uint64_t *bits, V *lows, V *highs, int n,
+                       V alpha, V beta) {
+    int maxing = mover == 1; /* the child's mover: player 1 (index 0) maximises */
+    if (maxing ? beta >= V_INF : alpha <= -V_INF) return 0;
+    V sum_low = 0, sum_high = 0;
+    for (int i = 0; i < n; i++) {
+        sum_low += lows[i];
+        sum_high += highs[i];
+    }
+    int changed = 0;
+    uint64_t moves = LINES[cell] & next;
+    for (int i = 0; i < n; i++) {
+        uint64_t x = bits[i], c1 = mover ? p1 : p1 | x, c2 = mover ? p2 | x : p2;
+        uint64_t k0 = c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42);
+        uint64_t k1 = c2 | ((next >> 22) << 36) | (1ULL << 63);
+        Entry *hit = table_find(S, k0, k1);
+        int probe = -1;
+        if (hit && hit->best >= 0 && (moves >> hit->best & 1)) {
+            probe = hit->best;
+        } else {
+            uint64_t own = maxing ? c1 : c2;
+            int base = cached_score(S, own), best_key = -1;
+            for (uint64_t m = moves; m; m &= m - 1) {
+                int c = __builtin_ctzll(m);
+                uint64_t card = S->cellcard[c];
+                int key = card ? 4 * (cached_score(S, own | card) - base) : 2;
+                if (key > best_key) {
+                    best_key = key;
+                    probe = c;
+                }
+            }
+        }
+        /* the child's window: what the others' current bounds leave to it */
+        V a = alpha - (sum_high - highs[i]), b = beta - (sum_low - lows[i]);
+        if (maxing && a < lows[i]) a = lows[i];
+        if (!maxing && b > highs[i]) b = highs[i];
+        if (a >= b) continue;
+        V v = move_value(S, next, c1, c2, visible, probe, a, b);
+        if (S->aborted) return changed;
+        if (maxing && v > a && v > lows[i]) {
+            sum_low += v - lows[i];
+            lows[i] = v;
+            changed = 1;
+            if (sum_low >= beta) return 1;
+        }
+        if (!maxing && v < b && v < highs[i]) {
+            sum_high += v - highs[i];
+            highs[i] = v;
+            changed = 1;
+            if (sum_high <= alpha) return 1;
+        }
+    }
+    return changed;
+}
 
 /* The value of taking `cell`, scaled by f! for the f face-down cells left before the move. */
 static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t visible,
@@ -373,6 +443,13 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
         pool &= pool - 1;
     }
     V lows[12], highs[12];
+    if (S->prune) { /* the lookups below miss the cache: overlap them */
+        for (int i = 0; i < n; i++) {
+            uint64_t x = bits[i], c1 = mover ? p1 : p1 | x, c2 = mover ? p2 | x : p2;
+            table_prefetch(S, c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42),
+                           c2 | ((next >> 22) << 36) | (1ULL << 63));
+        }
+    }
     for (int i = 0; i < n; i++) {
         lows[i] = -V_INF;
         highs[i] = V_INF;
@@ -415,6 +492,17 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
     if (S->prune) {
         if (low[0] >= beta) return low[0];
         if (high[0] <= alpha) return high[0];
+        if (n > 1 && LINES[cell] & next && star2_probe(S, next, cell, p1, p2, visible, mover, bits,
+                                                       lows, highs, n, alpha, beta)) {
+            if (S->aborted) return 0;
+            low[n] = high[n] = 0;
+            for (int i = n - 1; i >= 0; i--) {
+                low[i] = low[i + 1] + lows[i];
+                high[i] = high[i + 1] + highs[i];
+            }
+            if (low[0] >= beta) return low[0];
+            if (high[0] <= alpha) return high[0];
+        }
     }
     V sum = 0;
     for (int i = 0; i < n; i++) {
@@ -463,6 +551,15 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
     V alpha0 = alpha, beta0 = beta;
     int mover = popcount64(p1 | p2) & 1, chosen = -1;
     if (S->prune) { /* enhanced transposition cutoff: a face-up child already known good enough */
+        for (uint64_t m = moves; m; m &= m - 1) { /* the lookups miss the cache: overlap them */
+            int cell = __builtin_ctzll(m);
+            uint64_t card = S->cellcard[cell];
+            if (!card) continue;
+            uint64_t next = rem & ~(1ULL << cell), c1 = mover ? p1 : p1 | card;
+            uint64_t c2 = mover ? p2 | card : p2;
+            table_prefetch(S, c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42),
+                           c2 | ((next >> 22) << 36) | (1ULL << 63));
+        }
         for (uint64_t m = moves; m; m &= m - 1) {
             int cell = __builtin_ctzll(m);
             uint64_t card = S->cellcard[cell];
