@@ -356,6 +356,8 @@ def test_crosskings_against_the_computer_in_a_browser(page: Any) -> None:
     page.click("#crosskings-new button[type=submit]")
     page.wait_for_selector("#board svg")
     for _ in range(3):
+        # The legal cells are marked by a script once the page is parsed: wait for them.
+        page.wait_for_selector("#board g.cell.legal")
         legal = page.locator("#board g.cell.legal")
         assert legal.count() > 0
         with page.expect_navigation():
