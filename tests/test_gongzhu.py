@@ -135,6 +135,15 @@ def test_hand_checks_no_card_is_in_two_piles() -> None:
     )
 
 
+def test_hand_reports_every_bad_pile_with_its_number() -> None:
+    with pytest.raises(InvalidNotationError) as info:
+        score_hand(["Px", "", "Z", "G"])
+    assert [p.split(" is")[0] for p in info.value.problems] == [
+        "pile 1: symbol 2 'x'",
+        "pile 3: symbol 1 'Z'",
+    ]
+
+
 def test_match_runs_to_the_limit_and_undoes() -> None:
     match = Match(("N", "E", "S", "W"))
     while not match.is_over:

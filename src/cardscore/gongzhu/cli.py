@@ -6,7 +6,6 @@ import click
 
 from cardscore.cards import parse_cards
 from cardscore.cli.output import breakdown_table, console, echo_json, json_option
-from cardscore.errors import CardscoreError
 from cardscore.gongzhu.notation import parse_pile
 from cardscore.gongzhu.rules import Rules
 from cardscore.gongzhu.scoring import score_hand, score_pile
@@ -82,16 +81,7 @@ def hand_command(
 ) -> None:
     """Score the four PILES of one hand (pile notation, '' for a player with none)."""
     rules = Rules(pig_plus_with_all_hearts, low_hearts_double)
-    problems: list[str] = []
-    parsed = []
-    for number, text in enumerate(piles, start=1):
-        try:
-            parsed.append(parse_pile(text))
-        except CardscoreError as error:
-            problems.extend(f"pile {number}: {p}" for p in error.problems)
-    if problems:
-        raise CardscoreError(problems)
-    scores = score_hand(parsed, rules)
+    scores = score_hand(piles, rules)
     if as_json:
         echo_json({"scores": [s.as_dict() for s in scores]})
         return

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from cardscore.breakdown import Breakdown, Term
-from cardscore.cards import Card, Suit
-from cardscore.errors import ImpossibleTableError
+from cardscore.cards import Card, Suit, check_decks
+from cardscore.errors import CardscoreError, ImpossibleTableError
 from cardscore.gongzhu.notation import format_pile, parse_pile
 from cardscore.gongzhu.rules import DOUBLER, GOAT, HEART_POINTS, PIG, Rules
 
@@ -66,11 +66,7 @@ def score_pile(cards: Iterable[Card], rules: Rules = Rules()) -> PileScore:
     A card given twice is an error: one deck holds one of each.
     """
     given = list(cards)
-    repeated = sorted({c for c in given if given.count(c) > 1})
-    if repeated:
-        raise ImpossibleTableError(
-            f"{c} appears {given.count(c)} times; one deck holds only one" for c in repeated
-        )
+    check_decks(given, decks=1)
     scoring = tuple(sorted((c for c in given if _is_scoring(c)), key=_pile_order))
     hearts = [c for c in scoring if c.suit is Suit.HEARTS]
     all_hearts = len(hearts) == _ALL_HEARTS
@@ -133,16 +129,27 @@ def score_hand(
     ...
     cardscore.errors.ImpossibleTableError: Q♠ is in piles 1 and 2; one deck holds only one
     """
-    card_piles = [parse_pile(p) if isinstance(p, str) else tuple(p) for p in piles]
+    card_piles: list[tuple[Card, ...]] = []
+    errors: list[tuple[int, CardscoreError]] = []
+    for number, pile in enumerate(piles, start=1):
+        try:
+            card_piles.append(parse_pile(pile) if isinstance(pile, str) else tuple(pile))
+        except CardscoreError as error:
+            errors.append((number, error))
+    if errors:
+        # Every pile's problems at once, keeping the error's cause when all piles share it.
+        kinds = {type(error) for _, error in errors}
+        kind = kinds.pop() if len(kinds) == 1 else CardscoreError
+        raise kind(f"pile {n}: {p}" for n, error in errors for p in error.problems)
     where: dict[Card, list[int]] = {}
     for number, pile in enumerate(card_piles, start=1):
         for card in set(pile):
             where.setdefault(card, []).append(number)
-    problems = [
+    overlaps = [
         f"{card} is in piles {' and '.join(map(str, numbers))}; one deck holds only one"
         for card, numbers in sorted(where.items())
         if len(numbers) > 1
     ]
-    if problems:
-        raise ImpossibleTableError(problems)
+    if overlaps:
+        raise ImpossibleTableError(overlaps)
     return tuple(score_pile(pile, rules) for pile in card_piles)
