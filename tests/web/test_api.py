@@ -81,6 +81,35 @@ def test_undo_and_edit_recompute_totals(client: TestClient) -> None:
     assert nothing.json()["problems"] == ["there is no round to undo"]
 
 
+def test_prefer_return_minimal_answers_with_what_changed(client: TestClient) -> None:
+    match = new_match(client)
+    minimal = {**bearer(match["edit_key"]), "Prefer": "return=minimal"}
+    url = f"/api/matches/{match['id']}"
+    add(client, match, 1, ["P", "", "", ""])
+    second = client.post(
+        url + "/rounds", json={"version": 2, "round": {"piles": ["G", "", "", ""]}}, headers=minimal
+    )
+    assert second.status_code == 201, second.text
+    assert second.headers["preference-applied"] == "return=minimal"
+    saved = second.json()
+    assert "stats" not in saved
+    assert (saved["version"], saved["totals"]) == (3, [0, 0, 0, 0])
+    assert [r["number"] for r in saved["rounds"]] == [2]  # only the new round
+    assert saved["rounds"][0]["document"] == {"piles": ["G", "", "", ""]}
+    edited = client.put(
+        url + "/rounds/1",
+        json={"version": 3, "round": {"piles": ["", "P", "", ""]}},
+        headers=minimal,
+    ).json()
+    assert [r["number"] for r in edited["rounds"]] == [1, 2]  # the edit and the totals after it
+    assert edited["rounds"][1]["totals"] == edited["totals"] == [100, -100, 0, 0]
+    undone = client.post(url + "/undo", json={"version": 4}, headers=minimal).json()
+    assert (undone["rounds"], undone["totals"], undone["version"]) == ([], [0, -100, 0, 0], 5)
+    whole = client.get(url, headers=bearer(match["edit_key"])).json()
+    assert whole["totals"] == undone["totals"]
+    assert len(whole["rounds"]) == 1
+
+
 def test_impossible_round_names_every_problem_and_stores_nothing(client: TestClient) -> None:
     match = new_match(client)
     response = add(client, match, 1, ["PX", "P", "Z", ""])

@@ -112,4 +112,5 @@ def serve(lan: bool, host: str | None, port: int, workers: int, database_url: st
         port=port,
         workers=workers,
         log_level="warning",
+        access_log=False,  # a line per request costs more than a round's score
     )

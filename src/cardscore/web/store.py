@@ -1,24 +1,32 @@
 """Matches and rounds in the database: every change is one transaction with a version check.
 
-A write names the version the client last saw. The whole match is re-checked with the change on
-a snapshot at that version; then one transaction moves the version on (``UPDATE … WHERE
-version = sent``: atomic on both SQLite and PostgreSQL) and stores the round rows. So a round is
-saved whole or not at all, and of two phones saving at once one gets a 409.
+A write names the version the client last saw. The change is checked outside the write
+transaction on the match at that version; then one transaction moves the version on (``UPDATE …
+WHERE version = sent``: atomic on both SQLite and PostgreSQL) and stores the round rows. So a
+round is saved whole or not at all, and of two phones saving at once one gets a 409.
+
+Each process keeps the matches it last worked on, checked and scored, at their version
+(:class:`Recent`): a match at a given version never changes (every change moves the version on),
+so a save that names a version kept here checks and scores only its new round, and reads nothing
+before its write; the ``UPDATE … WHERE version`` still decides, in the database, whether the match
+is really at that version. Anything not kept (another process changed the match, a restart, a
+failed change) is read back from the database and re-checked whole.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, cast
 
-from sqlalchemy import Engine, delete, insert, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, select, update
 
-from cardscore.web.db import make_sessionmaker, write_engine
+from cardscore.web.db import write_engine
 from cardscore.web.games import GameAdapter, Summary, get_adapter
+from cardscore.web.games.base import Played
 from cardscore.web.models import MatchRow, RoundRow, utcnow
 from cardscore.web.problems import ProblemError
 from cardscore.web.security import (
@@ -30,7 +38,42 @@ from cardscore.web.security import (
     share_key_for,
 )
 
-__all__ = ["Created", "MatchStore", "Snapshot"]
+__all__ = ["Created", "MatchStore", "Recent", "Snapshot"]
+
+_MATCHES = cast(Table, MatchRow.__table__)
+_ROUNDS = cast(Table, RoundRow.__table__)
+_NOW = bindparam("now", type_=_MATCHES.c.updated_at.type)
+# Built once: executing a ready statement skips building it and most of its cache-key work.
+_SELECT_MATCH = select(
+    _MATCHES.c.game,
+    _MATCHES.c.config,
+    _MATCHES.c.edit_key_hash,
+    _MATCHES.c.share_key_hash,
+    _MATCHES.c.version,
+).where(_MATCHES.c.id == bindparam("match_id"))
+_SELECT_VERSION = select(_MATCHES.c.version).where(_MATCHES.c.id == bindparam("match_id"))
+_SELECT_DOCUMENTS = (
+    select(_ROUNDS.c.document)
+    .where(_ROUNDS.c.match_id == bindparam("match_id"))
+    .order_by(_ROUNDS.c.number)
+)
+_BUMP = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("match_id"), _MATCHES.c.version == bindparam("sent"))
+    .values(version=bindparam("next", type_=_MATCHES.c.version.type), updated_at=_NOW)
+)
+_INSERT_ROUNDS = insert(_ROUNDS)
+_DELETE_AFTER = delete(_ROUNDS).where(
+    _ROUNDS.c.match_id == bindparam("match_id"), _ROUNDS.c.number > bindparam("last")
+)
+_REPLACE_ROUND = (
+    update(_ROUNDS)
+    .where(_ROUNDS.c.match_id == bindparam("in_match"), _ROUNDS.c.number == bindparam("n"))
+    .values(
+        document=bindparam("new_document", type_=_ROUNDS.c.document.type),
+        created_at=bindparam("now", type_=_ROUNDS.c.created_at.type),
+    )
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +96,62 @@ class Snapshot:
     version: int
     access: Access
     summary: Summary | None = None
-    """Set when a change already worked it out (it is the same for the same rounds)."""
+    """Set when the store already worked it out (it is the same for the same rounds)."""
+    changed: int | None = None
+    """After a change: the index of the first round it added or replaced (rounds from there on
+    are new or have new totals); the number of rounds when it only took rounds away."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """A match at one version: what a change needs (the keys' hashes never change)."""
+
+    game: str
+    config: dict[str, Any]
+    edit_key_hash: str
+    share_key_hash: str
+    version: int
+    played: Played
+
+
+class Recent:
+    """The matches this process worked on last, each at the version it was at then (an LRU).
+
+    A change ``take``\\s its match out (it will change the :class:`Played` in place) and puts it
+    back at the new version once stored; a failed change simply leaves it out. Readers look
+    under the lock, while nobody can be changing what they see.
+    """
+
+    def __init__(self, size: int = 128) -> None:
+        self.size = size
+        self._kept: OrderedDict[str, _Kept] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, match_id: str, version: int) -> _Kept | None:
+        with self._lock:
+            kept = self._kept.get(match_id)
+            if kept is None or kept.version != version:
+                return None
+            del self._kept[match_id]
+            return kept
+
+    def put(self, match_id: str, kept: _Kept) -> None:
+        with self._lock:
+            known = self._kept.get(match_id)
+            if known is not None and known.version > kept.version:
+                return  # a reader that started earlier: keep the newer one
+            self._kept[match_id] = kept
+            self._kept.move_to_end(match_id)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+    def look(self, match_id: str, version: int) -> tuple[list[dict[str, Any]], Summary] | None:
+        """The documents and summary of a match kept at ``version``, if it is."""
+        with self._lock:
+            kept = self._kept.get(match_id)
+            if kept is None or kept.version != version:
+                return None
+            return list(kept.played.documents), kept.played.summary()
 
 
 def _conflict(match_id: str, sent: int, current: int | None) -> ProblemError:
@@ -73,10 +171,29 @@ def _adapter(game: str) -> GameAdapter:
     return adapter
 
 
+def _access(match_id: str, key: str | None, row: Any, *, write: bool) -> Access:
+    """The key's access to the match (``row`` has the keys' hashes), or the problem why not."""
+    access = access_for(key, row.edit_key_hash, row.share_key_hash)
+    if access is None:
+        status = 401 if not key else 403
+        raise ProblemError(status, f"this key does not open match {match_id!r}", "bad-key")
+    if write and access != "edit":
+        raise ProblemError(
+            403,
+            "the share link only reads this match; use the edit link to change it",
+            "read-only",
+        )
+    return access
+
+
+Change = Callable[[GameAdapter, Mapping[str, Any], Played], Played]
+
+
 class MatchStore:
-    def __init__(self, engine: Engine) -> None:
-        self.sessions = make_sessionmaker(engine)
-        self.write_sessions = make_sessionmaker(write_engine(engine))
+    def __init__(self, engine: Engine, recent: int = 128) -> None:
+        self.engine = engine
+        self.write_engine = write_engine(engine)
+        self.recent = Recent(recent)
         # SQLite has one writer at a time: threads of this process queue here, in order, rather
         # than in SQLite's busy handler, which polls with growing sleeps.
         self._write_lock: AbstractContextManager[Any] = (
@@ -88,132 +205,147 @@ class MatchStore:
         edit_key = new_key()
         share_key = share_key_for(edit_key)
         now = utcnow()
-        row = MatchRow(
-            id=new_match_id(),
-            game=game,
-            config=config,
-            edit_key_hash=key_hash(edit_key),
-            share_key_hash=key_hash(share_key),
-            version=1,
-            created_at=now,
-            updated_at=now,
-        )
-        with self._write_lock, self.write_sessions.begin() as session:
-            session.add(row)
-        return Created(row.id, game, 1, edit_key, share_key)
+        match_id = new_match_id()
+        with self._write_lock, self.write_engine.begin() as connection:
+            connection.execute(
+                insert(_MATCHES),
+                {
+                    "id": match_id,
+                    "game": game,
+                    "config": config,
+                    "edit_key_hash": key_hash(edit_key),
+                    "share_key_hash": key_hash(share_key),
+                    "version": 1,
+                    "created_at": now,
+                    "updated_at": now,
+                },
+            )
+        return Created(match_id, game, 1, edit_key, share_key)
 
-    def _locked(self, session: Session, match_id: str, key: str | None, *, write: bool) -> MatchRow:
-        row = session.scalars(select(MatchRow).where(MatchRow.id == match_id)).one_or_none()
+    @staticmethod
+    def _row(connection: Connection, match_id: str) -> Any:
+        row = connection.execute(_SELECT_MATCH, {"match_id": match_id}).one_or_none()
         if row is None:
             raise ProblemError(404, f"there is no match {match_id!r}", "not-found")
-        access = access_for(key, row.edit_key_hash, row.share_key_hash)
-        if access is None:
-            status = 401 if not key else 403
-            raise ProblemError(status, f"this key does not open match {match_id!r}", "bad-key")
-        if write and access != "edit":
-            raise ProblemError(
-                403,
-                "the share link only reads this match; use the edit link to change it",
-                "read-only",
-            )
         return row
 
     @staticmethod
-    def _documents(session: Session, match_id: str) -> list[dict[str, Any]]:
-        return list(
-            session.scalars(
-                select(RoundRow.document)
-                .where(RoundRow.match_id == match_id)
-                .order_by(RoundRow.number)
-            )
-        )
+    def _documents(connection: Connection, match_id: str) -> list[dict[str, Any]]:
+        return list(connection.scalars(_SELECT_DOCUMENTS, {"match_id": match_id}))
 
     def read(self, match_id: str, key: str | None) -> Snapshot:
-        with self.sessions.begin() as session:
-            row = self._locked(session, match_id, key, write=False)
-            access = access_for(key, row.edit_key_hash, row.share_key_hash)
-            assert access is not None
-            documents = self._documents(session, match_id)
-            return Snapshot(row.id, row.game, row.config, documents, row.version, access)
+        with self.engine.begin() as connection:
+            row = self._row(connection, match_id)
+            access = _access(match_id, key, row, write=False)
+            seen = self.recent.look(match_id, row.version)
+            if seen is None:
+                documents = self._documents(connection, match_id)
+        if seen is not None:
+            documents, summary = seen
+            return Snapshot(match_id, row.game, row.config, documents, row.version, access, summary)
+        played = _adapter(row.game).open(row.config, documents)
+        summary = played.summary()
+        snapshot = Snapshot(
+            match_id, row.game, row.config, list(played.documents), row.version, access, summary
+        )
+        self.recent.put(
+            match_id,
+            _Kept(row.game, row.config, row.edit_key_hash, row.share_key_hash, row.version, played),
+        )
+        return snapshot
 
-    def _change(
-        self,
-        match_id: str,
-        key: str | None,
-        version: int,
-        change: Callable[[GameAdapter, dict[str, Any], list[dict[str, Any]]], list[dict[str, Any]]],
-    ) -> Snapshot:
-        """Apply ``change`` to the round documents and store the result, all or nothing.
+    def _load(self, match_id: str, key: str | None, version: int) -> _Kept:
+        """The match at ``version`` from the database, re-checked whole (not kept here)."""
+        with self.engine.begin() as connection:
+            row = self._row(connection, match_id)
+            _access(match_id, key, row, write=True)
+            if row.version != version:
+                raise _conflict(match_id, version, row.version)
+            documents = self._documents(connection, match_id)
+        played = _adapter(row.game).open(row.config, documents)
+        return _Kept(row.game, row.config, row.edit_key_hash, row.share_key_hash, version, played)
 
-        The rounds are checked outside the write transaction, on the snapshot at ``version``;
-        the write then succeeds only if the match is still at that version (the version moves on
+    def _change(self, match_id: str, key: str | None, version: int, change: Change) -> Snapshot:
+        """Apply ``change`` to the match at ``version`` and store the result, all or nothing.
+
+        The rounds are checked outside the write transaction, on the match at ``version``; the
+        write then succeeds only if the match is still at that version (the version moves on
         every change), so what was checked is what is stored. The write lock is held only for
         the few statements and the commit.
         """
-        with self.sessions.begin() as session:
-            row = self._locked(session, match_id, key, write=True)
-            if row.version != version:
-                raise _conflict(match_id, version, row.version)
-            old = self._documents(session, match_id)
-        game = _adapter(row.game)
-        new, summary = game.check_rounds(row.config, change(game, row.config, old))
+        kept = self.recent.take(match_id, version)
+        if kept is None:
+            kept = self._load(match_id, key, version)
+        else:
+            _access(match_id, key, kept, write=True)
+        old = list(kept.played.documents)
+        played = change(_adapter(kept.game), kept.config, kept.played)
+        new = played.documents
         now = utcnow()
-        with self._write_lock, self.write_sessions.begin() as session:
-            bumped = session.execute(
-                update(MatchRow)
-                .where(MatchRow.id == match_id, MatchRow.version == version)
-                .values(version=version + 1, updated_at=now)
+        with self._write_lock, self.write_engine.begin() as connection:
+            bumped = connection.execute(
+                _BUMP, {"match_id": match_id, "sent": version, "next": version + 1, "now": now}
             )
-            if bumped.rowcount != 1:  # type: ignore[attr-defined]
-                current = session.scalar(select(MatchRow.version).where(MatchRow.id == match_id))
+            if bumped.rowcount != 1:
+                current = connection.scalar(_SELECT_VERSION, {"match_id": match_id})
                 raise _conflict(match_id, version, current)
             # Rewrite only the rounds that differ: a save adds one row, an edit replaces one.
             if len(new) < len(old):
-                session.execute(
-                    delete(RoundRow).where(
-                        RoundRow.match_id == match_id, RoundRow.number > len(new)
-                    )
+                connection.execute(_DELETE_AFTER, {"match_id": match_id, "last": len(new)})
+            if len(new) > len(old):
+                connection.execute(
+                    _INSERT_ROUNDS,
+                    [
+                        {"match_id": match_id, "number": n, "document": d, "created_at": now}
+                        for n, d in enumerate(new[len(old) :], start=len(old) + 1)
+                    ],
                 )
-            added = [
-                {"match_id": match_id, "number": n + 1, "document": d, "created_at": now}
-                for n, d in enumerate(new[len(old) :], start=len(old))
-            ]
-            if added:
-                session.execute(insert(RoundRow), added)
-            for index, document in enumerate(new[: len(old)]):
-                if old[index] != document:
-                    session.execute(
-                        update(RoundRow)
-                        .where(RoundRow.match_id == match_id, RoundRow.number == index + 1)
-                        .values(document=document, created_at=now)
+            changed = min(len(old), len(new))
+            for number, (before, after) in enumerate(zip(old, new, strict=False), start=1):
+                if before is not after and before != after:
+                    changed = min(changed, number - 1)
+                    connection.execute(
+                        _REPLACE_ROUND,
+                        {"in_match": match_id, "n": number, "new_document": after, "now": now},
                     )
-        return Snapshot(row.id, row.game, row.config, new, version + 1, "edit", summary)
+        # Worked out before the match goes back where another change may take it.
+        snapshot = Snapshot(
+            match_id,
+            kept.game,
+            kept.config,
+            list(new),
+            version + 1,
+            "edit",
+            played.summary(),
+            changed,
+        )
+        self.recent.put(match_id, replace(kept, version=version + 1, played=played))
+        return snapshot
 
     def add_round(
         self, match_id: str, key: str | None, version: int, document: dict[str, Any]
     ) -> Snapshot:
-        return self._change(
-            match_id, key, version, lambda game, config, old: game.reply(config, [*old, document])
-        )
+        def add(_game: GameAdapter, _config: Mapping[str, Any], played: Played) -> Played:
+            played.add(document)  # only the new round is checked and scored
+            return played
+
+        return self._change(match_id, key, version, add)
 
     def edit_round(
         self, match_id: str, key: str | None, version: int, number: int, document: dict[str, Any]
     ) -> Snapshot:
-        def replace(
-            _game: GameAdapter, _config: dict[str, Any], old: list[dict[str, Any]]
-        ) -> list[dict[str, Any]]:
+        def edit(game: GameAdapter, config: Mapping[str, Any], played: Played) -> Played:
+            old = played.documents
             if not 1 <= number <= len(old):
                 raise ProblemError(404, f"match {match_id!r} has no round {number}", "not-found")
-            return [*old[: number - 1], document, *old[number:]]
+            return game.open(config, [*old[: number - 1], document, *old[number:]])
 
-        return self._change(match_id, key, version, replace)
+        return self._change(match_id, key, version, edit)
 
     def undo(self, match_id: str, key: str | None, version: int) -> Snapshot:
-        def drop_last(
-            game: GameAdapter, _config: dict[str, Any], old: list[dict[str, Any]]
-        ) -> list[dict[str, Any]]:
-            if not old:
+        def drop_last(game: GameAdapter, config: Mapping[str, Any], played: Played) -> Played:
+            if not played.documents:
                 raise ProblemError(422, "there is no round to undo", "nothing-to-undo")
-            return game.undo(old)
+            return game.open(config, game.undo(played.documents))
 
         return self._change(match_id, key, version, drop_last)

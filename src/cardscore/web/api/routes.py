@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, File, Request, Response, UploadFile
+from fastapi import APIRouter, Depends, File, Header, Request, Response, UploadFile
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
@@ -17,6 +17,7 @@ from cardscore.web.api.schemas import (
     MatchOut,
     PhotoOut,
     RoundWrite,
+    SavedOut,
     StandingsIn,
     StandingsOut,
     VersionIn,
@@ -50,12 +51,14 @@ _WRITE: dict[int | str, dict[str, Any]] = {
 _RECOGNITIONS = asyncio.Semaphore(2)
 
 
-def _store(request: Request) -> MatchStore:
+# Dependencies are coroutines: FastAPI runs a plain function in the thread pool, a thread hop
+# each, for what is only an attribute read.
+async def _store(request: Request) -> MatchStore:
     store: MatchStore = request.app.state.store
     return store
 
 
-def _key(
+async def _key(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> str | None:
     return credentials.credentials if credentials is not None else None
@@ -114,6 +117,59 @@ def _answer(snapshot: Snapshot, status: int = 200) -> Response:
     return Response(match_out(snapshot).model_dump_json(), status, media_type="application/json")
 
 
+def _minimal(prefer: str | None) -> bool:
+    """Whether the client asked for ``Prefer: return=minimal`` (RFC 7240)."""
+    if not prefer:
+        return False
+    return any(p.strip().lower() == "return=minimal" for p in prefer.replace(";", ",").split(","))
+
+
+def _changed(snapshot: Snapshot, status: int, prefer: str | None) -> Response:
+    """The answer to a change: the whole match, or only what changed when the client prefers.
+
+    A phone that saves a round needs its new version and totals, not every round again: the
+    whole match costs more to serialise and send than the save costs to check and store.
+    """
+    if not _minimal(prefer):
+        return _answer(snapshot, status)
+    summary = snapshot.summary
+    assert summary is not None
+    assert snapshot.changed is not None
+    start = snapshot.changed
+    saved = SavedOut.model_validate(
+        {
+            "id": snapshot.id,
+            "game": snapshot.game,
+            "version": snapshot.version,
+            "sides": summary["sides"],
+            "rounds": [
+                {**r, "document": d}
+                for r, d in zip(summary["rounds"][start:], snapshot.documents[start:], strict=True)
+            ],
+            "totals": summary["totals"],
+            "leader": summary["leader"],
+            "winner": summary["winner"],
+            "over": summary["over"],
+        }
+    )
+    return Response(
+        saved.model_dump_json(),
+        status,
+        {"Preference-Applied": "return=minimal"},
+        media_type="application/json",
+    )
+
+
+Prefer = Annotated[
+    str | None,
+    Header(
+        description="`return=minimal` answers with only what changed (`SavedOut`: the new "
+        "version, totals, winner and the rounds added or replaced) instead of the whole match."
+    ),
+]
+_CHANGED = {"description": "The whole match, or with `Prefer: return=minimal` only what changed."}
+
+
 @router.get("/matches/{match_id}", tags=["matches"], responses=_KEYED, response_model=MatchOut)
 def read_match(match_id: str, store: Store, key: Key) -> Response:
     """The match with every round's score, running totals, leader, winner and statistics."""
@@ -124,31 +180,38 @@ def read_match(match_id: str, store: Store, key: Key) -> Response:
     "/matches/{match_id}/rounds",
     status_code=201,
     tags=["matches"],
-    responses=_WRITE,
-    response_model=MatchOut,
+    responses={**_WRITE, 201: _CHANGED},
+    response_model=MatchOut | SavedOut,
 )
-def add_round(match_id: str, body: RoundWrite, store: Store, key: Key) -> Response:
+def add_round(
+    match_id: str, body: RoundWrite, store: Store, key: Key, prefer: Prefer = None
+) -> Response:
     """Add a round, checked against the whole match and saved whole or not at all."""
-    return _answer(store.add_round(match_id, key, body.version, body.round), 201)
+    return _changed(store.add_round(match_id, key, body.version, body.round), 201, prefer)
 
 
 @router.put(
     "/matches/{match_id}/rounds/{number}",
     tags=["matches"],
-    responses=_WRITE,
-    response_model=MatchOut,
+    responses={**_WRITE, 200: _CHANGED},
+    response_model=MatchOut | SavedOut,
 )
-def edit_round(match_id: str, number: int, body: RoundWrite, store: Store, key: Key) -> Response:
+def edit_round(
+    match_id: str, number: int, body: RoundWrite, store: Store, key: Key, prefer: Prefer = None
+) -> Response:
     """Replace a past round; the totals after it are recomputed."""
-    return _answer(store.edit_round(match_id, key, body.version, number, body.round))
+    return _changed(store.edit_round(match_id, key, body.version, number, body.round), 200, prefer)
 
 
 @router.post(
-    "/matches/{match_id}/undo", tags=["matches"], responses=_WRITE, response_model=MatchOut
+    "/matches/{match_id}/undo",
+    tags=["matches"],
+    responses={**_WRITE, 200: _CHANGED},
+    response_model=MatchOut | SavedOut,
 )
-def undo(match_id: str, body: VersionIn, store: Store, key: Key) -> Response:
+def undo(match_id: str, body: VersionIn, store: Store, key: Key, prefer: Prefer = None) -> Response:
     """Take back the last round."""
-    return _answer(store.undo(match_id, key, body.version))
+    return _changed(store.undo(match_id, key, body.version), 200, prefer)
 
 
 @router.post("/standings", tags=["matches"])
@@ -166,14 +229,9 @@ def match_standings(body: StandingsIn, store: Store) -> StandingsOut:
         except ProblemError:
             skipped.append(entry.id)
             continue
-        adapter = get_adapter(snapshot.game)
-        if adapter is None:
-            skipped.append(entry.id)
-            continue
         seen.add(entry.id)
-        counted.append(
-            (snapshot.game, snapshot.config, adapter.summary(snapshot.config, snapshot.documents))
-        )
+        assert snapshot.summary is not None  # the store always works it out
+        counted.append((snapshot.game, snapshot.config, snapshot.summary))
     return StandingsOut(games=standings(counted), skipped=skipped)
 
 

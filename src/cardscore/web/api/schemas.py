@@ -18,6 +18,7 @@ __all__ = [
     "PhotoOut",
     "RoundOut",
     "RoundWrite",
+    "SavedOut",
     "StandingsIn",
     "StandingsOut",
     "TeamIn",
@@ -161,6 +162,23 @@ class MatchOut(BaseModel):
     over: bool
     target: int
     stats: dict[str, Any]
+
+
+class SavedOut(BaseModel):
+    """What a change did, without the rest of the match (``Prefer: return=minimal``)."""
+
+    id: str
+    game: str
+    version: int
+    sides: list[str]
+    rounds: list[RoundOut] = Field(
+        description="The rounds the change added or replaced and every round after them (their "
+        "totals moved); empty after an undo."
+    )
+    totals: list[int]
+    leader: str | None
+    winner: str | None
+    over: bool
 
 
 class GongzhuHandIn(_Strict):

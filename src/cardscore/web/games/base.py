@@ -7,7 +7,16 @@ from typing import Any, NamedTuple, Protocol, TypedDict
 
 from cardscore.breakdown import Breakdown
 
-__all__ = ["Checked", "Defaults", "GameAdapter", "RoundSummary", "Summary", "breakdown_dict"]
+__all__ = [
+    "Checked",
+    "Defaults",
+    "GameAdapter",
+    "Played",
+    "Replayed",
+    "RoundSummary",
+    "Summary",
+    "breakdown_dict",
+]
 
 
 def breakdown_dict(side: str, breakdown: Breakdown) -> dict[str, Any]:
@@ -47,6 +56,32 @@ class Checked(NamedTuple):
     summary: Summary
 
 
+class Played(Protocol):
+    """A match's checked rounds, kept in memory between changes so that a new round costs only
+    its own check and score (not a replay of the whole match).
+
+    ``add`` changes the object: the store owns it while it works on a change and drops it when
+    the change fails.
+    """
+
+    @property
+    def documents(self) -> list[dict[str, Any]]:
+        """The checked rounds, canonical, in order (callers must not change them)."""
+        ...
+
+    def add(self, document: Mapping[str, Any]) -> None:
+        """Check the next round against the match and add it (and any reply to it).
+
+        Raises CardscoreError naming every problem (prefixed by the round's number); the
+        object is then unusable.
+        """
+        ...
+
+    def summary(self) -> Summary:
+        """Scores, running totals, winner and statistics (new lists: later changes leave it be)."""
+        ...
+
+
 class GameAdapter(Protocol):
     name: str
 
@@ -81,6 +116,10 @@ class GameAdapter(Protocol):
         """The rounds after taking back the last one."""
         ...
 
+    def open(self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]) -> Played:
+        """Check a whole match's rounds (as :meth:`check_rounds`) and keep them for more."""
+        ...
+
 
 class Defaults:
     """The usual answers to the optional parts of :class:`GameAdapter`."""
@@ -95,3 +134,28 @@ class Defaults:
 
     def undo(self, documents: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         return [dict(d) for d in documents[:-1]]
+
+    def open(
+        self: GameAdapter, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]
+    ) -> Played:
+        return Replayed(self, config, self.check_rounds(config, documents))
+
+
+class Replayed:
+    """:class:`Played` for a game without a cheaper way: every new round re-checks the match."""
+
+    def __init__(self, game: GameAdapter, config: Mapping[str, Any], checked: Checked) -> None:
+        self._game = game
+        self._config = config
+        self._checked = checked
+
+    @property
+    def documents(self) -> list[dict[str, Any]]:
+        return self._checked.documents
+
+    def add(self, document: Mapping[str, Any]) -> None:
+        rounds = self._game.reply(self._config, [*self._checked.documents, document])
+        self._checked = self._game.check_rounds(self._config, rounds)
+
+    def summary(self) -> Summary:
+        return self._checked.summary

@@ -1,22 +1,32 @@
 """Tranca matches: rounds are ``cardscore tranca score`` documents, checked across all teams.
 
 The match itself (team order, players, target, the end of the match, edits that would end it
-early) is :class:`cardscore.tranca.Match`'s business; this adapter replays the stored rounds
-through it.
+early) is :class:`cardscore.tranca.Match`'s business; this adapter plays the stored rounds
+through it once and keeps the match (:class:`TrancaPlayed`), so that a new round costs only its
+own check and score, statistics included.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import asdict
 from functools import lru_cache
 from typing import Any
 
 from cardscore.errors import CardscoreError
 from cardscore.tranca import Match, Round, RoundScore, Team, parse_round, score_round
-from cardscore.web.games.base import Checked, Defaults, RoundSummary, Summary, breakdown_dict
+from cardscore.tranca.stats import match_stats
+from cardscore.web.games.base import (
+    Checked,
+    Defaults,
+    Played,
+    RoundSummary,
+    Summary,
+    breakdown_dict,
+)
 
-__all__ = ["TrancaAdapter", "score_document"]
+__all__ = ["TrancaAdapter", "TrancaPlayed", "score_document"]
 
 
 def _scored(score: RoundScore) -> dict[str, Any]:
@@ -61,6 +71,120 @@ def _parsed(config: Mapping[str, Any], document: Mapping[str, Any]) -> tuple[Rou
     return _parse_text(text)
 
 
+class _RunningStats:
+    """Match statistics kept round by round: what :func:`cardscore.tranca.stats.match_stats`
+    gives for the whole match, as the sum of what it gives for each round alone.
+
+    Every figure is a count or a sum over rounds, so adding up is exact; only the order (and
+    team) of players not listed in the match needs care: the whole-match function meets them
+    team by team, then round by round, so each keeps the first (team, round, place) seen.
+    """
+
+    def __init__(self, teams: Sequence[Team]) -> None:
+        self._teams = tuple(teams)
+        self._team_index = {team.name: i for i, team in enumerate(self._teams)}
+        self._sums = [{"name": team.name} for team in self._teams]
+        self._players: dict[str, dict[str, Any]] = {}
+        for team in self._teams:
+            for player in team.players:
+                self._players.setdefault(player, {"name": player, "team": team.name})
+        self._listed = len(self._players)
+        self._first: dict[str, tuple[int, int, int]] = {}
+        self._rounds = 0
+
+    def add(self, round_: Round, score: RoundScore) -> None:
+        self._rounds += 1
+        part = match_stats(self._teams, [round_], [score])
+        for sums, team in zip(self._sums, part.teams, strict=True):
+            for field, value in asdict(team).items():
+                if field != "name":
+                    sums[field] = sums.get(field, 0) + value
+        for place, player in enumerate(part.players):
+            row = asdict(player)
+            kept = self._players.setdefault(player.name, {"name": player.name, "team": ""})
+            if place >= self._listed:  # not listed in the match: a name the rounds give
+                seen = (self._team_index[player.team], self._rounds, place)
+                first = self._first.get(player.name)
+                if first is None or seen < first:
+                    self._first[player.name] = seen
+                    kept["team"] = player.team
+            for field, value in row.items():
+                if field not in ("name", "team"):
+                    kept[field] = kept.get(field, 0) + value
+
+    def as_dict(self) -> dict[str, Any]:
+        if not self._rounds:
+            return match_stats(self._teams, [], []).as_dict()
+        names = list(self._players)
+        strangers = sorted(names[self._listed :], key=self._first.__getitem__)
+        return {
+            "teams": [dict(sums) for sums in self._sums],
+            "players": [dict(self._players[name]) for name in [*names[: self._listed], *strangers]],
+        }
+
+
+class TrancaPlayed:
+    """A Tranca match's checked rounds with their scores and statistics (see :class:`Played`).
+
+    >>> played = TrancaPlayed({"players": 2, "teams": [{"name": "Ana"}, {"name": "Bia"}],
+    ...                        "target": 3500}, [])
+    >>> canastra = ["Ah", "Kh", "Qh", "Jh", "Th", "9h", "8h"]
+    >>> played.add({"teams": [{"name": "Ana", "melds": [canastra], "took_morto": True,
+    ...                        "went_out": True}, {"name": "Bia", "took_morto": True}]})
+    >>> summary = played.summary()
+    >>> summary["totals"], summary["leader"], summary["stats"]["teams"][0]["clean_canastras"]
+    ([375, 0], 'Ana', 1)
+    """
+
+    def __init__(self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]) -> None:
+        self._config = config
+        self._match = _match(config)
+        self._documents: list[dict[str, Any]] = []
+        self._rounds: list[RoundSummary] = []
+        self._stats = _RunningStats(self._match.teams)
+        for document in documents:
+            self.add(document)
+
+    @property
+    def documents(self) -> list[dict[str, Any]]:
+        return self._documents
+
+    def add(self, document: Mapping[str, Any]) -> None:
+        match = self._match
+        try:
+            round_, canonical = _parsed(self._config, document)
+            record = match.add_round(round_)
+        except CardscoreError as error:
+            number = len(self._rounds) + 1
+            raise CardscoreError(f"round {number}: {p}" for p in error.problems) from None
+        self._documents.append(canonical)
+        self._rounds.append(
+            {
+                "number": record.number,
+                "points": [record.scores[name] for name in match.names],
+                "totals": [record.totals[name] for name in match.names],
+                "detail": _scored(record.score),
+            }
+        )
+        self._stats.add(round_, record.score)
+
+    def summary(self) -> Summary:
+        match = self._match
+        totals = [match.totals[name] for name in match.names]
+        best = max(totals)
+        leaders = [n for n, t in zip(match.names, totals, strict=True) if t == best]
+        return {
+            "sides": list(match.names),
+            "rounds": list(self._rounds),
+            "totals": totals,
+            "leader": leaders[0] if self._rounds and len(leaders) == 1 else None,
+            "winner": match.winner,
+            "over": match.is_over,
+            "target": match.target,
+            "stats": self._stats.as_dict(),
+        }
+
+
 class TrancaAdapter(Defaults):
     name = "tranca"
 
@@ -82,51 +206,14 @@ class TrancaAdapter(Defaults):
             raise CardscoreError(getattr(error, "problems", None) or str(error)) from None
         return config
 
+    def open(self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]) -> Played:
+        return TrancaPlayed(config, documents)
+
     def check_rounds(
         self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]
     ) -> Checked:
-        return self._play(config, documents, checking=True)
+        played = TrancaPlayed(config, documents)
+        return Checked(played.documents, played.summary())
 
     def summary(self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]) -> Summary:
-        return self._play(config, documents, checking=False).summary
-
-    @staticmethod
-    def _play(
-        config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]], *, checking: bool
-    ) -> Checked:
-        """One pass over the rounds: check each (naming its number) and sum up the match."""
-        match = _match(config)
-        checked: list[dict[str, Any]] = []
-        rounds: list[RoundSummary] = []
-        for number, document in enumerate(documents, start=1):
-            try:
-                round_, canonical = _parsed(config, document)
-                record = match.add_round(round_)
-            except CardscoreError as error:
-                if not checking:
-                    raise
-                raise CardscoreError(f"round {number}: {p}" for p in error.problems) from None
-            if checking:
-                checked.append(canonical)
-            rounds.append(
-                {
-                    "number": record.number,
-                    "points": [record.scores[name] for name in match.names],
-                    "totals": [record.totals[name] for name in match.names],
-                    "detail": _scored(record.score),
-                }
-            )
-        totals = [match.totals[name] for name in match.names]
-        best = max(totals)
-        leaders = [n for n, t in zip(match.names, totals, strict=True) if t == best]
-        summary: Summary = {
-            "sides": list(match.names),
-            "rounds": rounds,
-            "totals": totals,
-            "leader": leaders[0] if rounds and len(leaders) == 1 else None,
-            "winner": match.winner,
-            "over": match.is_over,
-            "target": match.target,
-            "stats": match.stats().as_dict(),
-        }
-        return Checked(checked, summary)
+        return TrancaPlayed(config, documents).summary()

@@ -7,10 +7,10 @@ const TEXT = (() => {
 })();
 const tr = (key) => TEXT[key] || key;
 
-async function api(method, path, body) {
+async function api(method, path, body, extraHeaders) {
   const response = await fetch(path, {
     method,
-    headers: { "Content-Type": "application/json", Authorization: "Bearer " + MATCH.key },
+    headers: { "Content-Type": "application/json", Authorization: "Bearer " + MATCH.key, ...extraHeaders },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   let data = null;
@@ -39,12 +39,14 @@ function problemsOf(result) {
   return ["HTTP " + result.status];
 }
 
-// Save (add or replace) a round; true when the server stored it.
+// Save (add or replace) a round; true when the server stored it. The page reloads after a
+// save, so the answer need not repeat the whole match.
 async function saveRound(document_, editing) {
   const body = { version: MATCH.version, round: document_ };
+  const minimal = { Prefer: "return=minimal" };
   const result = editing
-    ? await api("PUT", `/api/matches/${MATCH.id}/rounds/${editing}`, body)
-    : await api("POST", `/api/matches/${MATCH.id}/rounds`, body);
+    ? await api("PUT", `/api/matches/${MATCH.id}/rounds/${editing}`, body, minimal)
+    : await api("POST", `/api/matches/${MATCH.id}/rounds`, body, minimal);
   if (result.ok) return true;
   const lines = problemsOf(result);
   if (result.status === 409) lines.push(tr("conflict_help"));
