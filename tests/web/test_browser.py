@@ -228,6 +228,23 @@ def test_tranca_match_typed_and_tapped_to_the_winner(page: Any) -> None:
     shot(page, "tranca-shared")
 
 
+def photo_draft(seen: dict[str, Any], codes: list[str | None]) -> tuple[list[str], list[str], str]:
+    """Melds (as typed), closed canastras' ranks and dollars that the photo's cards make, each
+    card as corrected (None: deleted), in the groups recognition found."""
+    melds, piles, dollars = [], [], []
+    for group in seen["groups"]:
+        cards = [c for c in (codes[i] for i in group["positions"]) if c]
+        if not cards:
+            continue
+        if group["kind"] == "meld":
+            melds.append(" ".join(cards))
+        elif group["kind"] == "dollar":
+            dollars.extend(cards)
+        else:
+            piles.append(cards[0][:-1].upper())
+    return melds, piles, " ".join(dollars)
+
+
 def test_tranca_match_typed_and_photographed_to_the_winner(page: Any, shared: Path) -> None:
     """The issue's scenario: create a match, two typed rounds, one photographed round (a real
     photo, the cards read drawn over it and corrected), correct a card, undo, reach the winner."""
@@ -281,10 +298,56 @@ def test_tranca_match_typed_and_photographed_to_the_winner(page: Any, shared: Pa
     assert page.locator(".photo-view svg polygon").count() == len(seen["cards"])
     flagged = sum(1 for card in seen["cards"] if card["flagged"])
     assert page.locator(".photo-view svg polygon.flagged").count() == flagged
-    melds = [i.input_value() for i in ana.locator("input.meld").all()]
-    assert melds == ([" ".join(m) for m in seen["tranca"]["melds"]] or [""])
-    assert ana.locator(".pile-row").count() == len(seen["tranca"]["piles"])
-    assert ana.locator("input.dollars").input_value() == " ".join(seen["tranca"]["dollars"])
+    codes: list[str | None] = [card["card"] for card in seen["cards"]]
+
+    def check_fields() -> None:
+        """Ana's melds, closed canastras and dollars are what the photo's cards make now."""
+        melds, piles, dollars = photo_draft(seen, codes)
+        assert [i.input_value() for i in ana.locator("input.meld").all()] == (melds or [""])
+        assert [s.input_value() for s in ana.locator(".pile-rank").all()] == piles
+        assert ana.locator("input.dollars").input_value() == dollars
+
+    check_fields()
+    assert photo_draft(seen, codes)[0] == [" ".join(m) for m in seen["tranca"]["melds"]]
+    # Tap a card on the photo (an unsure one first, if any): the picker replaces it.
+    order = sorted(range(len(codes)), key=lambda i: not seen["cards"][i]["flagged"])
+    first = order[0]
+    outlines = page.locator(".photo-view svg polygon")
+    svg = page.locator(".photo-view svg")
+
+    def tap(position: int) -> None:
+        """Tap the middle of a card on the photo, as a finger would."""
+        box = svg.bounding_box()
+        card, image = seen["cards"][position], seen["image"]
+        x, y = (
+            card["x"] * box["width"] / image["width"],
+            card["y"] * box["height"] / image["height"],
+        )
+        svg.click(position={"x": x, "y": y})
+
+    tap(first)
+    assert page.is_visible("#picker-replace")
+    assert str(codes[first]) in page.inner_text("#picker-replace")
+    if seen["cards"][first]["alternative"]:
+        assert page.is_visible("#picker-replace button.replace-maybe")
+    new = "QH" if str(codes[first]).upper() != "QH" else "JH"
+    page.click(f"#picker button[data-card='{new}']")
+    codes[first] = new[0] + new[1].lower()
+    assert page.is_hidden("#picker-replace")
+    assert "corrected" in (outlines.nth(first).get_attribute("class") or "")
+    assert (
+        page.locator(".photo-view svg polygon.flagged").count()
+        == flagged - seen["cards"][first]["flagged"]
+    )
+    check_fields()
+    if len(codes) > 1:  # and another one is not a card at all: deleted from the fields
+        second = order[1]
+        tap(second)
+        page.click("#picker-replace button.replace-delete")
+        codes[second] = None
+        assert "deleted" in (outlines.nth(second).get_attribute("class") or "")
+        check_fields()
+    shot(page, "tranca-photo-corrected")
     # These photos show poker tables and recognition is weak: the user corrects every card read
     # into the clubs canastra really on the table, and the round is saved from the corrections.
     for meld in ana.locator("input.meld").all():

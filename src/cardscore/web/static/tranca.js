@@ -8,6 +8,10 @@
   const PILE_RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "2"];
   let editing = null;
   let active = null;
+  // Per team with a photo: what recognition saw, each card's code as corrected (null: deleted)
+  // and the drawn photo; `replacing` is the card tapped on a photo, waiting for the picker.
+  let photos = {};
+  let replacing = null;
 
   const el = (tag, attrs = {}, children = []) => {
     const node = document.createElement(tag);
@@ -47,7 +51,10 @@
   function pileRow(pile) {
     const row = el("div", { class: "row pile-row" });
     const rank = el("select", { class: "pile-rank" }, PILE_RANKS.map((r) => el("option", { value: r, text: r === "T" ? "10" : r })));
-    rank.value = pile && pile.pile ? String(pile.pile).toUpperCase().replace("10", "T") : "A";
+    const read = pile && pile.pile ? String(pile.pile).toUpperCase().replace("10", "T") : "A";
+    // A rank no canastra has (a photo may read one) is shown as read: the check names it.
+    if (!PILE_RANKS.includes(read)) rank.append(el("option", { value: read, text: read }));
+    rank.value = read;
     const clean = el("input", { type: "checkbox", class: "pile-clean" });
     clean.checked = pile ? pile.clean !== false : true;
     const count = el("input", { type: "number", class: "pile-cards", min: "7", max: "14", value: String((pile && pile.cards) || 7) });
@@ -120,6 +127,8 @@
   function buildForm(state) {
     const teams = document.getElementById("teams");
     teams.replaceChildren();
+    photos = {};
+    endReplace();
     const byName = {};
     for (const team of (state && state.teams) || []) byName[team.name] = team;
     MATCH.sides.forEach((name, i) => teams.append(teamSection(i, name, byName[name])));
@@ -162,7 +171,8 @@
   }
 
   // The photo flow: recognition fills the team's melds, piles and dollars; the photo is shown
-  // with every card outlined (unsure ones in orange) so each can be checked and corrected.
+  // with every card outlined (unsure ones in orange). Tapping an outline opens the card picker
+  // to replace or delete that card; the team's fields are then refilled from the photo.
   async function readPhoto(index, file) {
     showMessages([tr("photo_reading")], "ok");
     const body = new FormData();
@@ -173,36 +183,146 @@
     if (!response.ok) { showMessages(problemsOf({ status: response.status, data }), "problems"); return; }
     if (!data.recognized) { showMessages([tr("photo_unavailable")], "problems"); return; }
     const seen = data.recognized;
-    const teams = readForm().teams;
-    teams[index] = { ...teams[index], melds: seen.tranca.melds, piles: seen.tranca.piles, dollars: seen.tranca.dollars };
-    buildForm({ editing, teams });
-    saveDraft();
+    endReplace();
+    photos[index] = { seen, codes: seen.cards.map((c) => c.card), view: null };
+    photos[index].view = drawPhoto(index, file, seen);
+    applyPhoto(index);
     const flagged = seen.cards.filter((c) => c.flagged).map((c) => c.card);
     const lines = [fill(tr("photo_read"), { n: seen.cards.length })];
     if (flagged.length) lines.push(fill(tr("photo_flagged"), { cards: flagged.join(" ") }));
     showMessages(lines, "ok");
-    drawPhoto(document.querySelectorAll("fieldset.team-entry")[index], file, seen);
   }
 
-  function drawPhoto(section, file, seen) {
+  // What the photo's cards (as corrected) make: the groups recognition found, in its order.
+  function photoDraft(photo) {
+    const melds = [], piles = [], dollars = [];
+    for (const group of photo.seen.groups) {
+      const codes = group.positions.map((i) => photo.codes[i]).filter(Boolean);
+      if (!codes.length) continue;
+      if (group.kind === "meld") melds.push(codes);
+      else if (group.kind === "dollar") dollars.push(...codes);
+      else piles.push({ pile: codes[0].slice(0, -1).toUpperCase(), clean: group.orientation === "horizontal", cards: 7 });
+    }
+    return { melds, piles, dollars };
+  }
+
+  // Refill one team's melds, piles and dollars from its photo; the rest of its entry stays.
+  function applyPhoto(index) {
+    const teams = readForm().teams;
+    const data = { ...teams[index], ...photoDraft(photos[index]) };
+    const old = document.querySelectorAll("fieldset.team-entry")[index];
+    const fresh = teamSection(index, MATCH.sides[index], data);
+    fresh.prepend(photos[index].view);
+    old.replaceWith(fresh);
+    if (!active || !active.isConnected) setActive(fresh.querySelector("input.cards"));
+    saveDraft();
+  }
+
+  function drawPhoto(index, file, seen) {
     const ns = "http://www.w3.org/2000/svg";
     const svg = document.createElementNS(ns, "svg");
     svg.setAttribute("viewBox", `0 0 ${seen.image.width} ${seen.image.height}`);
     const size = Math.max(12, seen.image.card_width / 4);
-    for (const card of seen.cards) {
+    seen.cards.forEach((card, position) => {
       const outline = document.createElementNS(ns, "polygon");
       outline.setAttribute("points", card.corners.map((p) => p.join(",")).join(" "));
       outline.setAttribute("class", card.flagged ? "seen flagged" : "seen");
+      outline.setAttribute("tabindex", "0");
+      outline.setAttribute("role", "button");
+      outline.setAttribute("aria-label", fill(tr("photo_card"), { card: card.card }));
+      outline.dataset.position = String(position);
       const label = document.createElementNS(ns, "text");
       label.setAttribute("x", card.x);
       label.setAttribute("y", card.y);
       label.setAttribute("font-size", size);
       label.setAttribute("class", card.flagged ? "seen-label flagged" : "seen-label");
       label.textContent = card.card;
+      outline.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); startReplace(index, position); }
+      });
       svg.append(outline, label);
-    }
+    });
+    // Cards in a meld overlap: a tap picks, among the outlines under the finger, the card
+    // whose centre is nearest (else the nearest card within a card's width).
+    svg.addEventListener("click", (event) => {
+      const point = svg.createSVGPoint();
+      point.x = event.clientX;
+      point.y = event.clientY;
+      const at = point.matrixTransform(svg.getScreenCTM().inverse());
+      const distance = (card) => Math.hypot(card.x - at.x, card.y - at.y);
+      let best = null;
+      seen.cards.forEach((card, position) => {
+        const inside = contains(card.corners, at.x, at.y);
+        if (!inside && distance(card) >= seen.image.card_width) return;
+        const better = best === null || (inside && best.outside)
+          || (inside !== best.outside && distance(card) < best.distance);
+        if (better) best = { position, outside: !inside, distance: distance(card) };
+      });
+      if (best !== null) startReplace(index, best.position);
+    });
     const image = el("img", { src: URL.createObjectURL(file), alt: tr("photo") });
-    section.prepend(el("div", { class: "photo-view" }, [image, svg]));
+    return el("div", { class: "photo-view", "data-team": String(index) }, [image, svg]);
+  }
+
+  function contains(corners, x, y) {
+    let inside = false;
+    for (let i = 0, j = corners.length - 1; i < corners.length; j = i++) {
+      const [xi, yi] = corners[i], [xj, yj] = corners[j];
+      if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+    }
+    return inside;
+  }
+
+  function outlineOf(index, position) {
+    const view = photos[index] && photos[index].view;
+    return view ? view.querySelectorAll("polygon")[position] : null;
+  }
+
+  function startReplace(index, position) {
+    endReplace();
+    replacing = { index, position };
+    const photo = photos[index];
+    const card = photo.seen.cards[position];
+    outlineOf(index, position).classList.add("selected");
+    const bar = document.getElementById("picker-replace");
+    bar.querySelector(".replace-text").textContent = fill(tr("photo_replacing"), { card: photo.codes[position] || card.card });
+    const maybe = bar.querySelector(".replace-maybe");
+    maybe.hidden = !card.alternative;
+    if (card.alternative) {
+      maybe.textContent = fill(tr("photo_maybe"), { card: card.alternative });
+      maybe.dataset.card = card.alternative;
+    }
+    bar.hidden = false;
+    document.getElementById("picker").classList.add("replacing");
+  }
+
+  function endReplace() {
+    if (replacing) {
+      const outline = outlineOf(replacing.index, replacing.position);
+      if (outline) outline.classList.remove("selected");
+    }
+    replacing = null;
+    const bar = document.getElementById("picker-replace");
+    if (bar) bar.hidden = true;
+    const picker = document.getElementById("picker");
+    if (picker) picker.classList.remove("replacing");
+  }
+
+  // The tapped card becomes `code` (null: it is not a card), on the photo and in the fields.
+  function replaceCard(code) {
+    const { index, position } = replacing;
+    const photo = photos[index];
+    photo.codes[position] = code;
+    const outline = outlineOf(index, position);
+    outline.classList.remove("flagged");
+    outline.classList.toggle("corrected", Boolean(code));
+    outline.classList.toggle("deleted", !code);
+    outline.setAttribute("aria-label", fill(tr("photo_card"), { card: code || "✕" }));
+    const label = outline.nextElementSibling;
+    label.textContent = code || "✕";
+    label.classList.remove("flagged");
+    endReplace();
+    applyPhoto(index);
   }
 
   function buildPicker() {
@@ -212,6 +332,7 @@
       for (const rank of RANKS) {
         const button = el("button", { type: "button", class: `card ${colour}`, "data-card": rank + suit, text: (rank === "T" ? "10" : rank) + symbol });
         button.addEventListener("click", () => {
+          if (replacing) { replaceCard(rank + suit.toLowerCase()); return; }
           if (!active) return;
           active.value = (active.value.trim() + " " + rank + suit).trim();
           saveDraft();
@@ -227,6 +348,18 @@
       saveDraft();
     });
     picker.append(back);
+    // Shown while a card tapped on a photo waits to be replaced or deleted.
+    const maybe = el("button", { type: "button", class: "replace-maybe" });
+    maybe.addEventListener("click", () => replaceCard(maybe.dataset.card));
+    const remove = el("button", { type: "button", class: "replace-delete", text: tr("photo_delete") });
+    remove.addEventListener("click", () => replaceCard(null));
+    const keep = el("button", { type: "button", class: "replace-cancel", text: tr("photo_cancel") });
+    keep.addEventListener("click", endReplace);
+    const bar = el("div", { id: "picker-replace", class: "picker-replace" }, [
+      el("span", { class: "replace-text" }), " ", maybe, remove, keep,
+    ]);
+    bar.hidden = true;
+    picker.prepend(bar);
   }
 
   function showPreview(data) {
