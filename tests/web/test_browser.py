@@ -116,12 +116,19 @@ def test_gongzhu_scorer_and_match_in_a_browser(page: Any) -> None:
     }
     assert rows["Bo"] == ["1", "1", "1"]  # played, won, rounds won (round 2 is a tie at 0)
     assert rows["Ann"] == ["1", "0", "0"]
+    assert page.inner_text("#standings tr >> nth=0 >> th >> nth=0") == "Gong Zhu"  # not "gongzhu"
+    assert "Matches counted: 1," in page.inner_text("#standings-note")
+    assert page.inner_text("#my-matches a").startswith("Gong Zhu: Ann × Bo")
     shot(page, "home-standings")
     page.click("#my-matches a")
-    assert page.url == edit_url
+    assert page.url == edit_url  # the share link opened later did not replace the edit link
     page.click("text=Português (Brasil)")
     assert "Bo venceu!" in page.inner_text("#winner")
     shot(page, "gongzhu-match-pt-BR")
+    page.goto("/")
+    page.wait_for_selector("#standings table")
+    assert "Partidas contadas: 1," in page.inner_text("#standings-note")
+    assert page.inner_text("#standings tr >> nth=0 >> th >> nth=0") == "Gong Zhu"
 
 
 def test_tranca_match_typed_and_tapped_to_the_winner(page: Any) -> None:

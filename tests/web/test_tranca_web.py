@@ -304,6 +304,8 @@ def test_standings_count_matches_and_rounds_won_over_the_matches_given(
     }
     players = {p["name"]: (p["played"], p["won"]) for p in tranca_["players"]}
     assert players == {"Ana": (3, 1), "Bia": (3, 1), "Caio": (3, 1), "Duda": (3, 1)}
+    rounds = {p["name"]: (p["rounds"], p["rounds_won"]) for p in tranca_["players"]}
+    assert rounds == {"Ana": (7, 3), "Bia": (7, 4), "Caio": (7, 3), "Duda": (7, 4)}  # as teams
     # Each match's own statistics agree on the rounds won.
     state = client.get(f"/api/matches/{ana_bia['id']}", headers=bearer(ana_bia["edit_key"]))
     per_match = {t["name"]: t["rounds_won"] for t in state.json()["stats"]["teams"]}

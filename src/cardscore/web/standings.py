@@ -37,8 +37,8 @@ def _ranked(table: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def standings(matches: Iterable[tuple[str, dict[str, Any], Summary]]) -> list[dict[str, Any]]:
-    """Per game: matches (and finished ones), and per side and per player the matches played
-    and won, and (per side) the rounds played and won. ``matches`` holds (game, config, summary).
+    """Per game: matches (and finished ones), and per side and per player the matches and
+    rounds played and won. ``matches`` holds (game, config, summary).
 
     A match still under way counts as played, not won; rows are ranked by matches won.
 
@@ -68,8 +68,15 @@ def standings(matches: Iterable[tuple[str, dict[str, Any], Summary]]) -> list[di
                 rounds_won=winners.count(index),
             )
             members = teams[index].get("players", []) if index < len(teams) else []
-            for player in members:
-                _tally(entry["players"], player, played=1, won=won)
+            for player in members:  # a player wins what their team wins
+                _tally(
+                    entry["players"],
+                    player,
+                    played=1,
+                    won=won,
+                    rounds=len(winners),
+                    rounds_won=winners.count(index),
+                )
     return [
         {**entry, "sides": _ranked(entry["sides"]), "players": _ranked(entry["players"])}
         for _, entry in sorted(games.items())

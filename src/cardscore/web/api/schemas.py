@@ -132,8 +132,8 @@ class StandingsIn(_Strict):
 class StandingsOut(BaseModel):
     games: list[dict[str, Any]] = Field(
         description="Per game: `matches`, `finished`, and `sides` (teams or players: `played`, "
-        "`won`, `rounds`, `rounds_won`) and, for teams, `players` (`played`, `won`), ranked by "
-        "matches won."
+        "`won`, `rounds`, `rounds_won`) and, for teams, `players` (the same, a player winning "
+        "what their team wins), ranked by matches won."
     )
     skipped: list[str] = Field(
         description="Matches not counted: no such match, or the key does not open it."

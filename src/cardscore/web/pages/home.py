@@ -7,8 +7,9 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from cardscore.web.i18n import LANGUAGES
-from cardscore.web.pages.render import LANG_COOKIE, render
+from cardscore.web.games import adapters
+from cardscore.web.i18n import LANGUAGES, translator
+from cardscore.web.pages.render import LANG_COOKIE, json_markup, language_of, render
 
 __all__ = ["router"]
 
@@ -17,7 +18,10 @@ router = APIRouter(include_in_schema=False)
 
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> HTMLResponse:
-    return render(request, "home.html")
+    t = translator(language_of(request))
+    # The script lists kept matches and standings by game: it shows each game's own name.
+    names = {game: t(f"game.{game}") for game in adapters()}
+    return render(request, "home.html", game_names=json_markup(names))
 
 
 @router.get("/lang/{code}")

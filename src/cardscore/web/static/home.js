@@ -1,15 +1,18 @@
 // The start page lists the matches this browser keeps (remembered by the match pages).
 "use strict";
+const GAME_NAMES = JSON.parse(document.getElementById("game-names").textContent);
+const gameName = (game) => GAME_NAMES[game] || game;
+
 document.addEventListener("DOMContentLoaded", () => {
   const box = document.getElementById("my-matches");
   let known = [];
   try { known = JSON.parse(localStorage.getItem("cardscore-matches") || "[]"); } catch (e) { known = []; }
   if (!known.length) return;
   const list = box.querySelector("ul");
-  for (const match of known) {
+  for (const match of known.slice(0, 20)) {  // the recent ones; standings count them all
     const link = document.createElement("a");
     link.href = match.url;
-    link.textContent = `${match.game}: ${match.sides.join(" × ")}`;
+    link.textContent = `${gameName(match.game)}: ${match.sides.join(" × ")}`;
     const item = document.createElement("li");
     item.append(link, " ", Object.assign(document.createElement("span"), {
       className: "small", textContent: new Date(match.seen).toLocaleString(),
@@ -28,9 +31,11 @@ async function showStandings(known) {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ matches }),
   });
   if (!response.ok) return;
-  const { games } = await response.json();
+  const { games, skipped } = await response.json();
   const box = document.getElementById("standings");
   const labels = box.dataset;
+  const counted = matches.length - skipped.length;
+  document.getElementById("standings-note").textContent = labels.note.replace("{n}", String(counted));
   const cell = (tag, text, cls) => Object.assign(document.createElement(tag), { textContent: String(text), className: cls || "" });
   const table = (title, rows, keys, heads) => {
     const node = document.createElement("table");
@@ -50,8 +55,10 @@ async function showStandings(known) {
   for (const game of games) {
     const part = document.createElement("div");
     part.className = `standings-game ${game.game}`;
-    part.append(table(game.game, game.sides, ["played", "won", "rounds_won"], [labels.played, labels.won, labels.roundsWon]));
-    if (game.players.length) part.append(table(labels.players, game.players, ["played", "won"], [labels.played, labels.won]));
+    const keys = ["played", "won", "rounds_won"];
+    const heads = [labels.played, labels.won, labels.roundsWon];
+    part.append(table(gameName(game.game), game.sides, keys, heads));
+    if (game.players.length) part.append(table(labels.players, game.players, keys, heads));
     box.append(part);
   }
   box.hidden = !games.length;

@@ -54,14 +54,19 @@ async function saveRound(document_, editing) {
   return false;
 }
 
-// Remember the matches this browser keeps (their edit links are their only keys).
+// Remember the matches this browser opened (their links are their only keys), for the start
+// page's list and standings: the last 100 (what /api/standings counts at once). A share link
+// is kept too (it counts in the standings), unless the edit link is already kept.
 function rememberMatch() {
-  if (MATCH.access !== "edit") return;
   let known = [];
   try { known = JSON.parse(localStorage.getItem("cardscore-matches") || "[]"); } catch (e) { known = []; }
+  const before = known.find((m) => m.id === MATCH.id);
+  const keptEdit = Boolean(before) && before.edit !== false;  // older entries were all edit links
+  const url = keptEdit && MATCH.access !== "edit" ? before.url : window.location.pathname;
+  const edit = MATCH.access === "edit" || keptEdit;
   known = known.filter((m) => m.id !== MATCH.id);
-  known.unshift({ id: MATCH.id, url: window.location.pathname, game: MATCH.game, sides: MATCH.sides, seen: Date.now() });
-  localStorage.setItem("cardscore-matches", JSON.stringify(known.slice(0, 20)));
+  known.unshift({ id: MATCH.id, url, edit, game: MATCH.game, sides: MATCH.sides, seen: Date.now() });
+  localStorage.setItem("cardscore-matches", JSON.stringify(known.slice(0, 100)));
 }
 
 document.addEventListener("DOMContentLoaded", () => {
