@@ -130,7 +130,8 @@ class TrancaPlayed:
     ...                        "target": 3500}, [])
     >>> canastra = ["Ah", "Kh", "Qh", "Jh", "Th", "9h", "8h"]
     >>> played.add({"teams": [{"name": "Ana", "melds": [canastra], "took_morto": True,
-    ...                        "went_out": True}, {"name": "Bia", "took_morto": True}]})
+    ...                        "went_out": True}, {"name": "Bia", "took_morto": True,
+    ...                                            "went_out": False}]})
     >>> summary = played.summary()
     >>> summary["totals"], summary["leader"], summary["stats"]["teams"][0]["clean_canastras"]
     ([375, 0], 'Ana', 1)
