@@ -110,7 +110,7 @@ ROUND = {
 }
 
 
-def test_two_processes_keeping_the_same_match_never_lose_an_update(database_url: str) -> None:
+def test_two_processes_keeping_the_same_match_never_lose_an_update(any_database_url: str) -> None:
     """Each process keeps the matches it worked on; the version in the database still decides."""
     from cardscore.errors import CardscoreError
     from cardscore.web.db import make_engine
@@ -118,7 +118,7 @@ def test_two_processes_keeping_the_same_match_never_lose_an_update(database_url:
     from cardscore.web.problems import ProblemError
     from cardscore.web.store import MatchStore
 
-    engine = make_engine(database_url)
+    engine = make_engine(any_database_url)
     upgrade(engine)
     first, second = MatchStore(engine), MatchStore(engine)  # as two server processes would
     match = first.create("tranca", {"players": 4, "teams": [{"name": "A"}, {"name": "B"}]})

@@ -115,14 +115,15 @@ class _Kept:
 
 
 class Recent:
-    """The matches this process worked on last, each at the version it was at then (an LRU).
+    """The matches this process worked on last, each at the version it was at then (an LRU;
+    a 20-round Tranca match takes about 200 kB).
 
     A change ``take``\\s its match out (it will change the :class:`Played` in place) and puts it
     back at the new version once stored; a failed change simply leaves it out. Readers look
     under the lock, while nobody can be changing what they see.
     """
 
-    def __init__(self, size: int = 128) -> None:
+    def __init__(self, size: int = 64) -> None:
         self.size = size
         self._kept: OrderedDict[str, _Kept] = OrderedDict()
         self._lock = threading.Lock()
@@ -190,9 +191,16 @@ Change = Callable[[GameAdapter, Mapping[str, Any], Played], Played]
 
 
 class MatchStore:
-    def __init__(self, engine: Engine, recent: int = 128) -> None:
+    def __init__(self, engine: Engine, recent: int = 64) -> None:
         self.engine = engine
         self.write_engine = write_engine(engine)
+        # A read (the match's row, then its rounds) is one snapshot: SQLite's transactions are;
+        # PostgreSQL's default (read committed) would let a save land between the two.
+        self.read_engine = (
+            engine.execution_options(isolation_level="REPEATABLE READ")
+            if engine.dialect.name == "postgresql"
+            else engine
+        )
         self.recent = Recent(recent)
         # SQLite has one writer at a time: threads of this process queue here, in order, rather
         # than in SQLite's busy handler, which polls with growing sleeps.
@@ -234,7 +242,7 @@ class MatchStore:
         return list(connection.scalars(_SELECT_DOCUMENTS, {"match_id": match_id}))
 
     def read(self, match_id: str, key: str | None) -> Snapshot:
-        with self.engine.begin() as connection:
+        with self.read_engine.begin() as connection:
             row = self._row(connection, match_id)
             access = _access(match_id, key, row, write=False)
             seen = self.recent.look(match_id, row.version)
@@ -256,7 +264,7 @@ class MatchStore:
 
     def _load(self, match_id: str, key: str | None, version: int) -> _Kept:
         """The match at ``version`` from the database, re-checked whole (not kept here)."""
-        with self.engine.begin() as connection:
+        with self.read_engine.begin() as connection:
             row = self._row(connection, match_id)
             _access(match_id, key, row, write=True)
             if row.version != version:
