@@ -241,7 +241,8 @@ class MatchStore:
     def _documents(connection: Connection, match_id: str) -> list[dict[str, Any]]:
         return list(connection.scalars(_SELECT_DOCUMENTS, {"match_id": match_id}))
 
-    def read(self, match_id: str, key: str | None) -> Snapshot:
+    def read(self, match_id: str, key: str | None, *, keep: bool = True) -> Snapshot:
+        """The match for ``key``; ``keep=False`` for a one-off read (it evicts no kept match)."""
         with self.read_engine.begin() as connection:
             row = self._row(connection, match_id)
             access = _access(match_id, key, row, write=False)
@@ -256,10 +257,13 @@ class MatchStore:
         snapshot = Snapshot(
             match_id, row.game, row.config, list(played.documents), row.version, access, summary
         )
-        self.recent.put(
-            match_id,
-            _Kept(row.game, row.config, row.edit_key_hash, row.share_key_hash, row.version, played),
-        )
+        if keep:
+            self.recent.put(
+                match_id,
+                _Kept(
+                    row.game, row.config, row.edit_key_hash, row.share_key_hash, row.version, played
+                ),
+            )
         return snapshot
 
     def _load(self, match_id: str, key: str | None, version: int) -> _Kept:

@@ -225,7 +225,7 @@ def match_standings(body: StandingsIn, store: Store) -> StandingsOut:
         if entry.id in seen:
             continue
         try:
-            snapshot = store.read(entry.id, entry.key)
+            snapshot = store.read(entry.id, entry.key, keep=False)  # up to 100: keep none
         except ProblemError:
             skipped.append(entry.id)
             continue
