@@ -334,7 +334,9 @@ def test_tranca_match_typed_and_photographed_to_the_winner(page: Any, shared: Pa
 
     tap(first)
     assert page.is_visible("#picker-replace")
-    assert str(codes[first]) in page.inner_text("#picker-replace")
+    suits = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+    shown = str(codes[first])[:-1].upper().replace("T", "10") + suits[str(codes[first])[-1].lower()]
+    assert shown in page.inner_text("#picker-replace")  # the card tapped, as the picker shows it
     if seen["cards"][first]["alternative"]:
         assert page.is_visible("#picker-replace button.replace-maybe")
     new = "QH" if str(codes[first]).upper() != "QH" else "JH"
