@@ -184,6 +184,26 @@ def test_match_created_from_the_form_and_shown_with_breakdown_chart_and_stats(
     assert "rodadas ganhas" in html
 
 
+def test_the_players_table_counts_the_rounds_their_team_won(
+    client: TestClient, match: dict[str, Any]
+) -> None:
+    for version, round_ in enumerate(
+        [{"teams": [SEED_TEAM, QUIET]}, winning_round(CAIO), winning_round(ANA)], start=1
+    ):
+        assert post_round(client, match, version, round_).status_code == 201
+    url = f"/m/{match['id']}/{match['edit_key']}"
+    for language, heading in [("en", "rounds won"), ("pt-BR", "rodadas ganhas")]:
+        html = client.get(url, headers={"Accept-Language": language}).text
+        table = re.search(r'<table class="stats" id="player-stats">(.*?)</table>', html, re.S)
+        assert table
+        headings = re.findall(r"<th>([^<]*)</th>", table.group(1))
+        assert headings[1] == heading
+        rows = re.findall(
+            r"<tr><th>(\w+) <span.*?</th><td class=\"num\">(\d+)</td>", table.group(1)
+        )
+        assert rows == [("Ana", "2"), ("Bia", "2"), ("Caio", "1"), ("Duda", "1")]
+
+
 def test_the_form_reports_every_problem(client: TestClient) -> None:
     token = re.search(r'name="csrf" value="([^"]+)"', client.get("/tranca/new").text)
     assert token
