@@ -349,6 +349,22 @@ def test_tranca_match_typed_and_photographed_to_the_winner(page: Any, shared: Pa
         == flagged - seen["cards"][first]["flagged"]
     )
     check_fields()
+    # A reload in the middle of the entry keeps the photo (a small copy), its outlines and the
+    # correction, and the photo still takes corrections.
+    page.reload()
+    page.wait_for_selector(".photo-view svg polygon")
+    image = page.locator(".photo-view img")
+    assert (image.get_attribute("src") or "").startswith("data:image/jpeg")
+    side = "img => img.decode().then(() => Math.max(img.naturalWidth, img.naturalHeight))"
+    assert image.evaluate(side) == 1280  # the photo is 3000 × 2000
+    assert page.locator(".photo-view svg polygon").count() == len(seen["cards"])
+    assert "corrected" in (outlines.nth(first).get_attribute("class") or "")
+    assert page.locator(".photo-view svg text").nth(first).text_content() == codes[first]
+    assert (
+        page.locator(".photo-view svg polygon.flagged").count()
+        == flagged - seen["cards"][first]["flagged"]
+    )
+    check_fields()
     if len(codes) > 1:  # and another one is not a card at all: deleted from the fields
         second = order[1]
         tap(second)
@@ -367,6 +383,9 @@ def test_tranca_match_typed_and_photographed_to_the_winner(page: Any, shared: Pa
         ana.locator(".pile-row button.remove").first.click()
     ana.locator("input.went-out").check()
     save()
+    assert page.locator(".photo-view").count() == 0  # the photo went with the saved round
+    kept = page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('cardscore-photos'))")
+    assert kept == []
     after_three = totals()
     assert after_three[0] == after_two[0] + 375
     assert len(page.locator("details.round").all()) == 3

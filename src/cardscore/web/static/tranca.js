@@ -1,15 +1,19 @@
 // Tranca round entry: team by team, cards typed or tapped on the picker; the draft lives in
-// localStorage until the round is saved whole.
+// localStorage until the round is saved whole, photos too (a small copy, what recognition saw
+// and the corrections), under a key of their own: they change rarely, the fields at each key.
 "use strict";
 (() => {
   const DRAFT_KEY = `cardscore-draft-${MATCH.id}`;
+  const PHOTOS_KEY = `cardscore-photos-${MATCH.id}`;
+  const PHOTO_SIDE = 1280; // the kept copy's longest side, in pixels (about 200 kB as JPEG)
   const SUITS = [["S", "♠", "black"], ["H", "♥", "red"], ["D", "♦", "red"], ["C", "♣", "black"]];
   const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
   const PILE_RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "2"];
   let editing = null;
   let active = null;
-  // Per team with a photo: what recognition saw, each card's code as corrected (null: deleted)
-  // and the drawn photo; `replacing` is the card tapped on a photo, waiting for the picker.
+  // Per team with a photo: what recognition saw, each card's code as corrected (null: deleted),
+  // the positions corrected, the photo's copy (a data: URL, or null) and its drawing;
+  // `replacing` is the card tapped on a photo, waiting for the picker.
   let photos = {};
   let replacing = null;
 
@@ -176,11 +180,60 @@
     try { return JSON.parse(localStorage.getItem(DRAFT_KEY) || "null"); } catch (e) { return null; }
   }
 
+  function forgetDraft() {
+    localStorage.removeItem(DRAFT_KEY);
+    localStorage.removeItem(PHOTOS_KEY);
+  }
+
+  function savePhotos() {
+    const kept = {};
+    for (const [index, photo] of Object.entries(photos)) {
+      if (photo.image) kept[index] = { image: photo.image, seen: photo.seen, codes: photo.codes, fixed: photo.fixed };
+    }
+    if (!Object.keys(kept).length) { localStorage.removeItem(PHOTOS_KEY); return; }
+    try {
+      localStorage.setItem(PHOTOS_KEY, JSON.stringify({ editing, photos: kept }));
+    } catch (e) {
+      localStorage.removeItem(PHOTOS_KEY); // over the browser's quota: the fields still survive
+    }
+  }
+
+  // The photos kept with the draft of this very round, drawn again over their teams' fields
+  // (which the draft already holds, later edits included).
+  function restorePhotos(draft) {
+    let kept = null;
+    try { kept = JSON.parse(localStorage.getItem(PHOTOS_KEY) || "null"); } catch (e) { kept = null; }
+    if (!draft || !kept || kept.editing !== editing) { localStorage.removeItem(PHOTOS_KEY); return; }
+    const sections = document.querySelectorAll("fieldset.team-entry");
+    for (const [key, photo] of Object.entries(kept.photos || {})) {
+      const index = Number(key);
+      if (!sections[index]) continue;
+      photos[index] = { ...photo, view: drawPhoto(index, photo.image, photo.seen) };
+      for (const position of photo.fixed || []) markCard(index, position);
+      sections[index].prepend(photos[index].view);
+    }
+  }
+
+  // A copy of the photo small enough to keep in the draft (a JPEG data: URL), or null.
+  async function shrink(file) {
+    try {
+      const bitmap = await createImageBitmap(file);
+      const scale = Math.min(1, PHOTO_SIDE / Math.max(bitmap.width, bitmap.height));
+      const canvas = el("canvas", { width: Math.round(bitmap.width * scale), height: Math.round(bitmap.height * scale) });
+      canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+      bitmap.close();
+      return canvas.toDataURL("image/jpeg", 0.7);
+    } catch (e) {
+      return null;
+    }
+  }
+
   // The photo flow: recognition fills the team's melds, piles and dollars; the photo is shown
   // with every card outlined (unsure ones in orange). Tapping an outline opens the card picker
   // to replace or delete that card; the team's fields are then refilled from the photo.
   async function readPhoto(index, file) {
     showMessages([tr("photo_reading")], "ok");
+    const copy = shrink(file);
     const body = new FormData();
     body.append("photo", file);
     const response = await fetch("/api/photos", { method: "POST", body });
@@ -190,9 +243,11 @@
     if (!data.recognized) { showMessages([tr("photo_unavailable")], "problems"); return; }
     const seen = data.recognized;
     endReplace();
-    photos[index] = { seen, codes: seen.cards.map((c) => c.card), view: null };
-    photos[index].view = drawPhoto(index, file, seen);
+    const image = await copy;
+    photos[index] = { seen, codes: seen.cards.map((c) => c.card), fixed: [], image, view: null };
+    photos[index].view = drawPhoto(index, image || URL.createObjectURL(file), seen);
     applyPhoto(index);
+    savePhotos();
     const flagged = seen.cards.filter((c) => c.flagged).map((c) => c.card);
     const lines = [fill(tr("photo_read"), { n: seen.cards.length })];
     if (flagged.length) lines.push(fill(tr("photo_flagged"), { cards: flagged.join(" ") }));
@@ -224,7 +279,7 @@
     saveDraft();
   }
 
-  function drawPhoto(index, file, seen) {
+  function drawPhoto(index, src, seen) {
     const ns = "http://www.w3.org/2000/svg";
     const svg = document.createElementNS(ns, "svg");
     svg.setAttribute("viewBox", `0 0 ${seen.image.width} ${seen.image.height}`);
@@ -266,7 +321,7 @@
       });
       if (best !== null) startReplace(index, best.position);
     });
-    const image = el("img", { src: URL.createObjectURL(file), alt: tr("photo") });
+    const image = el("img", { src, alt: tr("photo") });
     return el("div", { class: "photo-view", "data-team": String(index) }, [image, svg]);
   }
 
@@ -319,6 +374,16 @@
     const { index, position } = replacing;
     const photo = photos[index];
     photo.codes[position] = code;
+    if (!photo.fixed.includes(position)) photo.fixed.push(position);
+    markCard(index, position);
+    endReplace();
+    applyPhoto(index);
+    savePhotos();
+  }
+
+  // A corrected card's outline and label show its code as corrected (✕: deleted).
+  function markCard(index, position) {
+    const code = photos[index].codes[position];
     const outline = outlineOf(index, position);
     outline.classList.remove("flagged");
     outline.classList.toggle("corrected", Boolean(code));
@@ -327,8 +392,6 @@
     const label = outline.nextElementSibling;
     label.textContent = code || "✕";
     label.classList.remove("flagged");
-    endReplace();
-    applyPhoto(index);
   }
 
   function buildPicker() {
@@ -384,7 +447,9 @@
     const form = document.getElementById("round-form");
     if (!form) return;
     buildPicker();
-    buildForm(loadDraft());
+    const draft = loadDraft();
+    buildForm(draft);
+    restorePhotos(draft);
     form.addEventListener("input", saveDraft);
     form.addEventListener("change", saveDraft);
     document.getElementById("check-round").addEventListener("click", async () => {
@@ -396,17 +461,17 @@
       event.preventDefault();
       saveDraft();
       if (await saveRound(readForm(), editing)) {
-        localStorage.removeItem(DRAFT_KEY);
+        forgetDraft();
         window.location.reload();
       }
     });
     document.getElementById("clear-draft").addEventListener("click", () => {
-      localStorage.removeItem(DRAFT_KEY);
+      forgetDraft();
       buildForm(null);
       showMessages([], "ok");
     });
     document.getElementById("cancel-edit").addEventListener("click", () => {
-      localStorage.removeItem(DRAFT_KEY);
+      forgetDraft();
       buildForm(null);
     });
     for (const button of document.querySelectorAll("button.edit-round")) {
@@ -414,6 +479,7 @@
         const number = Number(button.dataset.number);
         buildForm({ editing: number, teams: MATCH.rounds[number - 1].teams });
         saveDraft();
+        savePhotos();
         document.getElementById("save-round").disabled = false;
         document.getElementById("entry").open = true;
         form.scrollIntoView();
