@@ -18,7 +18,7 @@ from cardscore.vision.proposals import NORMAL_WIDTH, Candidate, Regions, candida
 
 __all__ = ["IndexHit", "find_indices"]
 
-MIN_PROB = 0.5  # below this a crop is not reported as an index at all
+MIN_PROB = 0.25  # below this a crop is not an index hit at all (cards need more: layout)
 
 
 @dataclass(frozen=True)
