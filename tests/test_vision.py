@@ -182,10 +182,10 @@ def test_real_photos_precision_and_recall(
 
 
 # What the shipped model reaches on the six shared photos (benchmarks/RESULTS.md): precision
-# 0.926, recall 0.379. The project's target is 0.98 for both; these floors only stop it from
+# 1.000, recall 0.742. The project's target is 0.98 for both; these floors only stop it from
 # getting worse.
-PHOTO_PRECISION = 0.9
-PHOTO_RECALL = 0.35
+PHOTO_PRECISION = 0.97
+PHOTO_RECALL = 0.7
 
 
 # --- the command line ----------------------------------------------------------------------
@@ -269,8 +269,19 @@ def _compose(cards: list[np.ndarray], table: tuple[int, int, int]) -> np.ndarray
 
 
 @pytest.mark.needs_shared
-@pytest.mark.xfail(reason="real card faces are read with recall far below target (issue 6)")
-@pytest.mark.parametrize("photo", sorted(BOTTOM_ROWS))
+@pytest.mark.parametrize(
+    "photo",
+    [
+        "train_01.jpg",
+        pytest.param(
+            "train_10.jpg",
+            marks=pytest.mark.xfail(
+                reason="the white-region stage merges train_10's bottom-row cards with the pale"
+                " table, so this test cannot cut them out (issue 6)"
+            ),
+        ),
+    ],
+)
 def test_meld_and_pile_from_real_cards(shared: Path, photo: str) -> None:
     path = shared / "data" / "real-photos" / photo
     need(path.exists(), f"{path} not found")

@@ -18,7 +18,7 @@ from cardscore.vision.proposals import NORMAL_WIDTH, Candidate, Regions, candida
 
 __all__ = ["IndexHit", "find_indices"]
 
-MIN_PROB = 0.5  # below this a crop is not reported as an index at all
+MIN_PROB = 0.25  # below this a crop is not an index hit at all (cards need more: layout)
 
 
 @dataclass(frozen=True)
@@ -79,17 +79,21 @@ def find_indices(
     cands = _with_region_angles(candidates(norm), regions, factor)
     points = [(c.x, c.y, c.size, (c.angle + 90 * k) % 360) for c in cands for k in range(4)]
     probs = classify(crop_batch(norm, points), model)
+    # One blob is one glyph at most: its crops in every orientation guessed (local axes,
+    # region, photo) compete, so a pip seen 45° off cannot add a second, different card.
+    rows_of: dict[tuple[float, float], list[int]] = {}
+    for n, c in enumerate(cands):
+        rows_of.setdefault((c.x, c.y), []).extend(range(4 * n, 4 * n + 4))
     hits: list[IndexHit] = []
-    for n in range(len(cands)):
-        block = probs[4 * n : 4 * n + 4]
-        cards = block[:, :BACKGROUND]
+    for rows in rows_of.values():
+        cards = probs[rows, :BACKGROUND]
         k, label = np.unravel_index(int(np.argmax(cards)), cards.shape)
         prob = float(cards[k, label])
         if prob < MIN_PROB:
             continue
         order = np.argsort(cards[k])[::-1]
         second = Card.from_id(int(order[1])) if cards[k, order[1]] > 0.05 else None
-        x, y, _, angle = points[4 * n + int(k)]
+        x, y, _, angle = points[rows[int(k)]]
         hits.append(IndexHit(Card.from_id(int(label)), prob, x, y, angle, second))
     return _merge(hits)
 

@@ -72,7 +72,9 @@ def _partners(a: IndexHit, b: IndexHit, w: float) -> bool:
     right, down = _axes(a.angle)
     v = np.array([b.x - a.x, b.y - a.y])
     du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
-    return 0.5 <= du <= 1.0 and 0.6 <= dv <= 0.97
+    # Generous: decks place their indices differently, and a hit's angle may be a guess
+    # (the photo's axes) some degrees off the card's own.
+    return 0.4 <= du <= 1.1 and 0.55 <= dv <= 1.05
 
 
 def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:

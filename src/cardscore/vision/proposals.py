@@ -28,6 +28,7 @@ NORMAL_WIDTH = 120.0  # card width (px) in the normalised image the candidates c
 CROP = 32  # classifier input side (px)
 CROP_SIDE = 3.2  # crop side, in glyph heights: decks' indices differ in size, not shape
 CROP_SHIFT = 0.6  # crop centre sits this far below the glyph (card frame), toward the suit
+INK_LOW, INK_HIGH = 45, 45  # black-hat levels of a glyph's strokes and of its darkest core
 _MASK_SIDE = 1000  # long side of the image the card mask is computed on
 
 
@@ -166,14 +167,22 @@ def ink_mask(norm: np.ndarray) -> np.ndarray:
     """Thin dark strokes (glyphs), not dark areas: a black-hat with a kernel wider than a stroke.
 
     The darkest channel makes red ink as dark as black; large dark areas (the table beside a
-    card) are left out, so glyphs near a card's edge stay separate blobs.
+    card) are left out, so glyphs near a card's edge stay separate blobs. Hysteresis: a blob
+    needs a clearly dark core (:data:`INK_HIGH`) but keeps its paler, thinner strokes down to
+    :data:`INK_LOW`, so the pale indices of bright photos come out whole, not in fragments
+    of the wrong size.
     """
     darkest = norm.min(axis=2)
     k = max(3, round(0.075 * NORMAL_WIDTH)) | 1
     hat = cv2.morphologyEx(
         darkest, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     )
-    out: np.ndarray = (hat > 45).astype(np.uint8) * 255
+    weak = (hat > INK_LOW).astype(np.uint8)
+    count, labels = cv2.connectedComponents(weak, connectivity=8)
+    strong = np.zeros(count, bool)
+    strong[np.unique(labels[hat > INK_HIGH])] = True
+    strong[0] = False
+    out: np.ndarray = strong[labels].astype(np.uint8) * 255
     return out
 
 

@@ -29,6 +29,7 @@ from cardscore.vision.proposals import NORMAL_WIDTH, find_regions, normalise
 
 __all__ = ["Group", "Recognition", "SeenCard", "recognize"]
 
+MIN_CARD = 0.5  # a card is reported (flagged below FLAG_BELOW) from this confidence up
 PILE_CARDS = 7  # a closed pile's size cannot be seen; Tranca's minimum canastra is the draft
 
 
@@ -167,7 +168,8 @@ def recognize(
     card_width = regions.card_width
     norm, factor = normalise(image, card_width)
     hits = find_indices(norm, model, regions, factor)
-    placed = pair_indices(hits, NORMAL_WIDTH)
+    # A weak index hit counts only when the card's other corner agrees with it.
+    placed = [p for p in pair_indices(hits, NORMAL_WIDTH) if p.confidence >= MIN_CARD]
     groups = _groups(placed, NORMAL_WIDTH)
     # Renumber cards in group order so a group's cards sit together in the list.
     order = [i for g in groups for i in g.cards]

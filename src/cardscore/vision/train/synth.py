@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from cardscore.cards import Card
+from cardscore.cards import Card, Rank
 from cardscore.vision.proposals import NORMAL_WIDTH
 
 __all__ = ["Placed", "Scene", "SceneMaker", "rank_box"]
@@ -41,8 +41,12 @@ class Scene:
     groups: dict[int, str] = field(default_factory=dict)  # group id -> kind
 
 
-def rank_box(face: np.ndarray) -> tuple[float, float, float, float]:
-    """The top-left rank glyph's box (x0, y0, x1, y1) as fractions of the face size."""
+def rank_box(face: np.ndarray, ten: bool = False) -> tuple[float, float, float, float]:
+    """The top-left rank glyph's box (x0, y0, x1, y1) as fractions of the face size.
+
+    Only a ten's glyph has two parts ("1" and "0" side by side); on other cards the blob
+    beside the rank is a pip or court art, which must not widen the box.
+    """
     h, w = face.shape[:2]
     bgr = face[..., :3].astype(np.float32)
     alpha = face[..., 3:4].astype(np.float32) / 255
@@ -62,8 +66,14 @@ def rank_box(face: np.ndarray) -> tuple[float, float, float, float]:
         return (0.04, 0.03, 0.2, 0.15)
     top = min(boxes, key=lambda b: b[1])
     x0, y0, x1, y1 = top
-    for b in boxes:  # the other half of a "10" sits beside the first
-        if b is not top and b[1] < y1 - 0.3 * (y1 - y0) and b[3] > y0 + 0.3 * (y1 - y0):
+    tall = y1 - y0
+    for b in boxes if ten else []:  # the other half of a "10": as tall, right beside it
+        if (
+            b is not top
+            and abs(b[1] - y0) < 0.25 * tall
+            and abs((b[3] - b[1]) - tall) < 0.25 * tall
+            and max(b[0] - x1, x0 - b[2]) <= 0.5 * tall
+        ):
             x0, y0, x1, y1 = min(x0, b[0]), min(y0, b[1]), max(x1, b[2]), max(y1, b[3])
     return (x0 / w, y0 / h, x1 / w, y1 / h)
 
@@ -106,7 +116,7 @@ class SceneMaker:
         self.names = sorted(decks)
         self.rng = np.random.default_rng(seed)
         self.boxes = {
-            (name, card): rank_box(face)
+            (name, card): rank_box(face, card.rank is Rank.TEN)
             for name in self.names
             for card, face in decks[name].items()
         }
