@@ -8,6 +8,7 @@ own candidate stage on them, labels each crop from the known geometry, trains
 from __future__ import annotations
 
 import argparse
+import hashlib
 import random
 import time
 from pathlib import Path
@@ -23,6 +24,17 @@ from cardscore.vision.train.model import build_net
 from cardscore.vision.train.synth import Scene, SceneMaker
 
 __all__ = ["build_dataset", "main", "scene_crops"]
+
+
+def _crop_code_hash() -> str:
+    """A short hash of every source file that decides what the labelled crops are."""
+    vision = Path(__file__).resolve().parent.parent
+    files = sorted(vision.glob("*.py")) + sorted((vision / "train").glob("*.py"))
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(file.name.encode())
+        digest.update(file.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def _angle_gap(a: float, b: float) -> float:
@@ -190,8 +202,10 @@ def main(argv: list[str] | None = None) -> None:
     decks = load_decks(args.cache or default_cache(), TRAIN_DECKS)
     maker = SceneMaker({d.name: d.faces for d in decks}, args.seed)
     with Progress() as progress:
-        # The crops depend only on the seed, scene count and code: cache them for re-runs.
-        data = args.out.parent / ".cache" / f"crops-{args.seed}-{args.scenes}.npz"
+        # The crops depend only on the seed, scene count and code: cache them for re-runs,
+        # named by a hash of the code that makes them so an edit never reuses stale crops.
+        name = f"crops-{args.seed}-{args.scenes}-{_crop_code_hash()}.npz"
+        data = args.out.parent / ".cache" / name
         if args.cache_crops and data.exists():
             saved = np.load(data)
             x, y = saved["x"], saved["y"]
