@@ -16,16 +16,19 @@ pytest.importorskip("onnxruntime", reason="needs the vision extra (onnxruntime)"
 from cardscore.cards import Card, parse_cards  # noqa: E402
 from cardscore.cli import main  # noqa: E402
 from cardscore.vision import ImageError, recognize  # noqa: E402
-from cardscore.vision.detect import IndexHit  # noqa: E402
+from cardscore.vision.detect import IndexHit, _merge  # noqa: E402
 from cardscore.vision.evaluate import read_labels, score_cards  # noqa: E402
 from cardscore.vision.image_io import MAX_PIXELS, load_image  # noqa: E402
 from cardscore.vision.layout import (  # noqa: E402
     ASPECT,
     INDEX_U,
     INDEX_V,
+    Placement,
     group_cards,
+    meld_reference,
     pair_indices,
     pile_orientation,
+    plausible_meld,
 )
 from tests.conftest import need  # noqa: E402
 
@@ -139,10 +142,95 @@ def test_meld_pile_and_dollar_grouping() -> None:
     groups = group_cards(cards, W)
     as_codes = sorted(sorted(cards[i].card.code for i in g) for g in groups)
     assert as_codes == [["3d"], ["5h", "6h", "7h", "8h"], ["Ks"]]
-    meld_angles = [cards[i].angle for g in groups if len(g) > 1 for i in g]
+    reference = meld_reference([[cards[i] for i in g] for g in groups if len(g) > 1])
+    assert reference == pytest.approx(0.0)
     ks = next(c for c in cards if c.card == Card("Ks"))
-    assert pile_orientation(ks.angle, meld_angles) == "horizontal"
-    assert pile_orientation(ks.angle + 90, meld_angles) == "vertical"
+    assert pile_orientation(ks.angle, reference) == "horizontal"
+    assert pile_orientation(ks.angle + 90, reference) == "vertical"
+
+
+@pytest.mark.parametrize(
+    ("codes", "plausible"),
+    [
+        ("5h 6h 7h", True),
+        ("5h 2c 7h", True),  # a 2 as joker fills the gap
+        ("Kd Kc 2s Ks", True),  # a set with its joker
+        ("2s 2h 2d", True),  # a meld of 2s
+        ("Kd 2s 2c", False),  # two 2s as jokers
+        ("5h 6h 8h 9h", False),  # two gaps, no joker
+        ("9h 8c 2h", False),  # two suits, not a set
+        ("3s 4s 5s", False),  # 3s never go in melds
+        ("5h 7h", True),  # a 6h (or a 2) makes it a meld: one card may be missed
+        ("Qs Qd", True),
+        ("3s Qs", False),
+        ("9h 8c", False),
+        ("Ah", False),
+    ],
+)
+def test_plausible_meld_follows_the_tranca_meld_model(codes: str, plausible: bool) -> None:
+    assert plausible_meld(list(parse_cards(codes))) is plausible
+
+
+def _placed(code: str, angle: float, x: float = 0.0) -> Placement:
+    return Placement(Card(code), 0.99, x, 0.0, angle, 2, None)
+
+
+def test_orientation_reference_ignores_implausible_or_crooked_melds() -> None:
+    # train_01's fault: a wrong "meld" of 3s and Qs turned ~90° to each other made every lone
+    # upright card a horizontal pile.
+    wrong = [_placed("3s", 81), _placed("Qs", 270)]
+    assert meld_reference([wrong]) is None
+    assert pile_orientation(0.0, meld_reference([wrong])) == "vertical"
+    # A legal-looking pair whose cards do not lie alike (28° apart) sets no reference either.
+    crooked = [_placed("6s", 270), _placed("5s", 62)]
+    assert meld_reference([crooked]) is None
+    # Plausible melds lying alike do, whichever way up a card's index was read.
+    turned = [_placed("Kd", 88), _placed("Kc", 268), _placed("Ks", 91)]
+    reference = meld_reference([turned, wrong])
+    assert reference is not None
+    assert pile_orientation(0.0, reference) == "horizontal"
+    assert pile_orientation(91.0, reference) == "vertical"
+    # Two good melds at right angles to each other: no trustworthy reference.
+    upright = [_placed("5h", 1), _placed("6h", 359), _placed("7h", 2)]
+    assert meld_reference([turned, upright]) is None
+
+
+def test_lone_cards_become_piles_dollars_or_loose_cards() -> None:
+    from cardscore.vision.recognition import _groups
+
+    hits = (
+        _corner_hits("3s", 200, 200)
+        + _corner_hits("Qs", 260, 230, angle=90)  # overlapping the 3s at 90°: a wrong meld
+        + _corner_hits("9h", 600, 200)
+        + _corner_hits("3d", 900, 200)
+        + _corner_hits("3c", 1200, 200)
+        + _corner_hits("Js", 1500, 200, angle=90)
+    )
+    cards = pair_indices(hits, W)
+    groups = {
+        tuple(cards[i].card.code for i in g.cards): (g.kind, g.orientation)
+        for g in _groups(cards, W)
+    }
+    assert groups == {
+        ("3s", "Qs"): ("meld", None),
+        ("9h",): ("pile", "vertical"),  # the photo's axes decide, not the wrong meld
+        ("3d",): ("dollar", None),
+        ("3c",): ("loose", None),  # no canastra of 3s
+        ("Js",): ("pile", "horizontal"),
+    }
+
+
+def test_one_glyph_merges_but_the_same_card_fanned_twice_stays_two() -> None:
+    rank = _hit("Kc", 100, 100)
+    assert _merge([rank, _hit("Kc", 100, 125, prob=0.6)]) == [rank]  # its suit below fired too
+    assert _merge([rank, _hit("Kc", 108, 101, prob=0.6)]) == [rank]  # a ten's halves
+    # A set with Kc twice, fanned 0.25 W apart: two cards.
+    twice = [rank, _hit("Kc", 100 + 0.25 * W, 100, prob=0.6)]
+    assert len(_merge(twice)) == 2
+    # The same, turned 90°: "to the side" follows the card, not the photo.
+    turned = [_hit("Kc", 100, 100, 90), _hit("Kc", 100, 100 - 0.25 * W, 90, 0.6)]
+    assert len(_merge(turned)) == 2
+    assert len(_merge([turned[0], _hit("Kc", 125, 100, 90, 0.6)])) == 1
 
 
 # --- real photos ------------------------------------------------------------------------------
@@ -299,3 +387,21 @@ def test_meld_and_pile_from_real_cards(shared: Path, photo: str) -> None:
     assert by_code[codes[4]] == "vertical"
     draft = result.tranca_draft()
     assert sorted(draft["melds"][0]) == sorted(codes[:3])
+
+
+@pytest.mark.needs_shared
+def test_lone_upright_cards_on_a_photo_are_not_clean_piles(shared: Path) -> None:
+    # train_01: lone cards lying upright, and overlapping pairs that are no melds (one of them,
+    # 3s and Qs, turned 90° to each other) that must not decide the piles' orientation.
+    path = shared / "data" / "real-photos" / "train_01.jpg"
+    need(path.exists(), f"{path} not found")
+    result = recognize(path)
+    lone = [g for g in result.groups if len(g.cards) == 1]
+    assert len(lone) >= 5
+    for group in lone:
+        seen = result.cards[group.cards[0]]
+        if seen.card.rank.value == "3":
+            assert group.kind in ("dollar", "loose")
+        else:
+            assert (group.kind, group.orientation) == ("pile", "vertical"), seen
+    assert all(p["clean"] is False for p in result.tranca_draft()["piles"])

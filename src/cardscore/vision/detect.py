@@ -19,6 +19,7 @@ from cardscore.vision.proposals import NORMAL_WIDTH, Candidate, Regions, candida
 __all__ = ["IndexHit", "find_indices"]
 
 MIN_PROB = 0.25  # below this a crop is not an index hit at all (cards need more: layout)
+MERGE_ACROSS, MERGE_ALONG = 0.15, 0.3  # one glyph's hits, in card widths (see _same_glyph)
 
 
 @dataclass(frozen=True)
@@ -103,11 +104,20 @@ def _merge(hits: list[IndexHit]) -> list[IndexHit]:
     kept: list[IndexHit] = []
     for hit in sorted(hits, key=lambda h: -h.prob):
         duplicate = any(
-            k.card == hit.card
-            and np.hypot(k.x - hit.x, k.y - hit.y) < 0.3 * NORMAL_WIDTH
-            and _gap(k.angle, hit.angle) < 45
+            k.card == hit.card and _gap(k.angle, hit.angle) < 45 and _same_glyph(k, hit)
             for k in kept
         )
         if not duplicate:
             kept.append(hit)
     return kept
+
+
+def _same_glyph(a: IndexHit, b: IndexHit) -> bool:
+    """Close enough along the card's axes to be one index: a ten's halves sit side by side,
+    rank and suit one above the other; the same card twice in a fanned meld lies at least a
+    quarter of a card's width to the side, so a round radius would merge the two."""
+    t = np.deg2rad(a.angle)
+    dx, dy = b.x - a.x, b.y - a.y
+    du = abs(dx * np.cos(t) - dy * np.sin(t))
+    dv = abs(dx * np.sin(t) + dy * np.cos(t))
+    return bool(du < MERGE_ACROSS * NORMAL_WIDTH and dv < MERGE_ALONG * NORMAL_WIDTH)

@@ -2,22 +2,35 @@
 
 A card shows the same index at two opposite corners; two hits of one card, turned 180° from
 each other and as far apart as a card's corners, are one physical card. Cards whose outlines
-overlap form a group: several cards make a meld, a lone red 3 is a dollar, any other lone card
-is the top of a closed pile. A pile turned 90° to the melds is horizontal (clean), one lying
-like them vertical (dirty); with no meld on the table the photo's own axes decide.
+overlap form a group: several cards make a meld, a lone red 3 is a dollar, a lone black 3 a
+loose card (3s never form a canastra), any other lone card is the top of a closed pile. A pile
+turned 90° to the melds is horizontal (clean), one lying like them vertical (dirty). Only melds
+that look legal and lie alike set that reference; without them the photo's own axes decide.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from cardscore.cards import Card, Rank
+from cardscore.tranca.melds import meld_problems
 from cardscore.vision.detect import IndexHit
 
-__all__ = ["ASPECT", "Placement", "group_cards", "pair_indices", "pile_orientation"]
+__all__ = [
+    "ASPECT",
+    "Placement",
+    "group_cards",
+    "is_dollar",
+    "is_pile_top",
+    "meld_reference",
+    "pair_indices",
+    "pile_orientation",
+    "plausible_meld",
+]
 
 ASPECT = 1.4  # card height / width
 INDEX_U, INDEX_V = (
@@ -25,6 +38,7 @@ INDEX_U, INDEX_V = (
     0.12,
 )  # rank glyph centre from the top-left corner, in W and H (deck average)
 FLAG_BELOW = 0.9  # cards less sure than this are flagged for the user to confirm
+COHERENT = 0.95  # mean resultant length of doubled angles: two cards within about 18°
 
 
 @dataclass(frozen=True)
@@ -144,16 +158,63 @@ def is_dollar(card: Card) -> bool:
     return card.rank is Rank.THREE and card.suit.value in "hd"
 
 
-def pile_orientation(pile_angle: float, meld_angles: list[float]) -> str:
-    """'horizontal' or 'vertical': relative to the melds' cards, else to the photo.
+def is_pile_top(card: Card) -> bool:
+    """Can a lone card be the top of a closed canastra? Not a 3: 3s never go in melds."""
+    return card.rank is not Rank.THREE
 
-    >>> pile_orientation(92.0, [3.0, -2.0]), pile_orientation(178.0, [3.0]), pile_orientation(270.0, [])
-    ('horizontal', 'vertical', 'horizontal')
+
+def plausible_meld(cards: Sequence[Card]) -> bool:
+    """Could these overlapping cards be a Tranca meld, as :mod:`cardscore.tranca.melds` has it?
+
+    Three or more must be a legal meld (one rank, or one suit in sequence, at most one 2 as
+    joker); two must become one with a single card more (a meld seen with one card missed).
+
+    >>> from cardscore.cards import parse_cards
+    >>> [plausible_meld(parse_cards(c)) for c in ("5h 6h 7h", "Kd Kc 2s", "5h 7h", "3s Qs", "9h 8c 2h")]
+    [True, True, True, False, False]
     """
-    if meld_angles:
-        # Mean direction of the melds' long axes (period 180°), via doubled angles.
-        t = np.deg2rad(np.array(meld_angles) * 2)
-        reference = float(np.degrees(np.arctan2(np.sin(t).mean(), np.cos(t).mean())) / 2)
-    else:
-        reference = 0.0
-    return "horizontal" if _gap(pile_angle, reference, 180.0) > 45 else "vertical"
+    if len(cards) >= 3:
+        return not meld_problems(cards)
+    if len(cards) == 2:
+        return any(not meld_problems([*cards, Card.from_id(i)]) for i in range(52))
+    return False
+
+
+def _upright(angles: Sequence[float]) -> float | None:
+    """The common long-axis direction (period 180°) of cards lying alike, else ``None``."""
+    t = np.deg2rad(np.array(angles, dtype=float) * 2)
+    c, s = float(np.cos(t).mean()), float(np.sin(t).mean())
+    if np.hypot(c, s) < COHERENT:
+        return None
+    return float(np.degrees(np.arctan2(s, c)) / 2)
+
+
+def meld_reference(melds: Sequence[Sequence[Placement]]) -> float | None:
+    """The upright direction the melds show, or ``None`` when they give no trustworthy one.
+
+    Only melds that are plausible (:func:`plausible_meld`) and whose cards lie alike count, and
+    they must agree with each other: a wrong group of two cards turned 90° to each other
+    (an overlapping pair on a photo) must not turn every lone card into a clean pile.
+
+    >>> run = [Placement(Card(c), 1.0, 0, 0, a, 1, None) for c, a in (("5h", 2), ("6h", -1), ("7h", 1))]
+    >>> odd = [Placement(Card(c), 1.0, 0, 0, a, 1, None) for c, a in (("3s", 81), ("Qs", 270))]
+    >>> round(meld_reference([run, odd]), 1), meld_reference([odd])
+    (0.7, None)
+    """
+    angles = []
+    for meld in melds:
+        own = [p.angle for p in meld]
+        if plausible_meld([p.card for p in meld]) and _upright(own) is not None:
+            angles.extend(own)
+    return _upright(angles) if angles else None
+
+
+def pile_orientation(pile_angle: float, reference: float | None) -> str:
+    """'horizontal' or 'vertical': relative to the melds' upright direction, else the photo's.
+
+    >>> pile_orientation(92.0, 1.0), pile_orientation(178.0, 3.0), pile_orientation(270.0, None)
+    ('horizontal', 'vertical', 'horizontal')
+    >>> pile_orientation(0.0, None), pile_orientation(0.0, 88.0)
+    ('vertical', 'horizontal')
+    """
+    return "horizontal" if _gap(pile_angle, reference or 0.0, 180.0) > 45 else "vertical"

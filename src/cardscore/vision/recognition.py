@@ -22,6 +22,8 @@ from cardscore.vision.layout import (
     Placement,
     group_cards,
     is_dollar,
+    is_pile_top,
+    meld_reference,
     pair_indices,
     pile_orientation,
 )
@@ -63,7 +65,8 @@ class SeenCard:
 
 @dataclass(frozen=True)
 class Group:
-    """Cards lying together: a ``meld``, a closed ``pile`` (with orientation) or a ``dollar``."""
+    """Cards lying together: a ``meld``, a closed ``pile`` (with orientation), a ``dollar``, or
+    a ``loose`` card that can be none of these (a lone black 3: no canastra is made of 3s)."""
 
     kind: str
     cards: tuple[int, ...]  # positions in :attr:`Recognition.cards`
@@ -109,7 +112,7 @@ class Recognition:
                 melds.append(codes)
             elif group.kind == "dollar":
                 dollars.extend(codes)
-            else:
+            elif group.kind == "pile":
                 rank = self.cards[group.cards[0]].card.rank.value
                 piles.append(
                     {
@@ -137,15 +140,18 @@ class Recognition:
 
 def _groups(placed: list[Placement], w: float) -> list[Group]:
     raw = group_cards(placed, w)
-    meld_angles = [placed[i].angle for g in raw if len(g) > 1 for i in g]
+    reference = meld_reference([[placed[i] for i in g] for g in raw if len(g) > 1])
     groups = []
     for members in raw:
+        card = placed[members[0]]
         if len(members) > 1:
             groups.append(Group("meld", tuple(members)))
-        elif is_dollar(placed[members[0]].card):
+        elif is_dollar(card.card):
             groups.append(Group("dollar", tuple(members)))
+        elif not is_pile_top(card.card):
+            groups.append(Group("loose", tuple(members)))
         else:
-            orientation = pile_orientation(placed[members[0]].angle, meld_angles)
+            orientation = pile_orientation(card.angle, reference)
             groups.append(Group("pile", tuple(members), orientation))
     return groups
 
