@@ -405,3 +405,36 @@ def test_lone_upright_cards_on_a_photo_are_not_clean_piles(shared: Path) -> None
         else:
             assert (group.kind, group.orientation) == ("pile", "vertical"), seen
     assert all(p["clean"] is False for p in result.tranca_draft()["piles"])
+
+
+def test_a_weak_card_completing_a_meld_is_adopted_and_flagged() -> None:
+    from cardscore.vision.layout import adopt_weak
+
+    # A set of aces fanned 0.3 W apart; the middle Ac was read at only 0.44.
+    fan = [_hit(code, 100 + i * 0.3 * W, 100) for i, code in enumerate(["Ac", "Ac", "As"])]
+    fan[1] = _hit("Ac", 100 + 0.3 * W, 100, prob=0.44)
+    cards = pair_indices(fan, W)
+    strong = [c for c in cards if c.confidence >= 0.5]
+    weak = [c for c in cards if c.confidence < 0.5]
+    groups = group_cards(strong, W)
+    assert [c.card.code for c in adopt_weak(strong, weak, W, groups)] == ["Ac"]
+    # Not when it would spoil the meld, lies crooked, sits on a card found, or touches no meld.
+    for odd in (
+        _hit("Kd", 100 + 0.3 * W, 100, prob=0.44),
+        _hit("Ac", 100 + 0.3 * W, 100, angle=40, prob=0.44),
+        _hit("Ac", 100 + 0.05 * W, 100, prob=0.44),
+        _hit("Ac", 900, 100, prob=0.44),
+    ):
+        assert adopt_weak(strong, pair_indices([odd], W), W, groups) == []
+
+
+def test_corner_angles_tens_of_degrees_off_still_pair_and_the_surer_one_decides() -> None:
+    # A pile turned 90°: the surer corner says 267°, the other's local edges said 42°.
+    a, b = _corner_hits("8d", 400, 300, angle=267)
+    b = IndexHit(b.card, 0.89, b.x, b.y, 42.0, None)
+    cards = pair_indices([a, b], W)
+    assert len(cards) == 1
+    assert pile_orientation(cards[0].angle, None) == "horizontal"
+    # A ten's two halves, each read with its own angle, are one hit.
+    halves = [_hit("Td", 241, 64, 317, 0.85), _hit("Td", 254, 66, 47, 0.65)]
+    assert len(_merge(halves)) == 1

@@ -104,7 +104,13 @@ def _merge(hits: list[IndexHit]) -> list[IndexHit]:
     kept: list[IndexHit] = []
     for hit in sorted(hits, key=lambda h: -h.prob):
         duplicate = any(
-            k.card == hit.card and _gap(k.angle, hit.angle) < 45 and _same_glyph(k, hit)
+            k.card == hit.card
+            and (
+                # A ten's halves can each give their own (wrong) angle; nothing else of the
+                # same card lies this close.
+                np.hypot(k.x - hit.x, k.y - hit.y) < MERGE_ACROSS * NORMAL_WIDTH
+                or (_gap(k.angle, hit.angle) < 45 and _same_glyph(k, hit))
+            )
             for k in kept
         )
         if not duplicate:

@@ -23,6 +23,7 @@ from cardscore.vision.detect import IndexHit
 __all__ = [
     "ASPECT",
     "Placement",
+    "adopt_weak",
     "group_cards",
     "is_dollar",
     "is_pile_top",
@@ -38,6 +39,8 @@ INDEX_U, INDEX_V = (
     0.12,
 )  # rank glyph centre from the top-left corner, in W and H (deck average)
 FLAG_BELOW = 0.9  # cards less sure than this are flagged for the user to confirm
+GROUPED = 0.12  # outlines sharing more than this fraction of a card lie in one group
+PAIR_ANGLE = 50.0  # a corner index's angle may come from its local edges, tens of degrees off
 COHERENT = 0.95  # mean resultant length of doubled angles: two cards within about 18°
 
 
@@ -81,7 +84,7 @@ def _centre(hit: IndexHit, w: float) -> np.ndarray:
 
 def _partners(a: IndexHit, b: IndexHit, w: float) -> bool:
     """Are a and b the two corner indices of one card?"""
-    if a.card != b.card or _gap(a.angle, b.angle + 180) > 30:
+    if a.card != b.card or _gap(a.angle, b.angle + 180) > PAIR_ANGLE:
         return False
     right, down = _axes(a.angle)
     v = np.array([b.x - a.x, b.y - a.y])
@@ -113,13 +116,13 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
             continue
         used.add(partner)
         b = hits[partner]
-        top = a if _gap(a.angle, 0) <= _gap(b.angle, 0) else b
+        # The surer hit gives the angle (the other's may be tens of degrees off), turned to
+        # whichever of the card's two ends is nearer upright.
+        angle = min(a.angle % 360, (a.angle + 180) % 360, key=lambda t: _gap(t, 0))
         c = (np.array([a.x, a.y]) + np.array([b.x, b.y])) / 2
         both = 1 - (1 - a.prob) * (1 - b.prob)
         cards.append(
-            Placement(
-                a.card, both, float(c[0]), float(c[1]), top.angle, 2, a.runner_up or b.runner_up
-            )
+            Placement(a.card, both, float(c[0]), float(c[1]), angle, 2, a.runner_up or b.runner_up)
         )
     return cards
 
@@ -144,13 +147,37 @@ def group_cards(cards: list[Placement], w: float) -> list[list[int]]:
 
     for i in range(len(cards)):
         for j in range(i + 1, len(cards)):
-            if _overlap(cards[i], cards[j], w) > 0.12:
+            if _overlap(cards[i], cards[j], w) > GROUPED:
                 parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
     for i in range(len(cards)):
         groups.setdefault(find(i), []).append(i)
     out = [sorted(g, key=lambda i: (cards[i].x, cards[i].y)) for g in groups.values()]
     return sorted(out, key=lambda g: (min(cards[i].y for i in g), min(cards[i].x for i in g)))
+
+
+def adopt_weak(
+    cards: list[Placement], weak: list[Placement], w: float, groups: list[list[int]]
+) -> list[Placement]:
+    """Weak cards (too unsure to report alone) that complete a meld they lie in.
+
+    A weak card is adopted when it overlaps exactly one group of two or more cards, lies like
+    them, sits on no card already found, and the group with it still looks like a legal meld:
+    a second Ac half hidden in a fanned set of aces. It stays flagged (its confidence is low).
+    """
+    adopted: list[Placement] = []
+    for p in sorted(weak, key=lambda p: -p.confidence):
+        touching = [g for g in groups if any(_overlap(p, cards[i], w) > GROUPED for i in g)]
+        if len(touching) != 1 or len(touching[0]) < 2:
+            continue
+        members = [cards[i] for i in touching[0]]
+        if any(np.hypot(p.x - q.x, p.y - q.y) < 0.2 * w for q in members + adopted):
+            continue
+        if _upright([q.angle for q in members] + [p.angle]) is None:
+            continue
+        if plausible_meld([q.card for q in members] + [p.card]):
+            adopted.append(p)
+    return adopted
 
 
 def is_dollar(card: Card) -> bool:

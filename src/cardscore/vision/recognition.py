@@ -20,6 +20,7 @@ from cardscore.vision.image_io import load_image
 from cardscore.vision.layout import (
     FLAG_BELOW,
     Placement,
+    adopt_weak,
     group_cards,
     is_dollar,
     is_pile_top,
@@ -175,7 +176,10 @@ def recognize(
     norm, factor = normalise(image, card_width)
     hits = find_indices(norm, model, regions, factor)
     # A weak index hit counts only when the card's other corner agrees with it.
-    placed = [p for p in pair_indices(hits, NORMAL_WIDTH) if p.confidence >= MIN_CARD]
+    paired = pair_indices(hits, NORMAL_WIDTH)
+    placed = [p for p in paired if p.confidence >= MIN_CARD]
+    weak = [p for p in paired if p.confidence < MIN_CARD]
+    placed += adopt_weak(placed, weak, NORMAL_WIDTH, group_cards(placed, NORMAL_WIDTH))
     groups = _groups(placed, NORMAL_WIDTH)
     # Renumber cards in group order so a group's cards sit together in the list.
     order = [i for g in groups for i in g.cards]
