@@ -438,3 +438,19 @@ def test_corner_angles_tens_of_degrees_off_still_pair_and_the_surer_one_decides(
     # A ten's two halves, each read with its own angle, are one hit.
     halves = [_hit("Td", 241, 64, 317, 0.85), _hit("Td", 254, 66, 47, 0.65)]
     assert len(_merge(halves)) == 1
+
+
+def test_a_card_that_spoils_a_meld_is_flagged_and_mended_by_its_runner_up() -> None:
+    from cardscore.vision.layout import meld_doubts
+
+    def placed(code: str, runner_up: str | None = None) -> Placement:
+        return Placement(Card(code), 0.95, 0, 0, 0, 1, Card(runner_up) if runner_up else None)
+
+    run = [placed("9c"), placed("Ts", "Tc"), placed("Jc", "Js")]
+    assert meld_doubts(run, [[0, 1, 2]]) == {1: Card("Tc")}
+    # No runner-up mends it, but one card alone spoils it: that card is flagged.
+    spoilt = [placed("9c"), placed("Tc"), placed("Jc"), placed("Qh", "Qs")]
+    assert meld_doubts(spoilt, [[0, 1, 2, 3]]) == {3: None}
+    # Nothing to blame on one card: all are flagged. Good melds and pairs are left alone.
+    mixed = [placed("9c"), placed("Ts"), placed("Jh"), placed("5d"), placed("6d"), placed("7d")]
+    assert meld_doubts(mixed, [[0, 1, 2], [3, 4, 5], [0, 3]]) == dict.fromkeys([0, 1, 2])

@@ -27,6 +27,7 @@ __all__ = [
     "group_cards",
     "is_dollar",
     "is_pile_top",
+    "meld_doubts",
     "meld_reference",
     "pair_indices",
     "pile_orientation",
@@ -178,6 +179,30 @@ def adopt_weak(
         if plausible_meld([q.card for q in members] + [p.card]):
             adopted.append(p)
     return adopted
+
+
+def meld_doubts(cards: list[Placement], groups: list[list[int]]) -> dict[int, Card | None]:
+    """Cards that keep a group of three or more from looking like a meld, to be flagged.
+
+    Maps a card's index to its runner-up when swapping in that runner-up alone makes the
+    group a legal-looking meld (Ts in a run of clubs whose runner-up is Tc), else to ``None``.
+    A group no single card explains has all its cards flagged.
+    """
+    doubts: dict[int, Card | None] = {}
+    for group in groups:
+        codes = [cards[i].card for i in group]
+        if len(group) < 3 or plausible_meld(codes):
+            continue
+        fixes: dict[int, Card | None] = {}
+        for k, i in enumerate(group):
+            alt = cards[i].runner_up
+            if alt is not None and plausible_meld([*codes[:k], alt, *codes[k + 1 :]]):
+                fixes[i] = alt
+        if len(fixes) != 1:
+            odd = [i for k, i in enumerate(group) if plausible_meld(codes[:k] + codes[k + 1 :])]
+            fixes = dict.fromkeys(odd or group)
+        doubts.update(fixes)
+    return doubts
 
 
 def is_dollar(card: Card) -> bool:

@@ -24,6 +24,7 @@ from cardscore.vision.layout import (
     group_cards,
     is_dollar,
     is_pile_top,
+    meld_doubts,
     meld_reference,
     pair_indices,
     pile_orientation,
@@ -181,6 +182,9 @@ def recognize(
     weak = [p for p in paired if p.confidence < MIN_CARD]
     placed += adopt_weak(placed, weak, NORMAL_WIDTH, group_cards(placed, NORMAL_WIDTH))
     groups = _groups(placed, NORMAL_WIDTH)
+    # A meld that cannot be one points at a misread card: flag it, and where one card's
+    # runner-up alone mends the meld, show that card with the first reading as alternative.
+    doubts = meld_doubts(placed, [list(g.cards) for g in groups if g.kind == "meld"])
     # Renumber cards in group order so a group's cards sit together in the list.
     order = [i for g in groups for i in g.cards]
     position = {old: new for new, old in enumerate(order)}
@@ -191,17 +195,22 @@ def recognize(
         corners = tuple(
             (float(a * to_photo), float(b * to_photo)) for a, b in p.corners(NORMAL_WIDTH)
         )
+        card, alternative, confidence = p.card, p.runner_up, p.confidence
+        mended = doubts.get(old)
+        if mended is not None:
+            # The runner-up's own probability is not kept; 1 - p bounds it from above.
+            card, alternative, confidence = mended, p.card, 1 - p.confidence
         seen.append(
             SeenCard(
-                card=p.card,
-                confidence=p.confidence,
+                card=card,
+                confidence=confidence,
                 x=p.x * to_photo,
                 y=p.y * to_photo,
                 angle=p.angle % 360,
                 corners=corners,
                 indices=p.indices,
-                flagged=p.confidence < FLAG_BELOW,
-                alternative=p.runner_up,
+                flagged=p.confidence < FLAG_BELOW or old in doubts,
+                alternative=alternative,
             )
         )
     renumbered = tuple(
