@@ -454,3 +454,13 @@ def test_a_card_that_spoils_a_meld_is_flagged_and_mended_by_its_runner_up() -> N
     # Nothing to blame on one card: all are flagged. Good melds and pairs are left alone.
     mixed = [placed("9c"), placed("Ts"), placed("Jh"), placed("5d"), placed("6d"), placed("7d")]
     assert meld_doubts(mixed, [[0, 1, 2], [3, 4, 5], [0, 3]]) == dict.fromkeys([0, 1, 2])
+
+
+def test_corners_pair_when_only_the_halfway_angle_fits_the_card() -> None:
+    # From a held-out table: a pile turned ~270°, corners read at 253° and 91° (271° + 180°);
+    # in the surer hit's frame the other corner sits just outside the window.
+    a = _hit("7s", 568, 282, 253, 0.97)
+    b = _hit("7s", 443, 377, 91, 0.96)
+    cards = pair_indices([a, b], W)
+    assert len(cards) == 1
+    assert pile_orientation(cards[0].angle, None) == "horizontal"

@@ -87,12 +87,17 @@ def _partners(a: IndexHit, b: IndexHit, w: float) -> bool:
     """Are a and b the two corner indices of one card?"""
     if a.card != b.card or _gap(a.angle, b.angle + 180) > PAIR_ANGLE:
         return False
-    right, down = _axes(a.angle)
     v = np.array([b.x - a.x, b.y - a.y])
-    du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
     # Generous: decks place their indices differently, and a hit's angle may be a guess
-    # (the photo's axes) some degrees off the card's own.
-    return 0.4 <= du <= 1.1 and 0.55 <= dv <= 1.05
+    # (the photo's axes) some degrees off the card's own; so the offset is checked in a's
+    # frame and in the frame halfway between the two hits' angles.
+    halfway = a.angle + ((b.angle + 180 - a.angle + 180) % 360 - 180) / 2
+    for angle in (a.angle, halfway):
+        right, down = _axes(angle)
+        du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
+        if 0.4 <= du <= 1.1 and 0.55 <= dv <= 1.05:
+            return True
+    return False
 
 
 def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
