@@ -247,7 +247,7 @@ def photo_draft(seen: dict[str, Any], codes: list[str | None]) -> tuple[list[str
             melds.append(" ".join(cards))
         elif group["kind"] == "dollar":
             dollars.extend(cards)
-        else:
+        elif group["kind"] == "pile":
             piles.append(cards[0][:-1].upper())
     return melds, piles, " ".join(dollars)
 

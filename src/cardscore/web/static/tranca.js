@@ -262,7 +262,8 @@
       if (!codes.length) continue;
       if (group.kind === "meld") melds.push(codes);
       else if (group.kind === "dollar") dollars.push(...codes);
-      else piles.push({ pile: codes[0].slice(0, -1).toUpperCase(), clean: group.orientation === "horizontal", cards: 7 });
+      // A loose card (a lone black 3) is in no meld, pile or dollar: the team's draft leaves it out.
+      else if (group.kind === "pile") piles.push({ pile: codes[0].slice(0, -1).toUpperCase(), clean: group.orientation === "horizontal", cards: 7 });
     }
     return { melds, piles, dollars };
   }
