@@ -52,9 +52,9 @@ from cardscore.crosskings.game import FACE_DOWN, Game, cell_index, cell_name
 __all__ = ["Analysis", "MoveEvaluation", "Objective", "analyse", "clear_solvers", "solver_for"]
 
 Objective = Literal["result", "margin"]
-_OBJECTIVES: dict[str, int] = {"result": 0, "margin": 1}
+_OBJECTIVES: dict[str, int] = {"result": 0, "margin": 1, "result-only": 2}
 _SOLVERS: OrderedDict[tuple[tuple[int, ...], int, int], _c_solver.Solver] = OrderedDict()
-_KEEP = 4  # solvers kept warm (each holds a transposition table of up to 256 MiB)
+_KEEP = 5  # solvers kept warm (each holds a transposition table of up to 256 MiB)
 DEFAULT_THREADS = min(2, os.cpu_count() or 1)
 
 
@@ -63,9 +63,13 @@ def clear_solvers() -> None:
     _SOLVERS.clear()
 
 
-def solver_for(game: Game, objective: Objective = "result", slot: int = 0) -> _c_solver.Solver:
+def solver_for(
+    game: Game, objective: Objective | Literal["result-only"] = "result", slot: int = 0
+) -> _c_solver.Solver:
     """The C solver for this deal's face-up cards (reused while the same deal is analysed);
-    ``slot`` tells apart the solvers of parallel threads."""
+    ``slot`` tells apart the solvers of parallel threads. ``"result-only"`` values the expected
+    result alone (the margin is dropped, so ties are not broken: a faster proof of a best
+    move, used by the anytime search)."""
     if objective not in _OBJECTIVES:
         raise ValueError(f"objective must be 'result' or 'margin', not {objective!r}")
     cells = tuple(-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36))
