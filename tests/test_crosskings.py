@@ -362,6 +362,15 @@ def test_depth_limited_search_is_exact_at_full_depth(seed: int) -> None:
     assert fresh is not None
     assert fresh[:2] == exact[:2]
     assert ranked[fresh[2]] == best
+    # other horizon weights change estimates only: the full-depth search stays exact
+    other = Solver(cells, 0, 18)
+    other.set_heuristic([0.2, 0, 0, 0, 0, 0.8, 0, 0, 0, 0])
+    for depth in (3, game.cards_left):
+        found = other.search_depth(*position(game), depth)
+        assert found is not None
+    assert found[:2] == exact[:2]
+    with pytest.raises(ValueError, match="10 numbers"):
+        other.set_heuristic([1.0, 2.0])
     # the expected result alone: same result, a move optimal in it
     result_only = Solver(cells, 2, 18).search_depth(*position(game), game.cards_left)
     assert result_only is not None

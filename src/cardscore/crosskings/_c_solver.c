@@ -230,7 +230,7 @@ typedef struct {
     uint64_t nodes, terminals, scored, overwritten;
     uint64_t node_limit;
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
-    double spread_base, spread_per_card, mover_bonus, potential; /* the heuristic's parameters */
+    double weights[10]; /* the heuristic's: a then b of each feature */
     int aborted;
 } Solver;
 
@@ -371,18 +371,30 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
                 V alpha, V beta, int depth, int *best_cell);
 
 /* The estimate at the horizon of a depth-limited search, on the exact values' scale: the score
- * difference so far as the margin, and a win chance that is a logistic function of it, flatter
- * with more cards left (fitted on exact values of positions with 8-14 cards left). Clamped
- * into the node's proven bounds, so that the pruning bounds hold for estimates too. */
+ * difference so far as the margin, and as the win chance a logistic function of features of
+ * the position (player 1's minus player 2's: score so far, what each could still reach with
+ * every card not yet taken, what one more king would add, kings held; and who moves), each
+ * weighted by a + b / cards left (fitted on exact values of positions with 7-11 cards left).
+ * Clamped into the node's proven bounds, so that the pruning bounds hold for estimates too. */
+#define FEATURES 5
 static V heuristic(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2) {
     int64_t scale = FACT[popcount64(rem & FACEDOWN)];
     int s1 = cached_score(S, p1), s2 = cached_score(S, p2), diff = s1 - s2;
-    /* what each could still reach with every card not yet taken */
-    int reach1 = cached_score(S, ALL_CARDS & ~p2) - s1, reach2 = cached_score(S, ALL_CARDS & ~p1) - s2;
-    double spread = S->spread_base + S->spread_per_card * popcount64(rem);
-    double mover = popcount64(p1 | p2) & 1 ? -S->mover_bonus : S->mover_bonus;
-    double x = (double)diff + mover + S->potential * (double)(reach1 - reach2);
-    double win = 1.0 / (1.0 + exp(-x / spread));
+    double f[FEATURES] = {diff,
+                          (cached_score(S, ALL_CARDS & ~p2) - s1) -
+                              (cached_score(S, ALL_CARDS & ~p1) - s2),
+                          popcount64(p1 | p2) & 1 ? -1.0 : 1.0, 0,
+                          popcount64(p1 & KING_BITS) - popcount64(p2 & KING_BITS)};
+    if (S->weights[3] != 0 || S->weights[FEATURES + 3] != 0) {
+        uint64_t k1 = KING_BITS & ~p1, k2 = KING_BITS & ~p2;
+        int g1 = k1 ? cached_score(S, p1 | (k1 & -k1)) - s1 : 0;
+        int g2 = k2 ? cached_score(S, p2 | (k2 & -k2)) - s2 : 0;
+        f[3] = g1 - g2;
+    }
+    double x = 0, per_card = 1.0 / popcount64(rem);
+    for (int i = 0; i < FEATURES; i++)
+        x += (S->weights[i] + S->weights[FEATURES + i] * per_card) * f[i];
+    double win = 1.0 / (1.0 + exp(-x));
     int64_t er = llround(2.0 * win * (double)scale), em = (int64_t)diff * scale;
     V low, high;
     node_bounds(S, p1, p2, scale, &low, &high);
@@ -852,17 +864,24 @@ static PyObject *Solver_search_depth(Solver *S, PyObject *args) {
     return aborted_or(S, Py_BuildValue("(LLi)", (long long)er, (long long)em, best));
 }
 
-static PyObject *Solver_set_heuristic(Solver *S, PyObject *args) {
-    double base, per_card, bonus = 0, potential = 0;
-    if (!PyArg_ParseTuple(args, "dd|dd", &base, &per_card, &bonus, &potential)) return NULL;
-    if (!(base + per_card > 0) || per_card < 0) {
-        PyErr_SetString(PyExc_ValueError, "the spread must be positive");
+static PyObject *Solver_set_heuristic(Solver *S, PyObject *arg) {
+    double w[2 * FEATURES];
+    PyObject *seq = PySequence_Fast(arg, "weights must be a sequence of 10 numbers");
+    if (!seq) return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != 2 * FEATURES) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "weights must be a sequence of 10 numbers");
         return NULL;
     }
-    S->spread_base = base;
-    S->spread_per_card = per_card;
-    S->mover_bonus = bonus;
-    S->potential = potential;
+    for (int i = 0; i < 2 * FEATURES; i++) {
+        w[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        if (PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    memcpy(S->weights, w, sizeof w);
     Py_RETURN_NONE;
 }
 
@@ -979,10 +998,8 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
     S->node_limit = 0;
     S->deadline = 0;
     S->aborted = 0;
-    S->spread_base = 1.0;
-    S->spread_per_card = 0.5;
-    S->mover_bonus = 0;
-    S->potential = 0;
+    static const double DEFAULT_WEIGHTS[2 * FEATURES] = {0.8, 0.4, 1.6, 0, 0, -1.1, -1.3, 0.9, 0, 0};
+    memcpy(S->weights, DEFAULT_WEIGHTS, sizeof DEFAULT_WEIGHTS);
     return 0;
 }
 
@@ -1002,9 +1019,8 @@ static PyMethodDef Solver_methods[] = {
     {"search_depth", (PyCFunction)Solver_search_depth, METH_VARARGS,
      "search_depth(cells_left, marker, p1, p2, depth) -> (er, em, best_cell) of a search `depth` "
      "plies deep with estimates beyond (exact when depth >= cards left), or None if stopped"},
-    {"set_heuristic", (PyCFunction)Solver_set_heuristic, METH_VARARGS,
-     "set_heuristic(spread_base, spread_per_card[, mover_bonus]): the horizon estimate's "
-     "parameters"},
+    {"set_heuristic", (PyCFunction)Solver_set_heuristic, METH_O,
+     "set_heuristic(weights): the horizon estimate's 10 weights (a of the 5 features, then b)"},
     {"distribution", (PyCFunction)Solver_distribution, METH_VARARGS,
      "distribution(cells_left, marker, p1, p2, cell) -> {difference: count}, counts sum to f!"},
     {"set_node_limit", (PyCFunction)Solver_set_node_limit, METH_VARARGS,

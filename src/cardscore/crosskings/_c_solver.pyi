@@ -18,14 +18,7 @@ class Solver:
     def search_depth(
         self, cells_left: int, marker: int, p1: int, p2: int, depth: int, /
     ) -> tuple[int, int, int] | None: ...
-    def set_heuristic(
-        self,
-        spread_base: float,
-        spread_per_card: float,
-        mover_bonus: float = 0.0,
-        potential: float = 0.0,
-        /,
-    ) -> None: ...
+    def set_heuristic(self, weights: Sequence[float], /) -> None: ...
     def distribution(
         self, cells_left: int, marker: int, p1: int, p2: int, cell: int, /
     ) -> dict[int, int] | None: ...

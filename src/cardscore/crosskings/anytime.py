@@ -43,13 +43,14 @@ from cardscore.crosskings.game import Game, cell_name
 
 __all__ = ["SearchResult", "search"]
 
-# The horizon estimate's win chance: logistic in x / (SPREAD_BASE + SPREAD_PER_CARD * cards
-# left), x = the score difference so far + MOVER_BONUS for the player to move + POTENTIAL *
-# the difference of what each could still reach (tuned on positions of 13 cards, depth 6).
-SPREAD_BASE = 1.0
-SPREAD_PER_CARD = 0.5
-MOVER_BONUS = 1.0
-POTENTIAL = 0.5
+# The horizon estimate's win chance is logistic in sum((a + b / cards left) * feature) over
+# five features (player 1's minus player 2's: score so far, what each could still reach, what
+# one more king would add, kings held; +1 when player 1 moves, else -1): WEIGHTS = the five a,
+# then the five b, fitted by logistic regression on the exact expected results of 1,401
+# positions with 7-11 cards left (seeded deals 10000+, random play). Searches 6 plies deep
+# from 13 cards pick an optimal move in 72% of positions where not every move is (66% with
+# the score difference alone).
+WEIGHTS = (0.844, 0.367, 1.586, 0.749, 0.673, -1.415, -1.147, -0.668, -4.084, -3.873)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +77,7 @@ class SearchResult:
 
 def _prepared(game: Game, objective: Literal["result", "result-only"], slot: int) -> Solver:
     solver = solver_for(game, objective, slot)
-    solver.set_heuristic(SPREAD_BASE, SPREAD_PER_CARD, MOVER_BONUS, POTENTIAL)
+    solver.set_heuristic(WEIGHTS)
     return solver
 
 
