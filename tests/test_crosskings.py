@@ -371,6 +371,11 @@ def test_depth_limited_search_is_exact_at_full_depth(seed: int) -> None:
     assert found[:2] == exact[:2]
     with pytest.raises(ValueError, match="10 numbers"):
         other.set_heuristic([1.0, 2.0])
+    # a search stopped early tells the best root move among those it finished (or none)
+    stopped = Solver(cells, 0, 18)
+    stopped.set_node_limit(50)
+    assert stopped.search_depth(*position(game), game.cards_left) is None
+    assert stopped.partial_best() == -1 or cell_name(stopped.partial_best()) in game.legal_moves
     # the expected result alone: same result, a move optimal in it
     result_only = Solver(cells, 2, 18).search_depth(*position(game), game.cards_left)
     assert result_only is not None

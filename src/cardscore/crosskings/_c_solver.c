@@ -232,6 +232,8 @@ typedef struct {
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
     double weights[10]; /* the heuristic's: a then b of each feature */
     int aborted;
+    int at_root;   /* set by search_depth for the next search() call: the root */
+    int root_best; /* the root's best move among those fully searched so far (-1: none) */
 } Solver;
 
 static double now_seconds(void) {
@@ -567,6 +569,8 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
 
 static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, uint64_t visible,
                 V alpha, V beta, int depth, int *best_cell) {
+    int root = S->at_root;
+    S->at_root = 0;
     S->nodes++;
     if (S->node_limit && S->nodes > S->node_limit) S->aborted = 1;
     if (S->deadline > 0 && !(S->nodes & 0xFFF) && now_seconds() > S->deadline) S->aborted = 1;
@@ -661,6 +665,7 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
             best = v;
             chosen = cell;
         }
+        if (root) S->root_best = chosen;
         if (mover == 0 && best > alpha) alpha = best;
         if (mover == 1 && best < beta) beta = best;
         if (S->prune && alpha >= beta) break;
@@ -854,6 +859,8 @@ static PyObject *Solver_search_depth(Solver *S, PyObject *args) {
         return NULL;
     }
     S->aborted = 0;
+    S->at_root = 1;
+    S->root_best = -1;
     V v;
     int64_t er, em;
     int best = -1;
@@ -862,6 +869,10 @@ static PyObject *Solver_search_depth(Solver *S, PyObject *args) {
     Py_END_ALLOW_THREADS
     unpack(S, v, &er, &em);
     return aborted_or(S, Py_BuildValue("(LLi)", (long long)er, (long long)em, best));
+}
+
+static PyObject *Solver_partial_best(Solver *S, PyObject *Py_UNUSED(ignored)) {
+    return PyLong_FromLong(S->root_best);
 }
 
 static PyObject *Solver_set_heuristic(Solver *S, PyObject *arg) {
@@ -998,6 +1009,8 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
     S->node_limit = 0;
     S->deadline = 0;
     S->aborted = 0;
+    S->at_root = 0;
+    S->root_best = -1;
     static const double DEFAULT_WEIGHTS[2 * FEATURES] = {0.8, 0.4, 1.6, 0, 0, -1.1, -1.3, 0.9, 0, 0};
     memcpy(S->weights, DEFAULT_WEIGHTS, sizeof DEFAULT_WEIGHTS);
     return 0;
@@ -1019,6 +1032,9 @@ static PyMethodDef Solver_methods[] = {
     {"search_depth", (PyCFunction)Solver_search_depth, METH_VARARGS,
      "search_depth(cells_left, marker, p1, p2, depth) -> (er, em, best_cell) of a search `depth` "
      "plies deep with estimates beyond (exact when depth >= cards left), or None if stopped"},
+    {"partial_best", (PyCFunction)Solver_partial_best, METH_NOARGS,
+     "partial_best() -> the root's best move among those the last search_depth searched in "
+     "full before it stopped (the first is the previous iteration's best), or -1"},
     {"set_heuristic", (PyCFunction)Solver_set_heuristic, METH_O,
      "set_heuristic(weights): the horizon estimate's 10 weights (a of the 5 features, then b)"},
     {"distribution", (PyCFunction)Solver_distribution, METH_VARARGS,

@@ -124,10 +124,15 @@ def search(
     proofs: dict[str, tuple[int, int, int]] = {}
     stop = threading.Event()
 
+    partial: list[int] = []  # the unfinished iteration's best move so far
+
     def deepen() -> None:
         for depth in range(1, cards + 1):
             found = deepening.search_depth(*pos, depth)
-            if found is None or stop.is_set():
+            if found is None:
+                partial.append(deepening.partial_best())
+                return
+            if stop.is_set():
                 return
             deepest.append((found, depth))
 
@@ -172,6 +177,10 @@ def search(
         return outcome(proofs["result"], cards, True, False)
     if deepest:
         found, depth = deepest[-1]
+        if partial and partial[0] >= 0:
+            # the unfinished iteration searched the previous best move first; a move it then
+            # found better is better by the deeper search
+            found = (found[0], found[1], partial[0])
         return outcome(found, depth, False, False)
     return SearchResult(
         cell_name(legal[0]), False, False, math.nan, math.nan, 0, time.perf_counter() - started
