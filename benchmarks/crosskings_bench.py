@@ -7,7 +7,7 @@ stopped when the wanted number of cards is left. Every section prints a markdown
     nice python benchmarks/crosskings_bench.py scoring
     nice python benchmarks/crosskings_bench.py exact --sizes 8 10 12 14 16 18 --per-size 20
     nice python benchmarks/crosskings_bench.py horizon --sizes 18 20 22 --per-size 5
-    nice python benchmarks/crosskings_bench.py anytime --positions 100 --seconds 1
+    nice python benchmarks/crosskings_bench.py anytime --mix 16:40 17:35 18:25 --seconds 1
     nice python benchmarks/crosskings_bench.py match --games 20 --levels 0 1 2
 """
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import array
+import json
 import math
 import random
 import statistics
@@ -22,6 +23,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/ for the references
@@ -32,7 +34,7 @@ from cardscore.crosskings import Bot, Game, analyse, search
 from cardscore.crosskings._c_solver import Solver, score_buffer
 from cardscore.crosskings.analysis import clear_solvers, position
 from cardscore.crosskings.cards import card_number
-from cardscore.crosskings.game import FACE_DOWN
+from cardscore.crosskings.game import FACE_DOWN, cell_name
 
 KINGS = (1 << 8) | (1 << 17) | (1 << 26) | (1 << 35)
 
@@ -208,46 +210,120 @@ def bench_horizon(sizes: list[int], per_size: int, limit: float) -> None:
         print(f"| {size} | {per_size} | {len(solved)} | {med} |")
 
 
-def bench_anytime(count: int, seconds: float, sizes: list[int], exact_timeout: float) -> None:
-    """Exact values first (untimed), then the anytime search under the time budget."""
-    hits = strict_hits = total = exact_answers = skipped = 0
-    for size in sizes:
-        per_size = math.ceil(count / len(sizes))
-        done = 0
-        seed = 2000 + 100 * size
-        while done < per_size:
+def exact_moves(game: Game, timeout: float) -> dict[str, list[int]] | None:
+    """Every legal move's exact (expected result, expected margin) for the mover, scaled by
+    2 * f! and f! (integers, so ties are exact); None when it takes longer than ``timeout``.
+    Two threads, each with a fresh solver, share the moves (values only, no distributions)."""
+    cells = [-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)]
+    legal = game.legal_cells
+    groups = [legal[0::2], legal[1::2]]
+    pos = position(game)
+    scale = math.factorial(game.face_down_left)
+
+    def part(group: list[int]) -> list[tuple[int, int, int]] | None:
+        solver = Solver(cells, 0)
+        solver.set_deadline(timeout)
+        return solver.evaluate(*pos, sum(1 << c for c in group)) if group else []
+
+    with ThreadPoolExecutor(2) as pool:
+        parts = list(pool.map(part, groups))
+    if any(p is None for p in parts):
+        return None
+    found: dict[str, list[int]] = {}
+    for cell, er, em in (x for p in parts for x in p or ()):
+        if game.to_move == 2:
+            er, em = 2 * scale - er, -em
+        found[cell_name(cell)] = [er, em]
+    return found
+
+
+def load_cache(path: Path) -> dict[str, object]:
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def bench_anytime(
+    mix: list[tuple[int, int]], seconds: float, exact_timeout: float, cache: Path, prepare: bool
+) -> None:
+    """Exact values first (untimed, cached in ``cache`` by cards left and deal seed; positions
+    whose exact values take longer than ``exact_timeout`` are skipped and counted), then the
+    anytime search under the time budget. ``mix`` says how many usable positions of each size;
+    skipped ones are replaced by the next seeds."""
+    known = load_cache(cache)
+    rows = []
+    skipped: dict[int, int] = defaultdict(int)
+    for size, wanted in mix:
+        seed, usable = 2000 + 100 * size, 0
+        while usable < wanted:
             seed_used, game = next(positions(size, 1, seed))
             seed = seed_used + 1
-            fresh()
-            try:
-                truth = analyse(game, threads=2, timeout=exact_timeout)
-            except TimeoutError:
-                skipped += 1
-                continue
-            fresh()
-            result = search(game, seconds, seed=seed_used)
-            best_result = truth.best.expected_result
-            hits += truth[result.cell].expected_result == best_result
-            strict_hits += truth[result.cell].optimal
-            exact_answers += result.exact
-            total += 1
-            done += 1
-            print(
-                f"  {size} cards seed {seed_used}: picked {result.cell} "
-                f"({'exact' if result.exact else f'{result.iterations} iterations'}), "
-                f"optimal {sorted(m.cell for m in truth.moves if m.expected_result == best_result)}",
-                file=sys.stderr,
-                flush=True,
-            )
-    print(f"Anytime search, {seconds:g} s a move, positions with {sizes} cards left")
+            key = f"{size}:{seed_used}"
+            entry = known.get(key)
+            if entry is None:
+                started = time.perf_counter()
+                moves = exact_moves(game, exact_timeout)
+                entry = moves if moves is not None else {"timeout": exact_timeout}
+                known[key] = entry
+                cache.write_text(json.dumps(known, indent=0))
+                print(
+                    f"  exact {key}: {time.perf_counter() - started:.1f} s"
+                    f"{'' if moves is not None else ' (timeout)'}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            assert isinstance(entry, dict)
+            if "timeout" in entry:
+                if entry["timeout"] >= exact_timeout:
+                    skipped[size] += 1
+                    continue
+                moves = exact_moves(game, exact_timeout)  # a longer timeout than cached: retry
+                known[key] = moves if moves is not None else {"timeout": exact_timeout}
+                cache.write_text(json.dumps(known, indent=0))
+                if moves is None:
+                    skipped[size] += 1
+                    continue
+                entry = moves
+            usable += 1
+            rows.append((size, seed_used, game, entry))
+    if prepare:
+        print(f"{len(rows)} positions ready, skipped {dict(skipped)}")
+        return
+    by_size: dict[int, list[tuple[bool, bool, bool]]] = defaultdict(list)
+    for size, seed_used, game, values in rows:
+        clear_solvers()
+        result = search(game, seconds)
+        best_result = max(er for er, _ in values.values())
+        best = max((er, em) for er, em in values.values())
+        hit = values[result.cell][0] == best_result
+        strict = tuple(values[result.cell]) == best
+        by_size[size].append((hit, strict, result.exact))
+        print(
+            f"  {size} cards seed {seed_used}: picked {result.cell} "
+            f"({'exact' if result.exact_margin else 'exact result' if result.exact else f'depth {result.depth}'}) "
+            f"{'ok' if hit else 'WRONG'}, optimal "
+            f"{sorted(c for c, v in values.items() if v[0] == best_result)}",
+            file=sys.stderr,
+            flush=True,
+        )
+    print(f"Anytime search, {seconds:g} s a move (exact values precomputed, cached in {cache})")
     print()
     print(
-        "| positions | optimal expected result | optimal incl. margin tie-break | solver finished in time | skipped (exact > timeout) |"
+        "| cards left | positions | optimal expected result | optimal incl. margin tie-break "
+        "| search proved its move exact | skipped (exact values > "
+        f"{exact_timeout:g} s) |"
     )
-    print("|---:|---:|---:|---:|---:|")
-    print(
-        f"| {total} | {hits / total:.1%} | {strict_hits / total:.1%} | {exact_answers / total:.1%} | {skipped} |"
-    )
+    print("|---:|---:|---:|---:|---:|---:|")
+    everything: list[tuple[bool, bool, bool]] = []
+    for size, _ in mix:
+        got = by_size[size]
+        everything += got
+        print(row_of(str(size), got, skipped[size]))
+    print(row_of("**all**", everything, sum(skipped.values())))
+
+
+def row_of(name: str, got: list[tuple[bool, bool, bool]], skipped: int) -> str:
+    n = len(got)
+    shares = [sum(g[i] for g in got) / n for i in range(3)]
+    return f"| {name} | {n} | {shares[0]:.1%} | {shares[1]:.1%} | {shares[2]:.1%} | {skipped} |"
 
 
 def bench_match(games: int, levels: list[int]) -> None:
@@ -294,10 +370,18 @@ def main() -> None:
     horizon.add_argument("--per-size", type=int, default=5)
     horizon.add_argument("--limit", type=float, default=60)
     anytime = sub.add_parser("anytime")
-    anytime.add_argument("--positions", type=int, default=100)
+    anytime.add_argument(
+        "--mix",
+        nargs="+",
+        default=["16:40", "17:35", "18:25"],
+        help="CARDS:COUNT pairs: how many positions with that many cards left",
+    )
     anytime.add_argument("--seconds", type=float, default=1.0)
-    anytime.add_argument("--sizes", type=int, nargs="+", default=[16, 17, 18, 19, 20])
-    anytime.add_argument("--exact-timeout", type=float, default=120)
+    anytime.add_argument("--exact-timeout", type=float, default=60)
+    anytime.add_argument(
+        "--cache", type=Path, default=Path("/tmp/ck_exact.json"), help="exact values (JSON)"
+    )
+    anytime.add_argument("--prepare", action="store_true", help="only compute exact values")
     match = sub.add_parser("match")
     match.add_argument("--games", type=int, default=10)
     match.add_argument("--levels", type=int, nargs="+", default=[0, 1, 2, 3])
@@ -309,7 +393,8 @@ def main() -> None:
     elif args.section == "horizon":
         bench_horizon(args.sizes, args.per_size, args.limit)
     elif args.section == "anytime":
-        bench_anytime(args.positions, args.seconds, args.sizes, args.exact_timeout)
+        mix = [(int(a), int(b)) for a, b in (m.split(":") for m in args.mix)]
+        bench_anytime(mix, args.seconds, args.exact_timeout, args.cache, args.prepare)
     else:
         bench_match(args.games, args.levels)
 

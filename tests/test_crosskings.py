@@ -18,7 +18,7 @@ from cardscore.crosskings import Board, Bot, Game, Move, analyse, explain, score
 from cardscore.crosskings._c_solver import Solver
 from cardscore.crosskings.analysis import position
 from cardscore.crosskings.cards import CARDS, card_number, cards_of, mask_of
-from cardscore.crosskings.game import FACE_DOWN
+from cardscore.crosskings.game import FACE_DOWN, cell_name
 from cardscore.crosskings.scoring import score_mask
 from cardscore.errors import IllegalMoveError, ImpossibleTableError, InvalidNotationError
 from tests.conftest import ROOT
@@ -315,21 +315,72 @@ def test_margin_objective_ranks_by_expected_margin() -> None:
 
 def test_anytime_search_is_exact_when_the_solver_finishes() -> None:
     game = _position_after(8, 12)
-    result = search(game, seconds=5.0, seed=0)
+    result = search(game, seconds=5.0)
     assert result.exact
-    assert result.cell in {m.cell for m in analyse(game).moves if m.optimal}
+    assert result.exact_margin
+    analysis = analyse(game)
+    assert result.cell in {m.cell for m in analysis.moves if m.optimal}
+    assert result.expected_result == pytest.approx(float(analysis.best.expected_result))
+    assert result.expected_margin == pytest.approx(float(analysis.best.expected_margin))
 
 
 def test_anytime_search_estimates_when_time_is_short() -> None:
     game = _position_after(9, 26)
-    seen: list[int] = []
-    result = search(
-        game, seconds=0.4, exact_share=0.0, seed=0, progress=lambda i, t, c: seen.append(i)
-    )
+    seen: list[tuple[int, str]] = []
+    result = search(game, seconds=0.4, prove=False, progress=lambda d, t, c: seen.append((d, c)))
     assert not result.exact
-    assert result.iterations > 0
+    assert result.depth > 0
     assert result.cell in game.legal_moves
-    assert sum(m.visits for m in result.moves) == result.iterations
+    assert 0 <= result.expected_result <= 1
+    assert all(cell in game.legal_moves for _, cell in seen)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_depth_limited_search_is_exact_at_full_depth(seed: int) -> None:
+    """Iterations of every depth share one table; the one covering every card left gives the
+    exact value and an optimal move, as does a fresh full-depth search; a shallower one gives
+    a legal move and a value within the proven range."""
+    game = _position_after(seed, 11)
+    cells = _cells(game)
+    exact = Solver(cells, 0, 18).value(*position(game))
+    assert exact is not None
+    values = Solver(cells, 0, 18).evaluate(*position(game))
+    assert values is not None
+    sign = 1 if game.to_move == 1 else -1
+    ranked = {cell: (sign * er, sign * em) for cell, er, em in values}
+    best = max(ranked.values())
+    deepening = Solver(cells, 0, 18)
+    scale = math.factorial(game.face_down_left)
+    for depth in range(1, game.cards_left + 1):
+        found = deepening.search_depth(*position(game), depth)
+        assert found is not None
+        assert cell_name(found[2]) in game.legal_moves
+        assert 0 <= found[0] <= 2 * scale
+    assert found[:2] == exact[:2]
+    assert ranked[found[2]] == best
+    fresh = Solver(cells, 0, 18).search_depth(*position(game), game.cards_left)
+    assert fresh is not None
+    assert fresh[:2] == exact[:2]
+    assert ranked[fresh[2]] == best
+    # other horizon weights change estimates only: the full-depth search stays exact
+    other = Solver(cells, 0, 18)
+    other.set_heuristic([0.2, 0, 0, 0, 0, 0.8, 0, 0, 0, 0])
+    for depth in (3, game.cards_left):
+        found = other.search_depth(*position(game), depth)
+        assert found is not None
+    assert found[:2] == exact[:2]
+    with pytest.raises(ValueError, match="10 numbers"):
+        other.set_heuristic([1.0, 2.0])
+    # a search stopped early tells the best root move among those it finished (or none)
+    stopped = Solver(cells, 0, 18)
+    stopped.set_node_limit(50)
+    assert stopped.search_depth(*position(game), game.cards_left) is None
+    assert stopped.partial_best() == -1 or cell_name(stopped.partial_best()) in game.legal_moves
+    # the expected result alone: same result, a move optimal in it
+    result_only = Solver(cells, 2, 18).search_depth(*position(game), game.cards_left)
+    assert result_only is not None
+    assert result_only[0] == exact[0]
+    assert ranked[result_only[2]][0] == best[0]
 
 
 @pytest.mark.parametrize("level", [0, 1, 2])

@@ -9,9 +9,9 @@
 
 from cardscore.cards import parse_cards
 from cardscore.crosskings.analysis import Analysis, MoveEvaluation, analyse
+from cardscore.crosskings.anytime import SearchResult, search
 from cardscore.crosskings.bots import LEVELS, Bot
 from cardscore.crosskings.game import CENTRE, FACE_DOWN, Game, Move, cell_index, cell_name
-from cardscore.crosskings.mcts import SearchResult, search
 from cardscore.crosskings.scoring import Hand, HandScore, explain, score
 from cardscore.crosskings.svg import Board
 

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <time.h>
 
 #define ALL_CARDS ((1ULL << 36) - 1)
@@ -204,7 +205,15 @@ typedef struct {
     int32_t er;
     int8_t best;
     int8_t bound; /* EXACT, LOWER or UPPER */
+    int8_t depth; /* the plies searched below the node; FULL_DEPTH: to the end of the game */
 } Entry;
+
+/* Depth-limited search (the anytime search's iterations) values the nodes `depth` plies down
+ * with a heuristic; a node with no more cards left than its depth is searched to the end, so
+ * its depth becomes FULL_DEPTH and its value is exact. A table entry serves a search of at most
+ * its own depth: exact searches use exact entries only. */
+#define FULL_DEPTH 64
+static inline int child_depth(int depth) { return depth == FULL_DEPTH ? FULL_DEPTH : depth - 1; }
 
 enum { EXACT = 0, LOWER = 1, UPPER = 2 };
 
@@ -221,7 +230,10 @@ typedef struct {
     uint64_t nodes, terminals, scored, overwritten;
     uint64_t node_limit;
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
+    double weights[10]; /* the heuristic's: a then b of each feature */
     int aborted;
+    int at_root;   /* set by search_depth for the next search() call: the root */
+    int root_best; /* the root's best move among those fully searched so far (-1: none) */
 } Solver;
 
 static double now_seconds(void) {
@@ -300,7 +312,7 @@ static Entry *table_find(Solver *S, uint64_t k0, uint64_t k1) {
 }
 
 static void table_store(Solver *S, uint64_t k0, uint64_t k1, int64_t er, int64_t em, int best,
-                        int bound) {
+                        int bound, int depth) {
     if (S->table_count * 2 > S->table_mask && S->table_log2 < S->table_max_log2)
         table_resize(S, S->table_log2 + 1); /* on failure keep the old table */
     size_t home = slot_of(k0, k1, S->table_mask), j = home;
@@ -320,6 +332,7 @@ static void table_store(Solver *S, uint64_t k0, uint64_t k1, int64_t er, int64_t
     target->em = em;
     target->best = (int8_t)best;
     target->bound = (int8_t)bound;
+    target->depth = (int8_t)depth;
 }
 
 /* A value is one number in an ordered group: the objective's first quantity times 2^40 (or
@@ -330,11 +343,12 @@ typedef __int128 V;
 #define V_INF (((V)1) << 100)
 
 static inline V pack(const Solver *S, int64_t er, int64_t em) {
+    if (S->objective == 2) return (V)er * ((V)1 << 40); /* the result alone: em is dropped */
     return S->objective ? (V)em * ((V)1 << 32) + er : (V)er * ((V)1 << 40) + em;
 }
 
 static inline void unpack(const Solver *S, V v, int64_t *er, int64_t *em) {
-    if (S->objective) {
+    if (S->objective == 1) {
         *em = (int64_t)((v + ((V)1 << 31)) >> 32);
         *er = (int64_t)(v - (V)*em * ((V)1 << 32));
     } else {
@@ -356,9 +370,41 @@ static void node_bounds(Solver *S, uint64_t p1, uint64_t p2, int64_t scale, V *l
 }
 
 static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, uint64_t visible,
-                V alpha, V beta, int *best_cell);
+                V alpha, V beta, int depth, int *best_cell);
+
+/* The estimate at the horizon of a depth-limited search, on the exact values' scale: the score
+ * difference so far as the margin, and as the win chance a logistic function of features of
+ * the position (player 1's minus player 2's: score so far, what each could still reach with
+ * every card not yet taken, what one more king would add, kings held; and who moves), each
+ * weighted by a + b / cards left (fitted on exact values of positions with 7-11 cards left).
+ * Clamped into the node's proven bounds, so that the pruning bounds hold for estimates too. */
+#define FEATURES 5
+static V heuristic(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2) {
+    int64_t scale = FACT[popcount64(rem & FACEDOWN)];
+    int s1 = cached_score(S, p1), s2 = cached_score(S, p2), diff = s1 - s2;
+    double f[FEATURES] = {diff,
+                          (cached_score(S, ALL_CARDS & ~p2) - s1) -
+                              (cached_score(S, ALL_CARDS & ~p1) - s2),
+                          popcount64(p1 | p2) & 1 ? -1.0 : 1.0, 0,
+                          popcount64(p1 & KING_BITS) - popcount64(p2 & KING_BITS)};
+    if (S->weights[3] != 0 || S->weights[FEATURES + 3] != 0) {
+        uint64_t k1 = KING_BITS & ~p1, k2 = KING_BITS & ~p2;
+        int g1 = k1 ? cached_score(S, p1 | (k1 & -k1)) - s1 : 0;
+        int g2 = k2 ? cached_score(S, p2 | (k2 & -k2)) - s2 : 0;
+        f[3] = g1 - g2;
+    }
+    double x = 0, per_card = 1.0 / popcount64(rem);
+    for (int i = 0; i < FEATURES; i++)
+        x += (S->weights[i] + S->weights[FEATURES + i] * per_card) * f[i];
+    double win = 1.0 / (1.0 + exp(-x));
+    int64_t er = llround(2.0 * win * (double)scale), em = (int64_t)diff * scale;
+    V low, high;
+    node_bounds(S, p1, p2, scale, &low, &high);
+    V v = pack(S, er, em);
+    return v < low ? low : v > high ? high : v;
+}
 static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t visible, int cell,
-                    V alpha, V beta);
+                    V alpha, V beta, int depth);
 
 /* Star2 probing at a chance node whose children are all player nodes: one move of each child
  * (the table's move, else the one that raises the child's mover's score most) is searched.
@@ -369,7 +415,7 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
  * the child's in lows/highs when tighter. Returns 1 when some bound changed. */
 static int star2_probe(Solver *S, uint64_t next, int cell, uint64_t p1, uint64_t p2,
                        uint64_t visible, int mover, const uint64_t *bits, V *lows, V *highs, int n,
-                       V alpha, V beta) {
+                       V alpha, V beta, int depth) {
     int maxing = mover == 1; /* the child's mover: player 1 (index 0) maximises */
     if (maxing ? beta >= V_INF : alpha <= -V_INF) return 0;
     V sum_low = 0, sum_high = 0;
@@ -405,7 +451,7 @@ static int star2_probe(Solver *S, uint64_t next, int cell, uint64_t p1, uint64_t
         if (maxing && a < lows[i]) a = lows[i];
         if (!maxing && b > highs[i]) b = highs[i];
         if (a >= b) continue;
-        V v = move_value(S, next, c1, c2, visible, probe, a, b);
+        V v = move_value(S, next, c1, c2, visible, probe, a, b, depth);
         if (S->aborted) return changed;
         if (maxing && v > a && v > lows[i]) {
             sum_low += v - lows[i];
@@ -425,13 +471,14 @@ static int star2_probe(Solver *S, uint64_t next, int cell, uint64_t p1, uint64_t
 
 /* The value of taking `cell`, scaled by f! for the f face-down cells left before the move. */
 static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t visible,
-                    int cell, V alpha, V beta) {
+                    int cell, V alpha, V beta, int depth) {
     uint64_t next = rem & ~(1ULL << cell);
+    depth = child_depth(depth); /* the depth of the nodes after the move */
     int mover = popcount64(p1 | p2) & 1;
     uint64_t card = S->cellcard[cell];
     if (card) {
         return search(S, next, cell, mover ? p1 : p1 | card, mover ? p2 | card : p2,
-                      visible & ~card, alpha, beta, NULL);
+                      visible & ~card, alpha, beta, depth, NULL);
     }
     /* a chance node: the sum of its children (Star1 pruning with per-child bounds) */
     uint64_t pool = ALL_CARDS & ~(p1 | p2 | visible), bits[12];
@@ -460,7 +507,7 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
             uint64_t k0 = c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42);
             uint64_t k1 = c2 | ((next >> 22) << 36) | (1ULL << 63);
             Entry *hit = table_find(S, k0, k1);
-            if (hit) {
+            if (hit && hit->depth >= depth) {
                 V v = pack(S, hit->er, hit->em);
                 if (hit->bound != UPPER && v > lows[i]) lows[i] = v;
                 if (hit->bound != LOWER && v < highs[i]) highs[i] = v;
@@ -492,8 +539,9 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
     if (S->prune) {
         if (low[0] >= beta) return low[0];
         if (high[0] <= alpha) return high[0];
-        if (n > 1 && LINES[cell] & next && star2_probe(S, next, cell, p1, p2, visible, mover, bits,
-                                                       lows, highs, n, alpha, beta)) {
+        if (n > 1 && depth > 0 && LINES[cell] & next &&
+            star2_probe(S, next, cell, p1, p2, visible, mover, bits, lows, highs, n, alpha, beta,
+                        depth)) {
             if (S->aborted) return 0;
             low[n] = high[n] = 0;
             for (int i = n - 1; i >= 0; i--) {
@@ -508,7 +556,7 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
     for (int i = 0; i < n; i++) {
         uint64_t x = bits[i];
         V v = search(S, next, cell, mover ? p1 : p1 | x, mover ? p2 | x : p2, visible,
-                     alpha - sum - high[i + 1], beta - sum - low[i + 1], NULL);
+                     alpha - sum - high[i + 1], beta - sum - low[i + 1], depth, NULL);
         if (S->aborted) return 0;
         sum += v;
         if (S->prune) {
@@ -520,7 +568,9 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
 }
 
 static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, uint64_t visible,
-                V alpha, V beta, int *best_cell) {
+                V alpha, V beta, int depth, int *best_cell) {
+    int root = S->at_root;
+    S->at_root = 0;
     S->nodes++;
     if (S->node_limit && S->nodes > S->node_limit) S->aborted = 1;
     if (S->deadline > 0 && !(S->nodes & 0xFFF) && now_seconds() > S->deadline) S->aborted = 1;
@@ -533,11 +583,16 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
         if (best_cell) *best_cell = -1;
         return pack(S, result_of(diff) * scale, diff * scale);
     }
+    if (depth >= popcount64(rem)) depth = FULL_DEPTH;
+    if (depth == 0) {
+        if (best_cell) *best_cell = -1;
+        return heuristic(S, rem, p1, p2);
+    }
     uint64_t k0 = p1 | ((uint64_t)marker << 36) | ((rem & 0x3FFFFF) << 42);
     uint64_t k1 = p2 | ((rem >> 22) << 36) | (1ULL << 63);
     Entry *hit = table_find(S, k0, k1);
     int first = -1;
-    if (hit) {
+    if (hit && hit->depth >= depth) {
         V v = pack(S, hit->er, hit->em);
         if (hit->bound == EXACT || (hit->bound == LOWER && v >= beta) ||
             (hit->bound == UPPER && v <= alpha)) {
@@ -546,8 +601,8 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
         }
         if (hit->bound == LOWER && v > alpha) alpha = v;
         if (hit->bound == UPPER && v < beta) beta = v;
-        first = hit->best;
     }
+    if (hit) first = hit->best;
     V alpha0 = alpha, beta0 = beta;
     int mover = popcount64(p1 | p2) & 1, chosen = -1;
     if (S->prune) { /* enhanced transposition cutoff: a face-up child already known good enough */
@@ -568,13 +623,13 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
             uint64_t c2 = mover ? p2 | card : p2;
             Entry *e = table_find(S, c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42),
                                   c2 | ((next >> 22) << 36) | (1ULL << 63));
-            if (!e) continue;
+            if (!e || e->depth < child_depth(depth)) continue;
             V v = pack(S, e->er, e->em);
             if ((mover == 0 && e->bound != UPPER && v >= beta) ||
                 (mover == 1 && e->bound != LOWER && v <= alpha)) {
                 int64_t er, em;
                 unpack(S, v, &er, &em);
-                table_store(S, k0, k1, er, em, cell, mover == 0 ? LOWER : UPPER);
+                table_store(S, k0, k1, er, em, cell, mover == 0 ? LOWER : UPPER, depth);
                 if (best_cell) *best_cell = cell;
                 return v;
             }
@@ -604,12 +659,13 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
     }
     for (int i = 0; i < count; i++) {
         int cell = order[i];
-        V v = move_value(S, rem, p1, p2, visible, cell, alpha, beta);
+        V v = move_value(S, rem, p1, p2, visible, cell, alpha, beta, depth);
         if (S->aborted) return 0;
         if (mover == 0 ? v > best : v < best) {
             best = v;
             chosen = cell;
         }
+        if (root) S->root_best = chosen;
         if (mover == 0 && best > alpha) alpha = best;
         if (mover == 1 && best < beta) beta = best;
         if (S->prune && alpha >= beta) break;
@@ -617,14 +673,14 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
     int bound = !S->prune ? EXACT : best <= alpha0 ? UPPER : best >= beta0 ? LOWER : EXACT;
     int64_t er, em;
     unpack(S, best, &er, &em);
-    table_store(S, k0, k1, er, em, chosen, bound);
+    table_store(S, k0, k1, er, em, chosen, bound, depth);
     if (best_cell) *best_cell = chosen;
     return best;
 }
 
 static V exact(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, uint64_t visible,
                int *best_cell) {
-    return search(S, rem, marker, p1, p2, visible, -V_INF, V_INF, best_cell);
+    return search(S, rem, marker, p1, p2, visible, -V_INF, V_INF, FULL_DEPTH, best_cell);
 }
 
 /* The exact value and the first move in cell order that reaches it: among equally good moves
@@ -637,7 +693,8 @@ static V canonical(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2
     while (moves && !S->aborted) {
         int cell = __builtin_ctzll(moves);
         moves &= moves - 1;
-        if (cell == found || move_value(S, rem, p1, p2, visible, cell, best - 1, best + 1) == best) {
+        if (cell == found ||
+            move_value(S, rem, p1, p2, visible, cell, best - 1, best + 1, FULL_DEPTH) == best) {
             found = cell;
             break;
         }
@@ -750,7 +807,7 @@ static PyObject *Solver_evaluate(Solver *S, PyObject *args) {
         int cell = __builtin_ctzll(moves);
         moves &= moves - 1;
         cells[i] = cell;
-        V v = move_value(S, pos.rem, pos.p1, pos.p2, pos.visible, cell, -V_INF, V_INF);
+        V v = move_value(S, pos.rem, pos.p1, pos.p2, pos.visible, cell, -V_INF, V_INF, FULL_DEPTH);
         unpack(S, v, &values[i].er, &values[i].em);
         i++;
     }
@@ -782,6 +839,61 @@ static PyObject *Solver_value(Solver *S, PyObject *args) {
     Py_END_ALLOW_THREADS
     unpack(S, v, &er, &em);
     return aborted_or(S, Py_BuildValue("(LLi)", (long long)er, (long long)em, best));
+}
+
+static PyObject *Solver_search_depth(Solver *S, PyObject *args) {
+    Position pos;
+    int depth;
+    PyObject *head = PyTuple_GetSlice(args, 0, 4);
+    if (!head) return NULL;
+    int bad = parse_position(S, head, &pos, NULL) < 0;
+    Py_DECREF(head);
+    if (bad) return NULL;
+    if (PyTuple_GET_SIZE(args) != 5 ||
+        (depth = (int)PyLong_AsLong(PyTuple_GET_ITEM(args, 4))) < 1 || depth > FULL_DEPTH) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "depth must be 1..64");
+        return NULL;
+    }
+    if (!(LINES[pos.marker] & pos.rem)) {
+        PyErr_SetString(PyExc_ValueError, "the game is over");
+        return NULL;
+    }
+    S->aborted = 0;
+    S->at_root = 1;
+    S->root_best = -1;
+    V v;
+    int64_t er, em;
+    int best = -1;
+    Py_BEGIN_ALLOW_THREADS
+    v = search(S, pos.rem, pos.marker, pos.p1, pos.p2, pos.visible, -V_INF, V_INF, depth, &best);
+    Py_END_ALLOW_THREADS
+    unpack(S, v, &er, &em);
+    return aborted_or(S, Py_BuildValue("(LLi)", (long long)er, (long long)em, best));
+}
+
+static PyObject *Solver_partial_best(Solver *S, PyObject *Py_UNUSED(ignored)) {
+    return PyLong_FromLong(S->root_best);
+}
+
+static PyObject *Solver_set_heuristic(Solver *S, PyObject *arg) {
+    double w[2 * FEATURES];
+    PyObject *seq = PySequence_Fast(arg, "weights must be a sequence of 10 numbers");
+    if (!seq) return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != 2 * FEATURES) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "weights must be a sequence of 10 numbers");
+        return NULL;
+    }
+    for (int i = 0; i < 2 * FEATURES; i++) {
+        w[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        if (PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    memcpy(S->weights, w, sizeof w);
+    Py_RETURN_NONE;
 }
 
 static PyObject *Solver_distribution(Solver *S, PyObject *args) {
@@ -853,7 +965,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
     S->prune = prune;
     PyObject *seq = PySequence_Fast(cells, "cells must be a sequence of 36 card numbers");
     if (!seq) return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != 36 || objective < 0 || objective > 1 || max_log2 < 10 ||
+    if (PySequence_Fast_GET_SIZE(seq) != 36 || objective < 0 || objective > 2 || max_log2 < 10 ||
         max_log2 > 30) {
         Py_DECREF(seq);
         PyErr_SetString(PyExc_ValueError,
@@ -897,6 +1009,10 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
     S->node_limit = 0;
     S->deadline = 0;
     S->aborted = 0;
+    S->at_root = 0;
+    S->root_best = -1;
+    static const double DEFAULT_WEIGHTS[2 * FEATURES] = {0.8, 0.4, 1.6, 0, 0, -1.1, -1.3, 0.9, 0, 0};
+    memcpy(S->weights, DEFAULT_WEIGHTS, sizeof DEFAULT_WEIGHTS);
     return 0;
 }
 
@@ -913,6 +1029,14 @@ static PyMethodDef Solver_methods[] = {
      "if stopped; `only` is a mask of the moves to evaluate"},
     {"value", (PyCFunction)Solver_value, METH_VARARGS,
      "value(cells_left, marker, p1, p2) -> (er, em, best_cell), or None if stopped"},
+    {"search_depth", (PyCFunction)Solver_search_depth, METH_VARARGS,
+     "search_depth(cells_left, marker, p1, p2, depth) -> (er, em, best_cell) of a search `depth` "
+     "plies deep with estimates beyond (exact when depth >= cards left), or None if stopped"},
+    {"partial_best", (PyCFunction)Solver_partial_best, METH_NOARGS,
+     "partial_best() -> the root's best move among those the last search_depth searched in "
+     "full before it stopped (the first is the previous iteration's best), or -1"},
+    {"set_heuristic", (PyCFunction)Solver_set_heuristic, METH_O,
+     "set_heuristic(weights): the horizon estimate's 10 weights (a of the 5 features, then b)"},
     {"distribution", (PyCFunction)Solver_distribution, METH_VARARGS,
      "distribution(cells_left, marker, p1, p2, cell) -> {difference: count}, counts sum to f!"},
     {"set_node_limit", (PyCFunction)Solver_set_node_limit, METH_VARARGS,

@@ -37,8 +37,9 @@ from __future__ import annotations
 import html
 import math
 import os
+import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
@@ -52,9 +53,9 @@ from cardscore.crosskings.game import FACE_DOWN, Game, cell_index, cell_name
 __all__ = ["Analysis", "MoveEvaluation", "Objective", "analyse", "clear_solvers", "solver_for"]
 
 Objective = Literal["result", "margin"]
-_OBJECTIVES: dict[str, int] = {"result": 0, "margin": 1}
+_OBJECTIVES: dict[str, int] = {"result": 0, "margin": 1, "result-only": 2}
 _SOLVERS: OrderedDict[tuple[tuple[int, ...], int, int], _c_solver.Solver] = OrderedDict()
-_KEEP = 4  # solvers kept warm (each holds a transposition table of up to 256 MiB)
+_KEEP = 5  # solvers kept warm (each holds a transposition table of up to 256 MiB)
 DEFAULT_THREADS = min(2, os.cpu_count() or 1)
 
 
@@ -63,9 +64,13 @@ def clear_solvers() -> None:
     _SOLVERS.clear()
 
 
-def solver_for(game: Game, objective: Objective = "result", slot: int = 0) -> _c_solver.Solver:
+def solver_for(
+    game: Game, objective: Objective | Literal["result-only"] = "result", slot: int = 0
+) -> _c_solver.Solver:
     """The C solver for this deal's face-up cards (reused while the same deal is analysed);
-    ``slot`` tells apart the solvers of parallel threads."""
+    ``slot`` tells apart the solvers of parallel threads. ``"result-only"`` values the expected
+    result alone (the margin is dropped, so ties are not broken: a faster proof of a best
+    move, used by the anytime search)."""
     if objective not in _OBJECTIVES:
         raise ValueError(f"objective must be 'result' or 'margin', not {objective!r}")
     cells = tuple(-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36))
@@ -217,33 +222,38 @@ def analyse(
         raise ValueError("the game is over: there is no move to analyse")
     started = time.perf_counter()
     pos = position(game)
-    cells = sorted(game.legal_cells, key=lambda c: not game.is_face_down(c))
-    groups = [cells[i :: max(1, threads)] for i in range(max(1, threads))]
-    groups = [g for g in groups if g]
-    solvers = [solver_for(game, objective, slot) for slot in range(len(groups))]
+    # the costly moves (face down: a chance node) first, then each thread takes the next move
+    # left when it is free, so that neither waits long for the other
+    queue = deque(sorted(game.legal_cells, key=lambda c: not game.is_face_down(c)))
+    lock = threading.Lock()
+    solvers = [
+        solver_for(game, objective, slot) for slot in range(max(1, min(threads, len(queue))))
+    ]
     before = sum(s.stats()["nodes"] for s in solvers)
 
     def part(slot: int) -> list[tuple[int, int, int, dict[int, int]]] | None:
         solver = solvers[slot]
-        mask = sum(1 << c for c in groups[slot])
         solver.set_deadline(timeout or 0)
+        found: list[tuple[int, int, int, dict[int, int]]] = []
         try:
-            values = solver.evaluate(*pos, mask)
-            found = []
-            for cell, er, em in values or ():
-                counts = solver.distribution(*pos, cell)
-                if counts is None:
+            while True:
+                with lock:
+                    if not queue:
+                        return found
+                    cell = queue.popleft()
+                values = solver.evaluate(*pos, 1 << cell)
+                counts = solver.distribution(*pos, cell) if values is not None else None
+                if values is None or counts is None:
                     return None
-                found.append((cell, er, em, counts))
+                found.append((cell, values[0][1], values[0][2], counts))
         finally:
             solver.set_deadline(0)
-        return None if values is None else found
 
-    if len(groups) == 1:
+    if len(solvers) == 1:
         parts = [part(0)]
     else:
-        with ThreadPoolExecutor(len(groups)) as pool:
-            parts = list(pool.map(part, range(len(groups))))
+        with ThreadPoolExecutor(len(solvers)) as pool:
+            parts = list(pool.map(part, range(len(solvers))))
     results = [found for found in parts if found is not None]
     if len(results) < len(parts):
         raise TimeoutError(f"the exact search took longer than {timeout} s")

@@ -20,9 +20,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from cardscore.crosskings.anytime import search
 from cardscore.crosskings.cards import card_number
 from cardscore.crosskings.game import Game, cell_name
-from cardscore.crosskings.mcts import search
 from cardscore.crosskings.scoring import score_mask
 
 __all__ = ["LEVELS", "Bot"]
@@ -50,8 +50,7 @@ class Bot:
             return cell_name(self.rng.choice(game.legal_cells))
         if self.level == 1:
             return self._greedy(game)
-        seed = self.rng.randrange(2**32)
-        return search(game, LEVELS[self.level], seed=seed).cell
+        return search(game, LEVELS[self.level]).cell
 
     def _greedy(self, game: Game) -> str:
         own = game.hand_masks[game.to_move - 1]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -10,10 +11,10 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cardscore.cli.output import breakdown_table, console, echo_json, json_option
 from cardscore.crosskings.analysis import Objective, analyse
+from cardscore.crosskings.anytime import SearchResult, search
 from cardscore.crosskings.bots import LEVELS, Bot
 from cardscore.crosskings.cards import parse_hand
 from cardscore.crosskings.game import Game
-from cardscore.crosskings.mcts import SearchResult, search
 from cardscore.crosskings.scoring import explain
 from cardscore.crosskings.svg import Board
 from cardscore.errors import CardscoreError, IllegalMoveError, InvalidNotationError
@@ -98,15 +99,21 @@ def analyse_command(
                 {
                     "best": result.cell,
                     "exact": result.exact,
-                    "iterations": result.iterations,
-                    "moves": [
-                        {"cell": m.cell, "visits": m.visits, "expected_result": m.mean}
-                        for m in result.moves
-                    ],
+                    "exact_margin": result.exact_margin,
+                    "depth": result.depth,
+                    "expected_result": _finite(result.expected_result),
+                    "expected_margin": _finite(result.expected_margin),
                 }
             )
         else:
-            click.echo(f"best move {result.cell} ({'exact' if result.exact else 'estimated'})")
+            how = (
+                "exact"
+                if result.exact_margin
+                else "exact expected result"
+                if result.exact
+                else f"estimated, {result.depth} plies deep"
+            )
+            click.echo(f"best move {result.cell} ({how})")
         return
     goal: Objective = "margin" if objective == "margin" else "result"
     analysis = analyse(game, objective=goal)
@@ -119,8 +126,12 @@ def analyse_command(
     click.echo(analysis.to_text())
 
 
+def _finite(x: float) -> float | None:
+    return None if math.isnan(x) else x
+
+
 def _search_with_progress(game: Game, seconds: float, show: bool) -> SearchResult:
-    """The anytime search with a rich progress bar (time used, iterations, current best)."""
+    """The anytime search with a rich progress bar (time used, depth, current best)."""
     if not show:
         return search(game, seconds)
     columns = (
@@ -131,10 +142,8 @@ def _search_with_progress(game: Game, seconds: float, show: bool) -> SearchResul
     with Progress(*columns, console=console(), transient=True) as bar:
         task = bar.add_task("searching", total=seconds)
 
-        def report(iterations: int, elapsed: float, best: str) -> None:
-            bar.update(
-                task, completed=elapsed, description=f"{iterations} playouts, best so far {best}"
-            )
+        def report(depth: int, elapsed: float, best: str) -> None:
+            bar.update(task, completed=elapsed, description=f"{depth} plies, best so far {best}")
 
         return search(game, seconds, progress=report)
 

@@ -1,0 +1,187 @@
+"""Anytime search for positions too early to solve exactly in the time at hand.
+
+Two searches run side by side in C, without the GIL, on two cores:
+
+- a proof: the exact solver, valuing the expected result alone (win 1, draw ½, loss 0; the
+  margin tie-break dropped, which prunes about three times more), proves a best move; then, if
+  time is left, the full exact search adds the margin tie-break;
+- iterative deepening: the same alpha-beta / Star1 / Star2 search cut off ``depth`` plies down,
+  where a position is valued by an estimate (the score difference so far, and a win chance
+  that is a logistic function of it and of what each player could still reach; see
+  ``_c_solver.c``). Each iteration goes one ply deeper, reusing the transposition table and
+  move ordering of those before; once the depth covers every card left, it is the exact search.
+
+When time runs out the answer is the most exact one found: an optimal move with the tie-break,
+else a move proven optimal in expected result, else the deepest completed iteration's move.
+
+>>> import random
+>>> game = Game.deal(seed=4)
+>>> rng = random.Random(2)
+>>> for _ in range(26):
+...     game = game.random_move(rng)
+>>> result = search(game, seconds=5.0)
+>>> result.cell in game.legal_moves, result.exact, result.exact_margin
+(True, True, True)
+>>> early = search(Game.deal(seed=4), seconds=0.3)
+>>> early.exact, early.depth > 0, early.cell in Game.deal(seed=4).legal_moves
+(False, True, True)
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Literal
+
+from cardscore.crosskings._c_solver import Solver
+from cardscore.crosskings.analysis import position, solver_for
+from cardscore.crosskings.game import Game, cell_name
+
+__all__ = ["SearchResult", "search"]
+
+# The horizon estimate's win chance is logistic in sum((a + b / cards left) * feature) over
+# five features (player 1's minus player 2's: score so far, what each could still reach, what
+# one more king would add, kings held; +1 when player 1 moves, else -1): WEIGHTS = the five a,
+# then the five b, fitted by logistic regression on the exact expected results of 1,401
+# positions with 7-11 cards left (seeded deals 10000+, random play). Searches 6 plies deep
+# from 13 cards pick an optimal move in 72% of positions where not every move is (66% with
+# the score difference alone).
+WEIGHTS = (0.844, 0.367, 1.586, 0.749, 0.673, -1.415, -1.147, -0.668, -4.084, -3.873)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """The move chosen, and what backs it."""
+
+    cell: str
+    exact: bool
+    """True when ``cell`` is proven to maximise the expected result (win 1, draw ½, loss 0)."""
+    exact_margin: bool
+    """True when, besides, it is proven best by the margin tie-break (exactly optimal under the
+    full objective)."""
+    expected_result: float
+    """The mover's expected result — exact when ``exact``, else the estimate of the deepest
+    iteration."""
+    expected_margin: float
+    """The mover's expected final margin — exact when ``exact_margin``, else an estimate (NaN
+    when only the expected result was proven)."""
+    depth: int
+    """Plies searched before estimates took over: the deepest completed iteration, or the
+    cards left when exact (0 when nothing completed: a zero budget)."""
+    seconds: float
+
+
+def _prepared(game: Game, objective: Literal["result", "result-only"], slot: int) -> Solver:
+    solver = solver_for(game, objective, slot)
+    solver.set_heuristic(WEIGHTS)
+    return solver
+
+
+def search(
+    game: Game,
+    seconds: float = 1.0,
+    *,
+    prove: bool = True,
+    progress: Callable[[int, float, str], None] | None = None,
+) -> SearchResult:
+    """The best move found in about ``seconds`` (see the module's docstring).
+
+    ``prove=False`` runs the iterative deepening alone (one core).
+    ``progress(depth, elapsed, best_cell)`` is called about ten times a second.
+    """
+    if game.is_over:
+        raise ValueError("the game is over: there is no move to search")
+    started = time.perf_counter()
+    pos = position(game)
+    legal = game.legal_cells
+    cards = game.cards_left
+    scale = math.factorial(game.face_down_left)
+    sign = 1 if game.to_move == 1 else -1
+
+    def outcome(found: tuple[int, int, int], depth: int, exact: bool, full: bool) -> SearchResult:
+        er, em, cell = found
+        result = er / (2 * scale)
+        return SearchResult(
+            cell_name(cell),
+            exact,
+            full,
+            result if sign == 1 else 1 - result,
+            sign * em / scale if full or not exact else math.nan,
+            depth,
+            time.perf_counter() - started,
+        )
+
+    if len(legal) == 1:
+        return SearchResult(cell_name(legal[0]), True, True, math.nan, math.nan, 0, 0.0)
+    deepening = _prepared(game, "result", 1)
+    result_only = _prepared(game, "result-only", 0) if prove else None
+    tie_break = _prepared(game, "result", 0) if prove else None
+    deepest: list[tuple[tuple[int, int, int], int]] = []  # completed iterations
+    proofs: dict[str, tuple[int, int, int]] = {}
+    stop = threading.Event()
+
+    partial: list[int] = []  # the unfinished iteration's best move so far
+
+    def deepen() -> None:
+        for depth in range(1, cards + 1):
+            found = deepening.search_depth(*pos, depth)
+            if found is None:
+                partial.append(deepening.partial_best())
+                return
+            if stop.is_set():
+                return
+            deepest.append((found, depth))
+
+    def proof() -> None:
+        assert result_only is not None
+        assert tie_break is not None
+        found = result_only.search_depth(*pos, cards)
+        if found is None or stop.is_set():
+            return
+        proofs["result"] = found
+        found = tie_break.search_depth(*pos, cards)
+        if found is not None and not stop.is_set():
+            proofs["full"] = found
+
+    solvers = [s for s in (deepening, result_only, tie_break) if s is not None]
+    for solver in solvers:
+        solver.set_deadline(max(seconds - 0.01, 1e-9))
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            running = [pool.submit(deepen)] + ([pool.submit(proof)] if prove else [])
+            while True:
+                remaining = started + seconds - time.perf_counter()
+                if remaining <= 0 or "full" in proofs:
+                    break
+                done = wait(running, min(0.1, remaining), FIRST_COMPLETED)[0]
+                if running[0] in done or "full" in proofs:
+                    break
+                if progress is not None and deepest:
+                    found, depth = deepest[-1]
+                    progress(depth, time.perf_counter() - started, cell_name(found[2]))
+            stop.set()
+            for solver in solvers:  # the other search (or all, at the deadline) stops at once
+                solver.set_deadline(1e-9)
+    finally:
+        for solver in solvers:
+            solver.set_deadline(0)
+    if "full" in proofs:
+        return outcome(proofs["full"], cards, True, True)
+    if deepest and deepest[-1][1] >= cards:
+        return outcome(deepest[-1][0], cards, True, True)
+    if "result" in proofs:
+        return outcome(proofs["result"], cards, True, False)
+    if deepest:
+        found, depth = deepest[-1]
+        if partial and partial[0] >= 0:
+            # the unfinished iteration searched the previous best move first; a move it then
+            # found better is better by the deeper search
+            found = (found[0], found[1], partial[0])
+        return outcome(found, depth, False, False)
+    return SearchResult(
+        cell_name(legal[0]), False, False, math.nan, math.nan, 0, time.perf_counter() - started
+    )
