@@ -56,6 +56,8 @@ __all__ = ["SearchResult", "search"]
 # the score difference alone).
 # The share of the time kept back to choose again when the proof rules out the deepening's move.
 RESERVE = 0.05
+# How many of the last iteration's best root moves the next is first searched on, alone.
+TOP = 3
 
 WEIGHTS = (0.844, 0.367, 1.586, 0.749, 0.673, -1.415, -1.147, -0.668, -4.084, -3.873)
 
@@ -144,9 +146,17 @@ def search(
     stop = threading.Event()
 
     partial: list[int] = []  # the unfinished iteration's best move so far
+    narrow: list[tuple[tuple[int, int, int], int]] = []  # iterations of the top moves alone
 
     def deepen() -> None:
+        top = 0
         for depth in range(1, cards + 1):
+            if top and depth < cards:
+                # first a quick look one ply deeper at the few best moves of the last iteration
+                found = deepening.search_depth(*pos, depth, top)
+                if found is None:
+                    return
+                narrow.append((found, depth))
             found = deepening.search_depth(*pos, depth)
             if found is None:
                 partial.append(deepening.partial_best())
@@ -154,6 +164,11 @@ def search(
             if stop.is_set():
                 return
             deepest.append((found, depth))
+            if depth >= 4 and len(legal) > TOP:
+                ranked = _mover_bounds(deepening.root_bounds(), sign)
+                highs = {cell: ranked.get(cell, (None, None))[1] for cell in legal}
+                best = sorted(legal, key=lambda cell: 1 << 62 if (h := highs[cell]) is None else -h)
+                top = sum(1 << cell for cell in best[:TOP])
 
     def proof() -> None:
         assert result_only is not None
@@ -209,10 +224,13 @@ def search(
             return outcome((sign * best_low, 0, proven), cards, True, False)
     if deepest:
         found, depth = deepest[-1]
-        if partial and partial[0] >= 0:
+        if partial and partial[0] >= 0 and partial[0] != found[2]:
             # the unfinished iteration searched the previous best move first; a move it then
             # found better is better by the deeper search
             found = (found[0], found[1], partial[0])
+        elif narrow and narrow[-1][1] > depth:
+            # no better move found one ply deeper yet: the deeper look at the top moves decides
+            found = (found[0], found[1], narrow[-1][0][2])
         hi = bounds.get(found[2], (None, None))[1]
         if lows and hi is not None and hi < best_low:
             # the proof has shown the estimate's choice worse than a move it finished: choose
