@@ -10,6 +10,9 @@ Two searches run side by side in C, without the GIL, on two cores:
   that is a logistic function of it and of what each player could still reach; see
   ``_c_solver.c``). Each iteration goes one ply deeper, reusing the transposition table and
   move ordering of those before; once the depth covers every card left, it is the exact search.
+  From depth 5 on, each iteration is first run on the previous one's 3 best root moves alone:
+  when the full iteration runs out of time without finding a better move, that deeper look
+  at the top moves decides.
 
 When time runs out the answer is the most exact one found: an optimal move with the tie-break,
 else a move proven optimal in expected result (also when the unfinished proof has bounded every
