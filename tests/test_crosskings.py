@@ -383,6 +383,60 @@ def test_depth_limited_search_is_exact_at_full_depth(seed: int) -> None:
     assert ranked[result_only[2]][0] == best[0]
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_root_bounds_of_a_stopped_exact_search_hold(seed: int) -> None:
+    """Every root move an exact search finished before it stopped has proven bounds that hold
+    the move's exact expected result (from both objectives that the anytime search uses)."""
+    game = _position_after(seed, 12)
+    cells = _cells(game)
+    values = Solver(cells, 0, 18).evaluate(*position(game))
+    assert values is not None
+    exact = {cell: er for cell, er, _ in values}
+    for objective in (2, 0):
+        seen = 0
+        for limit in (100, 1_000, 10_000, 100_000, 0):
+            solver = Solver(cells, objective, 18)
+            solver.set_node_limit(limit)
+            finished = solver.search_depth(*position(game), game.cards_left) is not None
+            bounds = solver.root_bounds()
+            assert set(bounds) <= set(exact)
+            if finished:
+                assert set(bounds) == set(exact)
+            for cell, (low, high) in bounds.items():
+                assert low is not None or high is not None
+                assert low is None or low <= exact[cell]
+                assert high is None or exact[cell] <= high
+                seen += 1
+        assert seen > 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_search_restricted_to_some_root_moves_values_those_alone(seed: int) -> None:
+    """A full-depth search of some root moves gives the best of their exact values and one of
+    them, and leaves the table fit for an unrestricted search after it."""
+    game = _position_after(seed, 11)
+    cells = _cells(game)
+    values = Solver(cells, 0, 18).evaluate(*position(game))
+    assert values is not None
+    exact = Solver(cells, 0, 18).value(*position(game))
+    assert exact is not None
+    sign = 1 if game.to_move == 1 else -1
+    ranked = sorted(values, key=lambda v: (sign * v[1], sign * v[2]))
+    solver = Solver(cells, 0, 18)
+    for chosen in (ranked[:1], ranked[:2], ranked[-1:]):
+        only = sum(1 << cell for cell, _, _ in chosen)
+        found = solver.search_depth(*position(game), game.cards_left, only)
+        assert found is not None
+        assert found[:2] == chosen[-1][1:]
+        assert found[2] in {cell for cell, er, em in chosen if (er, em) == found[:2]}
+        assert solver.search_depth(*position(game), 4, only) is not None
+    found = solver.search_depth(*position(game), game.cards_left)
+    assert found is not None
+    assert found[:2] == exact[:2]
+    with pytest.raises(ValueError, match="no legal move"):
+        solver.search_depth(*position(game), 3, 1 << 63)
+
+
 @pytest.mark.parametrize("level", [0, 1, 2])
 def test_bots_play_legal_moves_to_the_end(level: int) -> None:
     game = _position_after(10, 14)

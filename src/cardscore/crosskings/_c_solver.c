@@ -234,6 +234,8 @@ typedef struct {
     int aborted;
     int at_root;   /* set by search_depth for the next search() call: the root */
     int root_best; /* the root's best move among those fully searched so far (-1: none) */
+    __int128 root_low[36], root_high[36]; /* proven bounds on the root moves searched (V) */
+    uint64_t root_only; /* search_depth's root moves (a cell mask; 0: all) */
 } Solver;
 
 static double now_seconds(void) {
@@ -576,6 +578,9 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
     if (S->deadline > 0 && !(S->nodes & 0xFFF) && now_seconds() > S->deadline) S->aborted = 1;
     if (S->aborted) return 0;
     uint64_t moves = LINES[marker] & rem;
+    /* a root restricted to some moves has another value: no table lookup or store for it */
+    int restricted = root && S->root_only;
+    if (restricted) moves &= S->root_only;
     if (!moves) {
         int64_t scale = FACT[popcount64(rem & FACEDOWN)];
         int diff = cached_score(S, p1) - cached_score(S, p2);
@@ -590,7 +595,7 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
     }
     uint64_t k0 = p1 | ((uint64_t)marker << 36) | ((rem & 0x3FFFFF) << 42);
     uint64_t k1 = p2 | ((rem >> 22) << 36) | (1ULL << 63);
-    Entry *hit = table_find(S, k0, k1);
+    Entry *hit = restricted ? NULL : table_find(S, k0, k1);
     int first = -1;
     if (hit && hit->depth >= depth) {
         V v = pack(S, hit->er, hit->em);
@@ -659,8 +664,13 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
     }
     for (int i = 0; i < count; i++) {
         int cell = order[i];
+        V before_alpha = alpha, before_beta = beta;
         V v = move_value(S, rem, p1, p2, visible, cell, alpha, beta, depth);
         if (S->aborted) return 0;
+        if (root) { /* fail-soft: above the window's low end a lower bound, below its top an upper */
+            if (v > before_alpha) S->root_low[cell] = v;
+            if (v < before_beta) S->root_high[cell] = v;
+        }
         if (mover == 0 ? v > best : v < best) {
             best = v;
             chosen = cell;
@@ -673,7 +683,7 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
     int bound = !S->prune ? EXACT : best <= alpha0 ? UPPER : best >= beta0 ? LOWER : EXACT;
     int64_t er, em;
     unpack(S, best, &er, &em);
-    table_store(S, k0, k1, er, em, chosen, bound, depth);
+    if (!restricted) table_store(S, k0, k1, er, em, chosen, bound, depth);
     if (best_cell) *best_cell = chosen;
     return best;
 }
@@ -849,18 +859,33 @@ static PyObject *Solver_search_depth(Solver *S, PyObject *args) {
     int bad = parse_position(S, head, &pos, NULL) < 0;
     Py_DECREF(head);
     if (bad) return NULL;
-    if (PyTuple_GET_SIZE(args) != 5 ||
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+    if ((nargs != 5 && nargs != 6) ||
         (depth = (int)PyLong_AsLong(PyTuple_GET_ITEM(args, 4))) < 1 || depth > FULL_DEPTH) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "depth must be 1..64");
         return NULL;
+    }
+    unsigned long long only = 0;
+    if (nargs == 6) {
+        only = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(args, 5));
+        if (PyErr_Occurred()) return NULL;
     }
     if (!(LINES[pos.marker] & pos.rem)) {
         PyErr_SetString(PyExc_ValueError, "the game is over");
         return NULL;
     }
+    if (only && !(LINES[pos.marker] & pos.rem & only)) {
+        PyErr_SetString(PyExc_ValueError, "only: no legal move in the mask");
+        return NULL;
+    }
+    S->root_only = only;
     S->aborted = 0;
     S->at_root = 1;
     S->root_best = -1;
+    for (int c = 0; c < 36; c++) {
+        S->root_low[c] = -V_INF;
+        S->root_high[c] = V_INF;
+    }
     V v;
     int64_t er, em;
     int best = -1;
@@ -873,6 +898,33 @@ static PyObject *Solver_search_depth(Solver *S, PyObject *args) {
 
 static PyObject *Solver_partial_best(Solver *S, PyObject *Py_UNUSED(ignored)) {
     return PyLong_FromLong(S->root_best);
+}
+
+/* Proven bounds on the doubled expected result of each root move the last search_depth
+ * finished, from player 1's side: {cell: (low or None, high or None)}. Exact only in an
+ * exact search (a depth-limited one bounds its estimate). */
+static PyObject *Solver_root_bounds(Solver *S, PyObject *Py_UNUSED(ignored)) {
+    PyObject *d = PyDict_New();
+    if (!d) return NULL;
+    for (int c = 0; c < 36; c++) {
+        if (S->root_low[c] == -V_INF && S->root_high[c] == V_INF) continue;
+        int64_t lo, hi, em;
+        unpack(S, S->root_low[c], &lo, &em);
+        unpack(S, S->root_high[c], &hi, &em);
+        PyObject *item = Py_BuildValue(
+            "(NN)", S->root_low[c] == -V_INF ? Py_NewRef(Py_None) : PyLong_FromLongLong(lo),
+            S->root_high[c] == V_INF ? Py_NewRef(Py_None) : PyLong_FromLongLong(hi));
+        PyObject *key = PyLong_FromLong(c);
+        if (!item || !key || PyDict_SetItem(d, key, item) < 0) {
+            Py_XDECREF(item);
+            Py_XDECREF(key);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(item);
+        Py_DECREF(key);
+    }
+    return d;
 }
 
 static PyObject *Solver_set_heuristic(Solver *S, PyObject *arg) {
@@ -1011,6 +1063,10 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
     S->aborted = 0;
     S->at_root = 0;
     S->root_best = -1;
+    for (int c = 0; c < 36; c++) {
+        S->root_low[c] = -V_INF;
+        S->root_high[c] = V_INF;
+    }
     static const double DEFAULT_WEIGHTS[2 * FEATURES] = {0.8, 0.4, 1.6, 0, 0, -1.1, -1.3, 0.9, 0, 0};
     memcpy(S->weights, DEFAULT_WEIGHTS, sizeof DEFAULT_WEIGHTS);
     return 0;
@@ -1030,11 +1086,15 @@ static PyMethodDef Solver_methods[] = {
     {"value", (PyCFunction)Solver_value, METH_VARARGS,
      "value(cells_left, marker, p1, p2) -> (er, em, best_cell), or None if stopped"},
     {"search_depth", (PyCFunction)Solver_search_depth, METH_VARARGS,
-     "search_depth(cells_left, marker, p1, p2, depth) -> (er, em, best_cell) of a search `depth` "
-     "plies deep with estimates beyond (exact when depth >= cards left), or None if stopped"},
+     "search_depth(cells_left, marker, p1, p2, depth, only=0) -> (er, em, best_cell) of a search "
+     "`depth` plies deep with estimates beyond (exact when depth >= cards left), or None if "
+     "stopped; `only`: a mask of the root moves to search (0: all)"},
     {"partial_best", (PyCFunction)Solver_partial_best, METH_NOARGS,
      "partial_best() -> the root's best move among those the last search_depth searched in "
      "full before it stopped (the first is the previous iteration's best), or -1"},
+    {"root_bounds", (PyCFunction)Solver_root_bounds, METH_NOARGS,
+     "root_bounds() -> {cell: (low, high)}: bounds (None: none) on the doubled expected result "
+     "of each root move the last search_depth finished, from player 1's side"},
     {"set_heuristic", (PyCFunction)Solver_set_heuristic, METH_O,
      "set_heuristic(weights): the horizon estimate's 10 weights (a of the 5 features, then b)"},
     {"distribution", (PyCFunction)Solver_distribution, METH_VARARGS,

@@ -10,9 +10,16 @@ Two searches run side by side in C, without the GIL, on two cores:
   that is a logistic function of it and of what each player could still reach; see
   ``_c_solver.c``). Each iteration goes one ply deeper, reusing the transposition table and
   move ordering of those before; once the depth covers every card left, it is the exact search.
+  From depth 5 on, each iteration is first run on the previous one's 3 best root moves alone:
+  when the full iteration runs out of time without finding a better move, that deeper look
+  at the top moves decides.
 
 When time runs out the answer is the most exact one found: an optimal move with the tie-break,
-else a move proven optimal in expected result, else the deepest completed iteration's move.
+else a move proven optimal in expected result (also when the unfinished proof has bounded every
+other root move below one it finished), else the deepest completed iteration's move. The
+unfinished proof's root bounds overrule the deepening: when they show its move worse than one
+the proof finished, the deepening chooses again, in the last 5% of the time kept for it,
+among the moves not ruled out.
 
 >>> import random
 >>> game = Game.deal(seed=4)
@@ -50,6 +57,11 @@ __all__ = ["SearchResult", "search"]
 # positions with 7-11 cards left (seeded deals 10000+, random play). Searches 6 plies deep
 # from 13 cards pick an optimal move in 72% of positions where not every move is (66% with
 # the score difference alone).
+# The share of the time kept back to choose again when the proof rules out the deepening's move.
+RESERVE = 0.05
+# How many of the last iteration's best root moves the next is first searched on, alone.
+TOP = 3
+
 WEIGHTS = (0.844, 0.367, 1.586, 0.749, 0.673, -1.415, -1.147, -0.668, -4.084, -3.873)
 
 
@@ -79,6 +91,18 @@ def _prepared(game: Game, objective: Literal["result", "result-only"], slot: int
     solver = solver_for(game, objective, slot)
     solver.set_heuristic(WEIGHTS)
     return solver
+
+
+def _mover_bounds(
+    bounds: dict[int, tuple[int | None, int | None]], sign: int
+) -> dict[int, tuple[int | None, int | None]]:
+    """Root bounds (player 1's side) turned to the mover's side: higher is better."""
+    if sign == 1:
+        return bounds
+    return {
+        cell: (None if hi is None else -hi, None if lo is None else -lo)
+        for cell, (lo, hi) in bounds.items()
+    }
 
 
 def search(
@@ -125,9 +149,17 @@ def search(
     stop = threading.Event()
 
     partial: list[int] = []  # the unfinished iteration's best move so far
+    narrow: list[tuple[tuple[int, int, int], int]] = []  # iterations of the top moves alone
 
     def deepen() -> None:
+        top = 0
         for depth in range(1, cards + 1):
+            if top and depth < cards:
+                # first a quick look one ply deeper at the few best moves of the last iteration
+                found = deepening.search_depth(*pos, depth, top)
+                if found is None:
+                    return
+                narrow.append((found, depth))
             found = deepening.search_depth(*pos, depth)
             if found is None:
                 partial.append(deepening.partial_best())
@@ -135,6 +167,11 @@ def search(
             if stop.is_set():
                 return
             deepest.append((found, depth))
+            if depth >= 4 and len(legal) > TOP:
+                ranked = _mover_bounds(deepening.root_bounds(), sign)
+                highs = {cell: ranked.get(cell, (None, None))[1] for cell in legal}
+                best = sorted(legal, key=lambda cell: 1 << 62 if (h := highs[cell]) is None else -h)
+                top = sum(1 << cell for cell in best[:TOP])
 
     def proof() -> None:
         assert result_only is not None
@@ -148,13 +185,14 @@ def search(
             proofs["full"] = found
 
     solvers = [s for s in (deepening, result_only, tie_break) if s is not None]
+    main = seconds - (RESERVE * seconds if prove else 0.0)
     for solver in solvers:
-        solver.set_deadline(max(seconds - 0.01, 1e-9))
+        solver.set_deadline(max(main - 0.01, 1e-9))
     try:
         with ThreadPoolExecutor(2) as pool:
             running = [pool.submit(deepen)] + ([pool.submit(proof)] if prove else [])
             while True:
-                remaining = started + seconds - time.perf_counter()
+                remaining = started + main - time.perf_counter()
                 if remaining <= 0 or "full" in proofs:
                     break
                 done = wait(running, min(0.1, remaining), FIRST_COMPLETED)[0]
@@ -175,12 +213,46 @@ def search(
         return outcome(deepest[-1][0], cards, True, True)
     if "result" in proofs:
         return outcome(proofs["result"], cards, True, False)
+    # the unfinished proof's root moves searched so far: bounds on their exact results
+    bounds = _mover_bounds(result_only.root_bounds(), sign) if result_only is not None else {}
+    lows = {cell: lo for cell, (lo, _) in bounds.items() if lo is not None}
+    if lows:
+        best_low = max(lows.values())
+        proven = max(lows, key=lambda cell: lows[cell])
+        others = [bounds.get(cell, (None, None))[1] for cell in legal if cell != proven]
+        if bounds[proven][1] == best_low and all(
+            hi is not None and hi <= best_low for hi in others
+        ):
+            # every other move is proven no better than this one's exact value
+            return outcome((sign * best_low, 0, proven), cards, True, False)
     if deepest:
         found, depth = deepest[-1]
-        if partial and partial[0] >= 0:
+        if partial and partial[0] >= 0 and partial[0] != found[2]:
             # the unfinished iteration searched the previous best move first; a move it then
             # found better is better by the deeper search
             found = (found[0], found[1], partial[0])
+        elif narrow and narrow[-1][1] > depth:
+            # no better move found one ply deeper yet: the deeper look at the top moves decides
+            found = (found[0], found[1], narrow[-1][0][2])
+        hi = bounds.get(found[2], (None, None))[1]
+        if lows and hi is not None and hi < best_low:
+            # the proof has shown the estimate's choice worse than a move it finished: choose
+            # again among the moves it has not, by the deepening's search on what is left
+            allowed = sum(
+                1 << cell
+                for cell in legal
+                if (bound := bounds.get(cell, (None, None))[1]) is None or bound >= best_low
+            )
+            found = (found[0], found[1], proven)
+            deepening.set_deadline(max(started + seconds - time.perf_counter() - 0.005, 1e-9))
+            try:
+                for again in range(max(1, depth - 3), depth + 1):
+                    redone = deepening.search_depth(*pos, again, allowed)
+                    if redone is None:
+                        break
+                    found = redone
+            finally:
+                deepening.set_deadline(0)
         return outcome(found, depth, False, False)
     return SearchResult(
         cell_name(legal[0]), False, False, math.nan, math.nan, 0, time.perf_counter() - started
