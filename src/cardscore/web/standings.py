@@ -58,25 +58,16 @@ def standings(matches: Iterable[tuple[str, dict[str, Any], Summary]]) -> list[di
         winners = [round_winner(r["points"]) for r in summary["rounds"]]
         teams = config.get("teams") or []
         for index, side in enumerate(summary["sides"]):
-            won = int(summary["winner"] == side)
-            _tally(
-                entry["sides"],
-                side,
-                played=1,
-                won=won,
-                rounds=len(winners),
-                rounds_won=winners.count(index),
-            )
+            counts = {
+                "played": 1,
+                "won": int(summary["winner"] == side),
+                "rounds": len(winners),
+                "rounds_won": winners.count(index),
+            }
+            _tally(entry["sides"], side, **counts)
             members = teams[index].get("players", []) if index < len(teams) else []
             for player in members:  # a player wins what their team wins
-                _tally(
-                    entry["players"],
-                    player,
-                    played=1,
-                    won=won,
-                    rounds=len(winners),
-                    rounds_won=winners.count(index),
-                )
+                _tally(entry["players"], player, **counts)
     return [
         {**entry, "sides": _ranked(entry["sides"]), "players": _ranked(entry["players"])}
         for _, entry in sorted(games.items())
