@@ -113,6 +113,11 @@ class _Kept:
     version: int
     played: Played
 
+    @classmethod
+    def of(cls, row: Any, played: Played) -> _Kept:
+        """The match's row (from ``_SELECT_MATCH``) with its rounds, opened."""
+        return cls(row.game, row.config, row.edit_key_hash, row.share_key_hash, row.version, played)
+
 
 class Recent:
     """The matches this process worked on last, each at the version it was at then (an LRU;
@@ -258,12 +263,7 @@ class MatchStore:
             match_id, row.game, row.config, list(played.documents), row.version, access, summary
         )
         if keep:
-            self.recent.put(
-                match_id,
-                _Kept(
-                    row.game, row.config, row.edit_key_hash, row.share_key_hash, row.version, played
-                ),
-            )
+            self.recent.put(match_id, _Kept.of(row, played))
         return snapshot
 
     def _load(self, match_id: str, key: str | None, version: int) -> _Kept:
@@ -275,7 +275,7 @@ class MatchStore:
                 raise _conflict(match_id, version, row.version)
             documents = self._documents(connection, match_id)
         played = _adapter(row.game).open(row.config, documents)
-        return _Kept(row.game, row.config, row.edit_key_hash, row.share_key_hash, version, played)
+        return _Kept.of(row, played)
 
     def _change(self, match_id: str, key: str | None, version: int, change: Change) -> Snapshot:
         """Apply ``change`` to the match at ``version`` and store the result, all or nothing.
