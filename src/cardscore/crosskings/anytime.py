@@ -50,6 +50,11 @@ from cardscore.crosskings.game import Game, cell_name
 
 __all__ = ["SearchResult", "search"]
 
+# The share of the time kept back to choose again when the proof rules out the deepening's move.
+RESERVE = 0.05
+# How many of the last iteration's best root moves the next is first searched on, alone.
+TOP = 3
+
 # The horizon estimate's win chance is logistic in sum((a + b / cards left) * feature) over
 # five features (player 1's minus player 2's: score so far, what each could still reach, what
 # one more king would add, kings held; +1 when player 1 moves, else -1): WEIGHTS = the five a,
@@ -57,11 +62,6 @@ __all__ = ["SearchResult", "search"]
 # positions with 7-11 cards left (seeded deals 10000+, random play). Searches 6 plies deep
 # from 13 cards pick an optimal move in 72% of positions where not every move is (66% with
 # the score difference alone).
-# The share of the time kept back to choose again when the proof rules out the deepening's move.
-RESERVE = 0.05
-# How many of the last iteration's best root moves the next is first searched on, alone.
-TOP = 3
-
 WEIGHTS = (0.844, 0.367, 1.586, 0.749, 0.673, -1.415, -1.147, -0.668, -4.084, -3.873)
 
 
