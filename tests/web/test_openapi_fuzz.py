@@ -28,7 +28,10 @@ from schemathesis.specs.openapi.checks import (  # noqa: E402
 from cardscore.web.app import create_app  # noqa: E402
 from cardscore.web.settings import Settings  # noqa: E402
 
-_DB = Path(tempfile.mkdtemp(prefix="cardscore-fuzz-")) / "fuzz.sqlite3"
+# The schema must exist at import (parametrize needs it), so the database cannot live in a
+# fixture's tmp_path; TemporaryDirectory removes it when the test process exits.
+_TMP = tempfile.TemporaryDirectory(prefix="cardscore-fuzz-")
+_DB = Path(_TMP.name) / "fuzz.sqlite3"
 app = create_app(Settings(database_url=f"sqlite:///{_DB}"))
 schema = schemathesis.openapi.from_asgi("/api/openapi.json", app)
 
