@@ -641,7 +641,7 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
         if (hit->bound == UPPER && v < beta) beta = v;
     }
     if (hit) first = hit->best;
-    if (S->oracle && depth == FULL_DEPTH && !restricted) {
+    if (S->oracle && depth == FULL_DEPTH && !root) { /* the root's moves must all be seen */
         int64_t scale = FACT[popcount64(rem & FACEDOWN)];
         V low = -V_INF, high = V_INF;
         if (oracle_bounds(S, k0, k1, scale, -MAX_DIFF, MAX_DIFF, &low, &high)) {
@@ -652,6 +652,20 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
             if (low > alpha) alpha = low;
             if (high < beta) beta = high;
         }
+    }
+    /* The result-only search settles many nodes from node_bounds alone (a sure win, draw or
+     * loss): 15-20% fewer nodes. With the margin kept the bounds seldom meet, and the check
+     * costs more than it saves. Not at the root: each of its moves must be searched (root
+     * bounds, best move). */
+    if (S->prune && S->objective == 2 && depth == FULL_DEPTH && !root) {
+        V low, high;
+        node_bounds(S, p1, p2, FACT[popcount64(rem & FACEDOWN)], &low, &high);
+        if (low == high || high <= alpha || low >= beta) {
+            if (best_cell) *best_cell = -1;
+            return high <= alpha ? high : low;
+        }
+        if (low > alpha) alpha = low;
+        if (high < beta) beta = high;
     }
     V alpha0 = alpha, beta0 = beta;
     int mover = popcount64(p1 | p2) & 1, chosen = -1;
