@@ -387,11 +387,16 @@ static Entry *table_find(Solver *S, uint64_t k0, uint64_t k1);
  * children's. With the margin between lo_m and hi_m, V = pack(er, em) lies between
  * pack(er_lo, lo_m * scale) and pack(er_hi, hi_m * scale) (the packing is lexicographic).
  * Narrows [*low, *high] to that; returns 1 when the oracle knew the node. */
+/* The oracle is asked about nodes with this many cards left or more: below, its lookups (a
+ * memory access each) cost more time than the nodes they save (18 cards: 2% more nodes, about
+ * 10% less time than asking at every node). */
+#define ORACLE_MIN_LEFT 8
 static int oracle_bounds(Solver *S, uint64_t k0, uint64_t k1, int64_t scale, int lo_m, int hi_m,
-                         V *low, V *high) {
+                         V *low, V *high, int *best) {
     Solver *O = (Solver *)S->oracle;
     Entry *e = table_find(O, k0, k1);
     if (!e || e->depth != FULL_DEPTH) return 0;
+    if (best) *best = e->best;
     int64_t er_lo = e->bound == UPPER ? 0 : e->er, er_hi = e->bound == LOWER ? 2 * scale : e->er;
     V l = pack(S, er_lo, lo_m * scale), h = pack(S, er_hi, hi_m * scale);
     if (l > *low) *low = l;
@@ -539,8 +544,8 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
             /* what the table already knows about the child narrows its bounds */
             uint64_t k0 = c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42);
             uint64_t k1 = c2 | ((next >> 22) << 36) | (1ULL << 63);
-            if (S->oracle && depth == FULL_DEPTH)
-                oracle_bounds(S, k0, k1, scale, lo_m, hi_m, &lows[i], &highs[i]);
+            if (S->oracle && depth == FULL_DEPTH && popcount64(next) >= ORACLE_MIN_LEFT)
+                oracle_bounds(S, k0, k1, scale, lo_m, hi_m, &lows[i], &highs[i], NULL);
             Entry *hit = table_find(S, k0, k1);
             if (hit && hit->depth >= depth) {
                 V v = pack(S, hit->er, hit->em);
@@ -641,10 +646,12 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
         if (hit->bound == UPPER && v < beta) beta = v;
     }
     if (hit) first = hit->best;
-    if (S->oracle && depth == FULL_DEPTH && !root) { /* the root's moves must all be seen */
+    if (S->oracle && depth == FULL_DEPTH && !root && popcount64(rem) >= ORACLE_MIN_LEFT) {
         int64_t scale = FACT[popcount64(rem & FACEDOWN)];
         V low = -V_INF, high = V_INF;
-        if (oracle_bounds(S, k0, k1, scale, -MAX_DIFF, MAX_DIFF, &low, &high)) {
+        int oracle_best = -1;
+        if (oracle_bounds(S, k0, k1, scale, -MAX_DIFF, MAX_DIFF, &low, &high, &oracle_best)) {
+            if (first < 0) first = oracle_best; /* a move best in expected result: try it first */
             if (high <= alpha || low >= beta) {
                 if (best_cell) *best_cell = -1;
                 return high <= alpha ? high : low;
