@@ -285,6 +285,7 @@ def test_pruned_and_plain_search_agree_on_bigger_positions(seed: int, cards_left
     plain = Solver(_cells(game), 0, 18, False).evaluate(*position(game))
     pruned = Solver(_cells(game), 0, 18, True).evaluate(*position(game))
     assert plain == pruned
+    assert _two_phase(game).evaluate(*position(game)) == plain
     margin_plain = Solver(_cells(game), 1, 18, False).evaluate(*position(game))
     margin_pruned = Solver(_cells(game), 1, 18, True).evaluate(*position(game))
     assert margin_plain == margin_pruned
