@@ -324,6 +324,22 @@ def test_two_phase_search_values_every_move_exactly_as_one_phase(
     assert solver.value(*pos) == reference.value(*pos)
 
 
+def test_two_phase_analysis_matches_one_phase(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardscore.crosskings import analysis
+
+    game = _position_after(3, 12)
+    monkeypatch.setattr(analysis, "TWO_PHASE_FROM", 99)
+    analysis.clear_solvers()
+    one = analyse(game)
+    monkeypatch.setattr(analysis, "TWO_PHASE_FROM", 0)
+    analysis.clear_solvers()
+    two = analyse(game)
+    assert two.moves == one.moves
+    assert two.principal_variation == one.principal_variation
+    assert two.nodes != one.nodes  # the first phase ran
+    analysis.clear_solvers()
+
+
 def test_an_oracle_must_be_a_result_only_solver_of_the_same_deal() -> None:
     game = _position_after(1, 11)
     other = _position_after(2, 11)

@@ -16,6 +16,10 @@
  * (cells left, marker, player 1's cards, player 2's cards), which fixes the unseen cards too
  * (as a set: the key is already canonical; the fixed board leaves no suit symmetry).
  * prune=False gives the plain expectimax, kept for cross-checks.
+ *
+ * Two-phase exact analysis: a result-only Solver (objective 2) searches a move first; its table
+ * then serves as the full-objective Solver's oracle (set_oracle), bounding the expected result
+ * of the nodes it knows (see oracle_bounds). The second phase keeps only the margin work.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

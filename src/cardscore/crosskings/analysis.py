@@ -57,6 +57,9 @@ _OBJECTIVES: dict[str, int] = {"result": 0, "margin": 1, "result-only": 2}
 _SOLVERS: OrderedDict[tuple[tuple[int, ...], int, int], _c_solver.Solver] = OrderedDict()
 _KEEP = 5  # solvers kept warm (each holds a transposition table of up to 256 MiB)
 _ORACLE_SLOT = 100  # analyse()'s first-phase solvers: slots 100, 101, ...
+# Two phases from this many cards left: below, the first phase costs more than it saves
+# (14 cards: +4% nodes, +20% time; 16 cards: -15% nodes and time; 18 cards: up to -43%).
+TWO_PHASE_FROM = 16
 DEFAULT_THREADS = min(2, os.cpu_count() or 1)
 
 
@@ -220,7 +223,7 @@ def analyse(
     (the C search runs without the GIL). With ``timeout`` (seconds), a search that runs longer
     stops and raises :class:`TimeoutError`.
 
-    With the default objective each move is searched in two phases: first for its expected
+    With the default objective and 16 cards left or more, each move is searched in two phases: first for its expected
     result alone (a result-only solver; ties prune at once, so it is several times cheaper),
     then with the margin tie-break, where the first phase's table bounds the expected result
     of the nodes it saw (``Solver.set_oracle``): about a third of the nodes in all."""
@@ -237,7 +240,7 @@ def analyse(
     # the first phase's solvers (kept apart from the anytime search's: other slots)
     oracles = (
         [solver_for(game, "result-only", _ORACLE_SLOT + slot) for slot in slots]
-        if objective == "result"
+        if objective == "result" and game.cards_left >= TWO_PHASE_FROM
         else []
     )
     counted = solvers + oracles
