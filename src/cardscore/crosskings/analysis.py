@@ -223,10 +223,10 @@ def analyse(
     (the C search runs without the GIL). With ``timeout`` (seconds), a search that runs longer
     stops and raises :class:`TimeoutError`.
 
-    With the default objective and 16 cards left or more, each move is searched in two phases: first for its expected
-    result alone (a result-only solver; ties prune at once, so it is several times cheaper),
-    then with the margin tie-break, where the first phase's table bounds the expected result
-    of the nodes it saw (``Solver.set_oracle``): about a third of the nodes in all."""
+    With the default objective and 16 cards left or more, each move is searched in two
+    phases: first for its expected result alone (a result-only solver; ties prune at once, so
+    it is several times cheaper), then with the margin tie-break, where the first phase's
+    table bounds the expected result of the nodes it saw (``Solver.set_oracle``)."""
     if game.is_over:
         raise ValueError("the game is over: there is no move to analyse")
     started = time.perf_counter()
