@@ -139,9 +139,9 @@ def _stamp(face: np.ndarray, ink: np.ndarray, x: int, y: int, colour: tuple[int,
     face[y : y + h, x : x + w, :3] = (roi * (1 - a) + np.array(colour) * a).astype(np.uint8)
 
 
-def _court_art(face: np.ndarray, rng: np.random.Generator, style: _Style) -> None:
+def _court_art(face: np.ndarray, rng: np.random.Generator, style: _Style, left: int) -> None:
     """A busy coloured block where a court card's picture is, clear of the indices."""
-    x0, x1 = int(0.23 * WIDTH), int(0.77 * WIDTH)
+    x0, x1 = max(left, int(0.23 * WIDTH)), WIDTH - max(left, int(0.23 * WIDTH))
     y0, y1 = int(0.13 * HEIGHT), int(0.87 * HEIGHT)
     art = np.empty((y1 - y0, x1 - x0, 3), np.uint8)
     art[:] = rng.integers(120, 250, 3)
@@ -181,30 +181,7 @@ def _face(
     face[..., 3] = alpha
     colour = style.red if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else style.black
     suit_font = fonts[_SUIT_FONT]
-    if card.rank in (Rank.JACK, Rank.QUEEN, Rank.KING):
-        _court_art(face, rng, style)
-    elif card.rank is Rank.ACE:
-        pip = _glyph(suit_font, _SUIT_CHARS[card.suit], int(0.3 * WIDTH))
-        _stamp(face, pip, (WIDTH - pip.shape[1]) // 2, (HEIGHT - pip.shape[0]) // 2, colour)
-    else:
-        n = int(_rank_text(card.rank))
-        pip = _glyph(suit_font, _SUIT_CHARS[card.suit], int(0.17 * WIDTH))
-        px0, px1 = 0.32 * WIDTH, 0.68 * WIDTH
-        py0, py1 = 0.17 * HEIGHT, 0.83 * HEIGHT
-        for fx, fy in _PIPS[n]:
-            ink = pip if fy <= 0.5 else pip[::-1, ::-1]
-            x = round(px0 + fx * (px1 - px0) - ink.shape[1] / 2)
-            y = round(py0 + fy * (py1 - py0) - ink.shape[0] / 2)
-            _stamp(face, ink, x, y, colour)
-    if style.frame:
-        cv2.rectangle(
-            face,
-            (int(0.2 * WIDTH), int(0.1 * HEIGHT)),
-            (int(0.8 * WIDTH), int(0.9 * HEIGHT)),
-            colour,
-            1,
-        )
-    # The index, top left, and the same turned 180° at the bottom right.
+    # The index: rank over suit, centred on each other.
     rank_px = round(style.rank_h * WIDTH)
     rank = _glyph(fonts[stem], _rank_text(card.rank), rank_px)
     rank = cv2.resize(rank, (max(1, round(rank.shape[1] * style.squeeze)), rank_px))
@@ -217,6 +194,29 @@ def _face(
     sx = (index_w - suit.shape[1]) // 2
     index[index_h - suit.shape[0] :, sx : sx + suit.shape[1]] = suit
     x, y = round(style.left * WIDTH), round(style.top * WIDTH)
+    # The middle keeps clear of the indices, as printed cards do (wide "10"s included).
+    inner = max(0.2 * WIDTH, x + index_w + 0.025 * WIDTH)
+    if card.rank in (Rank.JACK, Rank.QUEEN, Rank.KING):
+        _court_art(face, rng, style, int(inner + 0.01 * WIDTH))
+    elif card.rank is Rank.ACE:
+        pip = _glyph(suit_font, _SUIT_CHARS[card.suit], int(0.3 * WIDTH))
+        _stamp(face, pip, (WIDTH - pip.shape[1]) // 2, (HEIGHT - pip.shape[0]) // 2, colour)
+    else:
+        n = int(_rank_text(card.rank))
+        pip = _glyph(suit_font, _SUIT_CHARS[card.suit], int(0.15 * WIDTH))
+        px0 = max(0.32 * WIDTH, inner + 0.01 * WIDTH + pip.shape[1] / 2)
+        px1 = WIDTH - px0
+        py0, py1 = 0.17 * HEIGHT, 0.83 * HEIGHT
+        for fx, fy in _PIPS[n]:
+            ink = pip if fy <= 0.5 else pip[::-1, ::-1]
+            px = round(px0 + fx * (px1 - px0) - ink.shape[1] / 2)
+            py = round(py0 + fy * (py1 - py0) - ink.shape[0] / 2)
+            _stamp(face, ink, px, py, colour)
+    if style.frame:
+        left = round(inner)
+        top = int(0.1 * HEIGHT)
+        cv2.rectangle(face, (left, top), (WIDTH - 1 - left, HEIGHT - 1 - top), colour, 1)
+    # The index top left, and the same turned 180° at the bottom right.
     _stamp(face, index, x, y, colour)
     _stamp(face, index[::-1, ::-1], WIDTH - x - index_w, HEIGHT - y - index_h, colour)
     return face
