@@ -20,7 +20,6 @@ from rich.progress import Progress
 from cardscore.vision.labels import BACKGROUND
 from cardscore.vision.proposals import CROP, candidates, crop_batch
 from cardscore.vision.train.decks import TRAIN_DECKS, default_cache, load_decks
-from cardscore.vision.train.fontdecks import font_decks
 from cardscore.vision.train.model import build_net
 from cardscore.vision.train.synth import Scene, SceneMaker
 
@@ -109,30 +108,11 @@ def _augment(xb: Any, gen: Any) -> Any:
     # Thinner strokes: a 3×3 max filter grows the paper into the ink.
     thin = pick(0.25)
     x = thin * F.max_pool2d(x, 3, 1, 1) + (1 - thin) * x
-    # Blur: slight, or a soft focus of up to 1.5 px (sigma) on the crop, one sigma a batch.
+    # Blur.
     blur = pick(0.4)
     kernel = torch.tensor([1.0, 2.0, 1.0])
     kernel = (kernel[:, None] * kernel[None, :] / 16).expand(3, 1, 3, 3)
     x = blur * F.conv2d(F.pad(x, (1, 1, 1, 1), mode="replicate"), kernel, groups=3) + (1 - blur) * x
-    soft = pick(0.25)
-    sigma = 0.6 + 0.9 * float(torch.rand(1, generator=gen))
-    taps = torch.arange(-4, 5, dtype=torch.float32)
-    g = torch.exp(-(taps**2) / (2 * sigma**2))
-    g = g / g.sum()
-    padded = F.pad(x, (4, 4, 4, 4), mode="replicate")
-    smooth = F.conv2d(padded, g.view(1, 1, 1, 9).expand(3, 1, 1, 9), groups=3)
-    smooth = F.conv2d(smooth, g.view(1, 1, 9, 1).expand(3, 1, 9, 1), groups=3)
-    x = soft * smooth + (1 - soft) * x
-    # Fewer pixels on the glyph (a small card in the photo): down and up again.
-    low = pick(0.2)
-    side = x.shape[-1]
-    small = F.interpolate(
-        x, scale_factor=0.45 + 0.35 * float(torch.rand(1, generator=gen)), mode="area"
-    )
-    x = (
-        low * F.interpolate(small, size=(side, side), mode="bilinear", align_corners=False)
-        + (1 - low) * x
-    )
     # Pale ink: blend toward the paper.
     pale = pick(0.5) * torch.rand(n, 1, 1, 1, generator=gen) * 0.45
     x = x * (1 - pale) + x.amax(dim=(2, 3), keepdim=True) * pale
@@ -206,7 +186,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m cardscore.vision.train", description=__doc__)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path(__file__).parent.parent / "models")
-    parser.add_argument("--scenes", type=int, default=1200, help="synthetic tables to draw")
+    parser.add_argument("--scenes", type=int, default=900, help="synthetic tables to draw")
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--cache", type=Path, default=None, help="deck cache folder")
@@ -219,10 +199,8 @@ def main(argv: list[str] | None = None) -> None:
     torch.set_num_threads(args.threads)
     random.seed(args.seed)
     started = time.time()
-    cache = args.cache or default_cache()
-    decks = {d.name: d.faces for d in load_decks(cache, TRAIN_DECKS)}
-    decks.update(font_decks(cache, args.seed))
-    maker = SceneMaker(decks, args.seed, soft_focus=0.2, court_weight=1.6)
+    decks = load_decks(args.cache or default_cache(), TRAIN_DECKS)
+    maker = SceneMaker({d.name: d.faces for d in decks}, args.seed)
     with Progress() as progress:
         # The crops depend only on the seed, scene count and code: cache them for re-runs,
         # named by a hash of the code that makes them so an edit never reuses stale crops.
