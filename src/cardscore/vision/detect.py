@@ -18,10 +18,8 @@ from cardscore.vision.proposals import NORMAL_WIDTH, Candidate, Regions, candida
 
 __all__ = ["IndexHit", "find_indices"]
 
-PALE_INK: tuple[int, int] | None = (
-    25,
-    30,
-)  # a second, fainter ink mask's levels (proposals.candidates); None: none
+# A second, fainter ink mask's levels (see proposals.candidates); None: no second mask.
+PALE_INK: tuple[int, int] | None = (20, 30)
 MIN_PROB = 0.25  # below this a crop is not an index hit at all (cards need more: layout)
 MERGE_ACROSS, MERGE_ALONG = 0.15, 0.3  # one glyph's hits, in card widths (see _same_glyph)
 
