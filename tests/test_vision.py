@@ -270,10 +270,10 @@ def test_real_photos_precision_and_recall(
 
 
 # What the shipped model reaches on the six shared photos (benchmarks/RESULTS.md): precision
-# 1.000, recall 0.742. The project's target is 0.98 for both; these floors only stop it from
+# 0.981, recall 0.803. The project's target is 0.98 for both; these floors only stop it from
 # getting worse.
 PHOTO_PRECISION = 0.97
-PHOTO_RECALL = 0.7
+PHOTO_RECALL = 0.78
 
 
 # --- the command line ----------------------------------------------------------------------
