@@ -16,7 +16,7 @@ pytest.importorskip("onnxruntime", reason="needs the vision extra (onnxruntime)"
 from cardscore.cards import Card, parse_cards  # noqa: E402
 from cardscore.cli import main  # noqa: E402
 from cardscore.vision import ImageError, recognize  # noqa: E402
-from cardscore.vision.detect import IndexHit, _merge  # noqa: E402
+from cardscore.vision.detect import PALE_INK, IndexHit, _merge  # noqa: E402
 from cardscore.vision.evaluate import read_labels, score_cards  # noqa: E402
 from cardscore.vision.image_io import MAX_PIXELS, load_image  # noqa: E402
 from cardscore.vision.layout import (  # noqa: E402
@@ -30,6 +30,7 @@ from cardscore.vision.layout import (  # noqa: E402
     pile_orientation,
     plausible_meld,
 )
+from cardscore.vision.proposals import Candidate, candidates  # noqa: E402
 from tests.conftest import need  # noqa: E402
 
 W = 120.0
@@ -233,6 +234,35 @@ def test_one_glyph_merges_but_the_same_card_fanned_twice_stays_two() -> None:
     assert len(_merge([turned[0], _hit("Kc", 125, 100, 90, 0.6)])) == 1
 
 
+# --- candidates ------------------------------------------------------------------------------
+
+
+def _card_with_a_five(grey: int, blur: float) -> np.ndarray:
+    """A table with one card (120 px wide: the normalised scale) and a "5" index 11 px tall."""
+    image = np.full((300, 400, 3), (60, 120, 160), np.uint8)
+    cv2.rectangle(image, (100, 50), (220, 218), (245, 245, 245), -1)
+    cv2.putText(image, "5", (108, 78), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (grey,) * 3, 1, cv2.LINE_AA)
+    return cv2.GaussianBlur(image, (0, 0), blur) if blur else image
+
+
+def _index_blobs(cands: list[Candidate]) -> list[Candidate]:
+    return [c for c in cands if c.x < 140 and c.y < 100]
+
+
+def test_the_fainter_ink_mask_finds_a_soft_pale_index_once() -> None:
+    sharp = _card_with_a_five(150, 0.0)
+    assert len(_index_blobs(candidates(sharp))) == 1
+    assert len(_index_blobs(candidates(sharp, PALE_INK))) == 1  # not proposed twice
+    soft = _card_with_a_five(150, 1.2)  # out of focus: too faint for the usual mask
+    assert _index_blobs(candidates(soft)) == []
+    (found,) = _index_blobs(candidates(soft, PALE_INK))
+    assert abs(found.x - 112) < 3
+    assert abs(found.y - 72) < 3
+    assert 9 <= found.size <= 13  # the whole glyph, so the crop frames it
+    # The usual candidates all stay.
+    assert set(candidates(soft)) <= set(candidates(soft, PALE_INK))
+
+
 # --- real photos ------------------------------------------------------------------------------
 
 
@@ -270,10 +300,10 @@ def test_real_photos_precision_and_recall(
 
 
 # What the shipped model reaches on the six shared photos (benchmarks/RESULTS.md): precision
-# 1.000, recall 0.742. The project's target is 0.98 for both; these floors only stop it from
+# 0.981, recall 0.803. The project's target is 0.98 for both; these floors only stop it from
 # getting worse.
 PHOTO_PRECISION = 0.97
-PHOTO_RECALL = 0.7
+PHOTO_RECALL = 0.78
 
 
 # --- the command line ----------------------------------------------------------------------

@@ -18,6 +18,8 @@ from cardscore.vision.proposals import NORMAL_WIDTH, Candidate, Regions, candida
 
 __all__ = ["IndexHit", "find_indices"]
 
+# A second, fainter ink mask's levels (see proposals.candidates); None: no second mask.
+PALE_INK: tuple[int, int] | None = (20, 30)
 MIN_PROB = 0.25  # below this a crop is not an index hit at all (cards need more: layout)
 MERGE_ACROSS, MERGE_ALONG = 0.15, 0.3  # one glyph's hits, in card widths (see _same_glyph)
 
@@ -77,7 +79,7 @@ def find_indices(
     ``regions`` (from the photo, with ``factor`` = normalised px per photo px) adds the card
     regions' axes as a second guess of each candidate's orientation.
     """
-    cands = _with_region_angles(candidates(norm), regions, factor)
+    cands = _with_region_angles(candidates(norm, PALE_INK), regions, factor)
     points = [(c.x, c.y, c.size, (c.angle + 90 * k) % 360) for c in cands for k in range(4)]
     probs = classify(crop_batch(norm, points), model)
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,

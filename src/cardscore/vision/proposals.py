@@ -163,7 +163,7 @@ def _local_angles(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return c4, s4
 
 
-def ink_mask(norm: np.ndarray) -> np.ndarray:
+def ink_mask(norm: np.ndarray, levels: tuple[int, int] = (INK_LOW, INK_HIGH)) -> np.ndarray:
     """Thin dark strokes (glyphs), not dark areas: a black-hat with a kernel wider than a stroke.
 
     The darkest channel makes red ink as dark as black; large dark areas (the table beside a
@@ -177,23 +177,47 @@ def ink_mask(norm: np.ndarray) -> np.ndarray:
     hat = cv2.morphologyEx(
         darkest, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     )
-    weak = (hat > INK_LOW).astype(np.uint8)
+    low, high = levels
+    weak = (hat > low).astype(np.uint8)
     count, labels = cv2.connectedComponents(weak, connectivity=8)
     strong = np.zeros(count, bool)
-    strong[np.unique(labels[hat > INK_HIGH])] = True
+    strong[np.unique(labels[hat > high])] = True
     strong[0] = False
     out: np.ndarray = strong[labels].astype(np.uint8) * 255
     return out
 
 
-def candidates(norm: np.ndarray) -> list[Candidate]:
-    """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles."""
+def candidates(norm: np.ndarray, pale: tuple[int, int] | None = None) -> list[Candidate]:
+    """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
+
+    ``pale`` (ink levels for :func:`ink_mask`, fainter than the usual ones) adds the blobs of
+    a second, fainter mask that are no candidate yet: a soft or over-exposed photo leaves an
+    index's strokes pale, and at the usual level a glyph falls apart into fragments too small
+    to be a candidate or of the wrong size to frame it. A blob both masks find (same place,
+    same size) is not looked at twice.
+    """
     gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
-    ink = ink_mask(norm)
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     paper_level = 0.7 * float(np.percentile(gray, 99))
     paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
     c4, s4 = _local_angles(gray)
+    out = _blobs(ink_mask(norm), paper, paper_level, c4, s4)
+    if pale is not None:
+        usual = list(out)
+        for c in _blobs(ink_mask(norm, pale), paper, paper_level, c4, s4):
+            if not any(
+                abs(c.x - k.x) < 0.25 * k.size
+                and abs(c.y - k.y) < 0.25 * k.size
+                and 0.8 < c.size / k.size < 1.25
+                for k in usual
+            ):
+                out.append(c)
+    return out
+
+
+def _blobs(
+    ink: np.ndarray, paper: np.ndarray, paper_level: float, c4: np.ndarray, s4: np.ndarray
+) -> list[Candidate]:
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     wn = NORMAL_WIDTH
     out: list[Candidate] = []
     for i in range(1, count):
