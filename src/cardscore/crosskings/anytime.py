@@ -62,7 +62,7 @@ TOP = 3
 # positions with 7-11 cards left (seeded deals 10000+, random play). Searches 6 plies deep
 # from 13 cards pick an optimal move in 72% of positions where not every move is (66% with
 # the score difference alone).
-WEIGHTS = (0.844, 0.367, 1.586, 0.749, 0.673, -1.415, -1.147, -0.668, -4.084, -3.873)
+WEIGHTS = (0.844, 0.367, 1.586, 0.749, 0.673, 0, 0, -1.415, -1.147, -0.668, -4.084, -3.873, 0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,11 +111,14 @@ def search(
     *,
     prove: bool = True,
     progress: Callable[[int, float, str], None] | None = None,
+    nodes: tuple[int, int] | None = None,
 ) -> SearchResult:
     """The best move found in about ``seconds`` (see the module's docstring).
 
     ``prove=False`` runs the iterative deepening alone (one core).
     ``progress(depth, elapsed, best_cell)`` is called about ten times a second.
+    ``nodes``: instead of the clock, node budgets for the deepening and the proof (the same
+    choice whatever the machine's load: for comparing variants; ``seconds`` is then ignored).
     """
     if game.is_over:
         raise ValueError("the game is over: there is no move to search")
@@ -180,23 +183,44 @@ def search(
         if found is None or stop.is_set():
             return
         proofs["result"] = found
+        if nodes is not None:  # the tie-break gets what the proof left of the budget
+            left = proof_nodes - (result_only.stats()["nodes"] - counted[result_only])
+            if left <= 0:
+                return
+            tie_break.set_node_limit(left)
         found = tie_break.search_depth(*pos, cards)
         if found is not None and not stop.is_set():
             proofs["full"] = found
 
     solvers = [s for s in (deepening, result_only, tie_break) if s is not None]
+    counted = {solver: solver.stats()["nodes"] for solver in solvers}
     main = seconds - (RESERVE * seconds if prove else 0.0)
+    deepening_nodes, proof_nodes = nodes or (0, 0)
     for solver in solvers:
-        solver.set_deadline(max(main - 0.01, 1e-9))
+        if nodes is None:
+            solver.set_deadline(max(main - 0.01, 1e-9))
+        elif solver is deepening:
+            solver.set_node_limit(
+                int(deepening_nodes * (1 - RESERVE)) if prove else deepening_nodes
+            )
+        else:
+            solver.set_node_limit(proof_nodes)
     try:
         with ThreadPoolExecutor(2) as pool:
             running = [pool.submit(deepen)] + ([pool.submit(proof)] if prove else [])
             while True:
-                remaining = started + main - time.perf_counter()
+                remaining = started + main - time.perf_counter() if nodes is None else 0.1
                 if remaining <= 0 or "full" in proofs:
                     break
                 done = wait(running, min(0.1, remaining), FIRST_COMPLETED)[0]
-                if running[0] in done or "full" in proofs:
+                if "full" in proofs:
+                    break
+                if nodes is not None:
+                    # each search runs out its own budget, unless the deepening became exact
+                    exact_deepening = bool(deepest) and deepest[-1][1] >= cards
+                    if all(f.done() for f in running) or (running[0] in done and exact_deepening):
+                        break
+                elif running[0] in done:
                     break
                 if progress is not None and deepest:
                     found, depth = deepest[-1]
@@ -207,6 +231,7 @@ def search(
     finally:
         for solver in solvers:
             solver.set_deadline(0)
+            solver.set_node_limit(0)
     if "full" in proofs:
         return outcome(proofs["full"], cards, True, True)
     if deepest and deepest[-1][1] >= cards:
@@ -244,7 +269,10 @@ def search(
                 if (bound := bounds.get(cell, (None, None))[1]) is None or bound >= best_low
             )
             found = (found[0], found[1], proven)
-            deepening.set_deadline(max(started + seconds - time.perf_counter() - 0.005, 1e-9))
+            if nodes is None:
+                deepening.set_deadline(max(started + seconds - time.perf_counter() - 0.005, 1e-9))
+            else:
+                deepening.set_node_limit(max(1, int(deepening_nodes * RESERVE)))
             try:
                 for again in range(max(1, depth - 3), depth + 1):
                     redone = deepening.search_depth(*pos, again, allowed)
@@ -253,6 +281,7 @@ def search(
                     found = redone
             finally:
                 deepening.set_deadline(0)
+                deepening.set_node_limit(0)
         return outcome(found, depth, False, False)
     return SearchResult(
         cell_name(legal[0]), False, False, math.nan, math.nan, 0, time.perf_counter() - started
