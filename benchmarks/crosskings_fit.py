@@ -33,6 +33,7 @@ from cardscore.crosskings.analysis import position
 from cardscore.crosskings.anytime import WEIGHTS
 from cardscore.crosskings.cards import card_number
 from cardscore.crosskings.game import FACE_DOWN, Game
+from cardscore.crosskings.scoring import score_mask
 
 FEATURES = len(WEIGHTS) // 2
 
@@ -41,7 +42,26 @@ def cells_of(game: Game) -> list[int]:
     return [-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)]
 
 
-def samples(deals: int, first_seed: int, sizes: set[int]) -> tuple[np.ndarray, np.ndarray]:
+def greedy_or_random(game: Game, rng: random.Random, greedy: float) -> Game:
+    """With probability ``greedy`` the face-up card that raises the mover's score most (ties
+    at random), else a random move: positions nearer those the search's lines reach."""
+    if rng.random() >= greedy:
+        return game.random_move(rng)
+    own = game.hand_masks[game.to_move - 1]
+    gains = {
+        cell: score_mask(own | 1 << card_number(game.cards[cell])) - score_mask(own)
+        for cell in game.legal_cells
+        if cell not in FACE_DOWN
+    }
+    if not gains:
+        return game.random_move(rng)
+    top = max(gains.values())
+    return game.move(rng.choice(sorted(c for c, g in gains.items() if g == top)))
+
+
+def samples(
+    deals: int, first_seed: int, sizes: set[int], greedy: float = 0.0
+) -> tuple[np.ndarray, np.ndarray]:
     """(rows of [features, features / cards left], player 1's exact expected results)."""
     rows, targets = [], []
     for seed in range(first_seed, first_seed + deals):
@@ -57,7 +77,7 @@ def samples(deals: int, first_seed: int, sizes: set[int]) -> tuple[np.ndarray, n
                 f = np.array(solver.features(*pos))
                 rows.append(np.concatenate([f, f / game.cards_left]))
                 targets.append(found[0] / scale)
-            game = game.random_move(rng)
+            game = greedy_or_random(game, rng, greedy) if greedy else game.random_move(rng)
     return np.array(rows), np.array(targets)
 
 
@@ -125,11 +145,14 @@ def main() -> None:
     parser.add_argument(
         "--features", type=int, nargs="+", default=list(range(FEATURES)), help="those fitted"
     )
+    parser.add_argument(
+        "--greedy", type=float, default=0.0, help="share of greedy moves in the play (else random)"
+    )
     parser.add_argument("--check-size", type=int, default=12)
     parser.add_argument("--check-depth", type=int, default=6)
     parser.add_argument("--check-positions", type=int, default=150)
     args = parser.parse_args()
-    x, y = samples(args.deals, args.first_seed, set(args.sizes))
+    x, y = samples(args.deals, args.first_seed, set(args.sizes), args.greedy)
     held = np.arange(len(y)) % 5 == 0  # every fifth position is held out
     w = fit(x[~held], y[~held], args.features)
     current = np.array(WEIGHTS)

@@ -257,16 +257,17 @@ def test_solver_matches_a_plain_expectimax(game: Game) -> None:
     scale = math.factorial(game.face_down_left)
     plain = Solver(_cells(game), 0, 16, False)
     pruned = Solver(_cells(game), 0, 16, True)
+    two_phase = _two_phase(game)
     expected = {c: move_value(cells, left, hands, c, score_mask) for c in game.legal_cells}
-    for solver in (plain, pruned):
+    for solver in (plain, pruned, two_phase):
         values = solver.evaluate(*position(game))
         assert values is not None
         for cell, er, em in values:
             result, margin, _ = expected[cell]
             assert Fraction(er, 2 * scale) == result
             assert Fraction(em, scale) == margin
-    # both keep the first best move in cell order among equals, as the reference does
-    for solver in (plain, pruned):
+    # all keep the first best move in cell order among equals, as the reference does
+    for solver in (plain, pruned, two_phase):
         for cell in game.legal_cells:
             counts = solver.distribution(*position(game), cell)
             assert counts is not None
@@ -284,9 +285,58 @@ def test_pruned_and_plain_search_agree_on_bigger_positions(seed: int, cards_left
     plain = Solver(_cells(game), 0, 18, False).evaluate(*position(game))
     pruned = Solver(_cells(game), 0, 18, True).evaluate(*position(game))
     assert plain == pruned
+    assert _two_phase(game).evaluate(*position(game)) == plain
     margin_plain = Solver(_cells(game), 1, 18, False).evaluate(*position(game))
     margin_pruned = Solver(_cells(game), 1, 18, True).evaluate(*position(game))
     assert margin_plain == margin_pruned
+
+
+def _two_phase(game: Game, oracle_log2: int = 16, first: int | None = None) -> Solver:
+    """A full-objective solver whose oracle has searched the moves (all, or only ``first``)."""
+    oracle = Solver(_cells(game), 2, oracle_log2)
+    solver = Solver(_cells(game), 0, 16)
+    solver.set_oracle(oracle)
+    moves = game.legal_cells if first is None else [first]
+    for cell in moves:
+        assert oracle.evaluate(*position(game), 1 << cell) is not None
+    return solver
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(6, 12), st.data())
+def test_two_phase_search_values_every_move_exactly_as_one_phase(
+    seed: int, cards_left: int, data: st.DataObject
+) -> None:
+    game = _position_after(seed, cards_left)
+    if game.is_over:
+        return
+    pos = position(game)
+    expected = Solver(_cells(game), 0, 16, False).evaluate(*pos)  # plain expectimax
+    # the oracle's table: complete, partial (one move searched: bounds of every kind), or
+    # tiny (1,024 entries, mostly overwritten); bounds from any of them must stay sound
+    first = data.draw(st.sampled_from([None, *game.legal_cells]))
+    log2 = data.draw(st.sampled_from([10, 16]))
+    solver = _two_phase(game, log2, first)
+    assert solver.evaluate(*pos) == expected
+    reference = Solver(_cells(game), 0, 16)
+    for cell in game.legal_cells:
+        assert solver.distribution(*pos, cell) == reference.distribution(*pos, cell)
+    assert solver.value(*pos) == reference.value(*pos)
+
+
+def test_an_oracle_must_be_a_result_only_solver_of_the_same_deal() -> None:
+    game = _position_after(1, 11)
+    other = _position_after(2, 11)
+    solver = Solver(_cells(game), 0)
+    with pytest.raises(ValueError, match="oracle"):
+        solver.set_oracle(Solver(_cells(game), 0))  # not result-only
+    with pytest.raises(ValueError, match="oracle"):
+        solver.set_oracle(Solver(_cells(other), 2))  # another deal
+    with pytest.raises(ValueError, match="oracle"):
+        Solver(_cells(game), 1).set_oracle(Solver(_cells(game), 2))  # margin first: no use
+    solver.set_oracle(Solver(_cells(game), 2))
+    solver.set_oracle(None)
+    assert solver.evaluate(*position(game)) == Solver(_cells(game), 0).evaluate(*position(game))
 
 
 def test_analysis_distributions_are_exact_and_consistent() -> None:

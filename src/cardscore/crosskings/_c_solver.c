@@ -236,6 +236,7 @@ typedef struct {
     int root_best; /* the root's best move among those fully searched so far (-1: none) */
     __int128 root_low[36], root_high[36]; /* proven bounds on the root moves searched (V) */
     uint64_t root_only; /* search_depth's root moves (a cell mask; 0: all) */
+    PyObject *oracle;   /* a result-only Solver of the same deal whose table bounds er, or NULL */
 } Solver;
 
 static double now_seconds(void) {
@@ -363,12 +364,44 @@ static inline int64_t result_of(int diff) { return diff > 0 ? 2 : diff == 0 ? 1 
 
 /* Bounds on a node's value from bounds on the final difference: adding cards never lowers a
  * hand's score, and each player ends with their cards plus at most every card not yet taken. */
-static void node_bounds(Solver *S, uint64_t p1, uint64_t p2, int64_t scale, V *low, V *high) {
+static void node_margins(Solver *S, uint64_t p1, uint64_t p2, int *lo, int *hi) {
     int s1 = cached_score(S, p1), s2 = cached_score(S, p2);
-    int lo = s1 - cached_score(S, ALL_CARDS & ~p1);
-    int hi = cached_score(S, ALL_CARDS & ~p2) - s2;
+    *lo = s1 - cached_score(S, ALL_CARDS & ~p1);
+    *hi = cached_score(S, ALL_CARDS & ~p2) - s2;
+}
+
+static void node_bounds(Solver *S, uint64_t p1, uint64_t p2, int64_t scale, V *low, V *high) {
+    int lo, hi;
+    node_margins(S, p1, p2, &lo, &hi);
     *low = pack(S, result_of(lo) * scale, lo * scale);
     *high = pack(S, result_of(hi) * scale, hi * scale);
+}
+
+static Entry *table_find(Solver *S, uint64_t k0, uint64_t k1);
+
+/* Two-phase exact search (objective 0 only): the oracle, a result-only solver that has
+ * already searched the same moves, knows bounds er_lo <= er <= er_hi on the expected result of
+ * many nodes (an exact search's table entries, of any bound type). The expected result under
+ * the full objective is the same number: both players maximise it first, so a player node's
+ * er is its best child's under either objective and a chance node's the sum of its
+ * children's. With the margin between lo_m and hi_m, V = pack(er, em) lies between
+ * pack(er_lo, lo_m * scale) and pack(er_hi, hi_m * scale) (the packing is lexicographic).
+ * Narrows [*low, *high] to that; returns 1 when the oracle knew the node. */
+/* The oracle is asked about nodes with this many cards left or more: below, its lookups (a
+ * memory access each) cost more time than the nodes they save (18 cards: 2% more nodes, about
+ * 10% less time than asking at every node). */
+#define ORACLE_MIN_LEFT 8
+static int oracle_bounds(Solver *S, uint64_t k0, uint64_t k1, int64_t scale, int lo_m, int hi_m,
+                         V *low, V *high, int *best) {
+    Solver *O = (Solver *)S->oracle;
+    Entry *e = table_find(O, k0, k1);
+    if (!e || e->depth != FULL_DEPTH) return 0;
+    if (best) *best = e->best;
+    int64_t er_lo = e->bound == UPPER ? 0 : e->er, er_hi = e->bound == LOWER ? 2 * scale : e->er;
+    V l = pack(S, er_lo, lo_m * scale), h = pack(S, er_hi, hi_m * scale);
+    if (l > *low) *low = l;
+    if (h < *high) *high = h;
+    return 1;
 }
 
 static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, uint64_t visible,
@@ -557,10 +590,15 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
         highs[i] = V_INF;
         if (S->prune) {
             uint64_t x = bits[i], c1 = mover ? p1 : p1 | x, c2 = mover ? p2 | x : p2;
-            node_bounds(S, c1, c2, scale, &lows[i], &highs[i]);
+            int lo_m, hi_m;
+            node_margins(S, c1, c2, &lo_m, &hi_m);
+            lows[i] = pack(S, result_of(lo_m) * scale, lo_m * scale);
+            highs[i] = pack(S, result_of(hi_m) * scale, hi_m * scale);
             /* what the table already knows about the child narrows its bounds */
             uint64_t k0 = c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42);
             uint64_t k1 = c2 | ((next >> 22) << 36) | (1ULL << 63);
+            if (S->oracle && depth == FULL_DEPTH && popcount64(next) >= ORACLE_MIN_LEFT)
+                oracle_bounds(S, k0, k1, scale, lo_m, hi_m, &lows[i], &highs[i], NULL);
             Entry *hit = table_find(S, k0, k1);
             if (hit && hit->depth >= depth) {
                 V v = pack(S, hit->er, hit->em);
@@ -661,6 +699,34 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
         if (hit->bound == UPPER && v < beta) beta = v;
     }
     if (hit) first = hit->best;
+    if (S->oracle && depth == FULL_DEPTH && !root && popcount64(rem) >= ORACLE_MIN_LEFT) {
+        int64_t scale = FACT[popcount64(rem & FACEDOWN)];
+        V low = -V_INF, high = V_INF;
+        int oracle_best = -1;
+        if (oracle_bounds(S, k0, k1, scale, -MAX_DIFF, MAX_DIFF, &low, &high, &oracle_best)) {
+            if (first < 0) first = oracle_best; /* a move best in expected result: try it first */
+            if (high <= alpha || low >= beta) {
+                if (best_cell) *best_cell = -1;
+                return high <= alpha ? high : low;
+            }
+            if (low > alpha) alpha = low;
+            if (high < beta) beta = high;
+        }
+    }
+    /* The result-only search settles many nodes from node_bounds alone (a sure win, draw or
+     * loss): 15-20% fewer nodes. With the margin kept the bounds seldom meet, and the check
+     * costs more than it saves. Not at the root: each of its moves must be searched (root
+     * bounds, best move). */
+    if (S->prune && S->objective == 2 && depth == FULL_DEPTH && !root) {
+        V low, high;
+        node_bounds(S, p1, p2, FACT[popcount64(rem & FACEDOWN)], &low, &high);
+        if (low == high || high <= alpha || low >= beta) {
+            if (best_cell) *best_cell = -1;
+            return high <= alpha ? high : low;
+        }
+        if (low > alpha) alpha = low;
+        if (high < beta) beta = high;
+    }
     V alpha0 = alpha, beta0 = beta;
     int mover = popcount64(p1 | p2) & 1, chosen = -1;
     if (S->prune) { /* enhanced transposition cutoff: a face-up child already known good enough */
@@ -1019,6 +1085,22 @@ static PyObject *Solver_features(Solver *S, PyObject *args) {
     return list;
 }
 
+static PyTypeObject SolverType;
+
+static PyObject *Solver_set_oracle(Solver *S, PyObject *arg) {
+    if (arg != Py_None) {
+        Solver *O = (Solver *)arg;
+        if (!PyObject_TypeCheck(arg, &SolverType) || O->objective != 2 || S->objective != 0 ||
+            O == S || memcmp(O->cellcard, S->cellcard, sizeof S->cellcard)) {
+            PyErr_SetString(PyExc_ValueError, "the oracle must be a result-only Solver of the "
+                                              "same deal, for a Solver of objective 0");
+            return NULL;
+        }
+    }
+    Py_XSETREF(S->oracle, arg == Py_None ? NULL : Py_NewRef(arg));
+    Py_RETURN_NONE;
+}
+
 static PyObject *Solver_distribution(Solver *S, PyObject *args) {
     Position pos;
     int cell;
@@ -1145,6 +1227,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
 }
 
 static void Solver_dealloc(Solver *S) {
+    Py_CLEAR(S->oracle);
     free(S->table);
     free(S->cache_key);
     free(S->cache_value);
@@ -1171,6 +1254,10 @@ static PyMethodDef Solver_methods[] = {
      "set_heuristic(weights): the horizon estimate's 14 weights (a of the 7 features, then b)"},
     {"features", (PyCFunction)Solver_features, METH_VARARGS,
      "features(cells_left, marker, p1, p2) -> the horizon estimate's 7 features of a position"},
+    {"set_oracle", (PyCFunction)Solver_set_oracle, METH_O,
+     "set_oracle(solver or None): a result-only Solver (objective 2) of the same deal whose "
+     "transposition table, filled by searching the same moves first, bounds the expected result "
+     "of the nodes of this Solver's exact searches (objective 0 only): a two-phase search"},
     {"distribution", (PyCFunction)Solver_distribution, METH_VARARGS,
      "distribution(cells_left, marker, p1, p2, cell) -> {difference: count}, counts sum to f!"},
     {"set_node_limit", (PyCFunction)Solver_set_node_limit, METH_VARARGS,
