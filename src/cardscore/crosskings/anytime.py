@@ -4,7 +4,8 @@ Two searches run side by side in C, without the GIL, on two cores:
 
 - a proof: the exact solver, valuing the expected result alone (win 1, draw ½, loss 0; the
   margin tie-break dropped, which prunes about three times more), proves a best move; then, if
-  time is left, the full exact search adds the margin tie-break;
+  time is left, the full exact search adds the margin tie-break, its expected results bounded
+  by the proof's table (``Solver.set_oracle``);
 - iterative deepening: the same alpha-beta / Star1 / Star2 search cut off ``depth`` plies down,
   where a position is valued by an estimate (the score difference so far, and a win chance
   that is a logistic function of it and of what each player could still reach; see
@@ -56,12 +57,16 @@ RESERVE = 0.05
 TOP = 3
 
 # The horizon estimate's win chance is logistic in sum((a + b / cards left) * feature) over
-# five features (player 1's minus player 2's: score so far, what each could still reach, what
-# one more king would add, kings held; +1 when player 1 moves, else -1): WEIGHTS = the five a,
-# then the five b, fitted by logistic regression on the exact expected results of 1,401
-# positions with 7-11 cards left (seeded deals 10000+, random play). Searches 6 plies deep
-# from 13 cards pick an optimal move in 72% of positions where not every move is (66% with
-# the score difference alone).
+# seven features (``Solver.features``; player 1's minus player 2's: score so far, what each
+# could still reach, who moves, what one more king would add, kings held, what one more card
+# would add, what a greedy play-out adds): WEIGHTS = the seven a, then the seven b. These were
+# fitted by logistic regression on the exact expected results of 1,401 positions with 7-11
+# cards left (seeded deals 10000+, random play) on the first five features; the last two
+# weigh 0 (not computed). Refits on 4-7 cards left, where the deep iterations stop, with
+# or without the new features (``benchmarks/crosskings_fit.py``), fit the exact values better
+# (held-out log-loss 0.365 -> 0.325) but pick optimal moves no more often: 80-82% against
+# 82% searching 8 plies from 14 cards, 92-93% against 93% in the anytime benchmark at a fixed
+# node budget (see benchmarks/RESULTS.md).
 WEIGHTS = (0.844, 0.367, 1.586, 0.749, 0.673, 0, 0, -1.415, -1.147, -0.668, -4.084, -3.873, 0, 0)
 
 
@@ -188,7 +193,11 @@ def search(
             if left <= 0:
                 return
             tie_break.set_node_limit(left)
-        found = tie_break.search_depth(*pos, cards)
+        tie_break.set_oracle(result_only)  # the proof's table bounds the expected results
+        try:
+            found = tie_break.search_depth(*pos, cards)
+        finally:
+            tie_break.set_oracle(None)
         if found is not None and not stop.is_set():
             proofs["full"] = found
 
