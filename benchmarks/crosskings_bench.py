@@ -8,6 +8,7 @@ stopped when the wanted number of cards is left. Every section prints a markdown
     nice python benchmarks/crosskings_bench.py exact --sizes 8 10 12 14 16 18 --per-size 20
     nice python benchmarks/crosskings_bench.py horizon --sizes 18 20 22 --per-size 5
     nice python benchmarks/crosskings_bench.py anytime --mix 16:40 17:35 18:25 --seconds 1
+    nice python benchmarks/crosskings_bench.py anytime --mix 16:40 17:35 18:25 --nodes 2500000 2300000
     nice python benchmarks/crosskings_bench.py match --games 20 --levels 0 1 2
 """
 
@@ -31,8 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/ for th
 from tests.crosskings_reference import brute_force_score, move_value
 
 from cardscore.crosskings import Bot, Game, analyse, search
+from cardscore.crosskings import anytime as anytime_module
 from cardscore.crosskings._c_solver import Solver, score_buffer
-from cardscore.crosskings.analysis import clear_solvers, position
+from cardscore.crosskings.analysis import clear_solvers, position, solver_for
 from cardscore.crosskings.cards import card_number
 from cardscore.crosskings.game import FACE_DOWN, cell_name
 
@@ -242,12 +244,18 @@ def load_cache(path: Path) -> dict[str, object]:
 
 
 def bench_anytime(
-    mix: list[tuple[int, int]], seconds: float, exact_timeout: float, cache: Path, prepare: bool
+    mix: list[tuple[int, int]],
+    seconds: float,
+    exact_timeout: float,
+    cache: Path,
+    prepare: bool,
+    nodes: tuple[int, int] | None = None,
 ) -> None:
     """Exact values first (untimed, cached in ``cache`` by cards left and deal seed; positions
     whose exact values take longer than ``exact_timeout`` are skipped and counted), then the
-    anytime search under the time budget. ``mix`` says how many usable positions of each size;
-    skipped ones are replaced by the next seeds."""
+    anytime search under the time budget (or, with ``nodes``, node budgets for its deepening
+    and its proof: deterministic, for comparing variants). ``mix`` says how many usable
+    positions of each size; skipped ones are replaced by the next seeds."""
     known = load_cache(cache)
     rows = []
     skipped: dict[int, int] = defaultdict(int)
@@ -290,7 +298,7 @@ def bench_anytime(
     by_size: dict[int, list[tuple[bool, bool, bool]]] = defaultdict(list)
     for size, seed_used, game, values in rows:
         clear_solvers()
-        result = search(game, seconds)
+        result = search(game, seconds, nodes=nodes)
         best_result = max(er for er, _ in values.values())
         best = max((er, em) for er, em in values.values())
         hit = values[result.cell][0] == best_result
@@ -300,11 +308,13 @@ def bench_anytime(
             f"  {size} cards seed {seed_used}: picked {result.cell} "
             f"({'exact' if result.exact_margin else 'exact result' if result.exact else f'depth {result.depth}'}) "
             f"{'ok' if hit else 'WRONG'}, optimal "
-            f"{sorted(c for c, v in values.items() if v[0] == best_result)}",
+            f"{sorted(c for c, v in values.items() if v[0] == best_result)}; deepening "
+            f"{solver_for(game, 'result', 1).stats()['nodes'] / result.seconds:,.0f} nodes/s",
             file=sys.stderr,
             flush=True,
         )
-    print(f"Anytime search, {seconds:g} s a move (exact values precomputed, cached in {cache})")
+    budget = f"{nodes[0]:,} + {nodes[1]:,} nodes" if nodes else f"{seconds:g} s"
+    print(f"Anytime search, {budget} a move (exact values precomputed, cached in {cache})")
     print()
     print(
         "| cards left | positions | optimal expected result | optimal incl. margin tie-break "
@@ -382,6 +392,16 @@ def main() -> None:
         "--cache", type=Path, default=Path("/tmp/ck_exact.json"), help="exact values (JSON)"
     )
     anytime.add_argument("--prepare", action="store_true", help="only compute exact values")
+    anytime.add_argument(
+        "--nodes",
+        type=int,
+        nargs=2,
+        metavar=("DEEPENING", "PROOF"),
+        help="node budgets for the deepening and the proof instead of --seconds",
+    )
+    anytime.add_argument(
+        "--weights", help="comma-separated horizon weights to use instead of anytime.WEIGHTS"
+    )
     match = sub.add_parser("match")
     match.add_argument("--games", type=int, default=10)
     match.add_argument("--levels", type=int, nargs="+", default=[0, 1, 2, 3])
@@ -394,7 +414,16 @@ def main() -> None:
         bench_horizon(args.sizes, args.per_size, args.limit)
     elif args.section == "anytime":
         mix = [(int(a), int(b)) for a, b in (m.split(":") for m in args.mix)]
-        bench_anytime(mix, args.seconds, args.exact_timeout, args.cache, args.prepare)
+        if args.weights:
+            anytime_module.WEIGHTS = tuple(float(w) for w in args.weights.split(","))
+        bench_anytime(
+            mix,
+            args.seconds,
+            args.exact_timeout,
+            args.cache,
+            args.prepare,
+            tuple(args.nodes) if args.nodes else None,
+        )
     else:
         bench_match(args.games, args.levels)
 

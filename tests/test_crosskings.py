@@ -430,12 +430,12 @@ def test_depth_limited_search_is_exact_at_full_depth(seed: int) -> None:
     assert ranked[fresh[2]] == best
     # other horizon weights change estimates only: the full-depth search stays exact
     other = Solver(cells, 0, 18)
-    other.set_heuristic([0.2, 0, 0, 0, 0, 0.8, 0, 0, 0, 0])
+    other.set_heuristic([0.2, 0, 0, 0, 0, 0.3, 0.5, 0.8, 0, 0, 0, 0, 0, 0])
     for depth in (3, game.cards_left):
         found = other.search_depth(*position(game), depth)
         assert found is not None
     assert found[:2] == exact[:2]
-    with pytest.raises(ValueError, match="10 numbers"):
+    with pytest.raises(ValueError, match="14 numbers"):
         other.set_heuristic([1.0, 2.0])
     # a search stopped early tells the best root move among those it finished (or none)
     stopped = Solver(cells, 0, 18)

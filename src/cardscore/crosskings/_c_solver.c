@@ -234,7 +234,7 @@ typedef struct {
     uint64_t nodes, terminals, scored, overwritten;
     uint64_t node_limit;
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
-    double weights[10]; /* the heuristic's: a then b of each feature */
+    double weights[14]; /* the heuristic's: a then b of each feature */
     int aborted;
     int at_root;   /* set by search_depth for the next search() call: the root */
     int root_best; /* the root's best move among those fully searched so far (-1: none) */
@@ -413,30 +413,83 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
 
 /* The estimate at the horizon of a depth-limited search, on the exact values' scale: the score
  * difference so far as the margin, and as the win chance a logistic function of features of
- * the position (player 1's minus player 2's: score so far, what each could still reach with
- * every card not yet taken, what one more king would add, kings held; and who moves), each
- * weighted by a + b / cards left (fitted on exact values of positions with 7-11 cards left).
- * Clamped into the node's proven bounds, so that the pruning bounds hold for estimates too. */
-#define FEATURES 5
-static V heuristic(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2) {
-    int64_t scale = FACT[popcount64(rem & FACEDOWN)];
-    int s1 = cached_score(S, p1), s2 = cached_score(S, p2), diff = s1 - s2;
-    double f[FEATURES] = {diff,
-                          (cached_score(S, ALL_CARDS & ~p2) - s1) -
-                              (cached_score(S, ALL_CARDS & ~p1) - s2),
-                          popcount64(p1 | p2) & 1 ? -1.0 : 1.0, 0,
-                          popcount64(p1 & KING_BITS) - popcount64(p2 & KING_BITS)};
-    if (S->weights[3] != 0 || S->weights[FEATURES + 3] != 0) {
+ * the position, each weighted by a + b / cards left (weights fitted on exact values: see
+ * benchmarks/crosskings_fit.py). Clamped into the node's proven bounds, so that the pruning
+ * bounds hold for estimates too. The features, player 1's minus player 2's:
+ *   0 score so far;  1 what each could still reach with every card not yet taken;
+ *   2 who moves (+1: player 1);  3 what one more king would add;  4 kings held;
+ *   5 the most one more card (of those not yet taken) would add;
+ *   6 what a greedy play-out to the end adds (each player takes the card in the marker's lines
+ *     that raises their score most, counting what it denies the opponent at half; a face-down
+ *     card adds nothing to the play-out's hand).
+ * The costlier ones (3, 5, 6) are computed only when weighted (or for features()). */
+#define FEATURES 7
+static int greedy_gain(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2) {
+    int s[2] = {cached_score(S, p1), cached_score(S, p2)}, start = s[0] - s[1];
+    uint64_t hand[2] = {p1, p2};
+    int mover = popcount64(p1 | p2) & 1;
+    for (uint64_t moves; (moves = LINES[marker] & rem); mover ^= 1) {
+        int chosen = -1, best = -1, gain = 0;
+        uint64_t taken = 0;
+        for (; moves; moves &= moves - 1) {
+            int cell = __builtin_ctzll(moves), key = 1, own = 0;
+            uint64_t card = S->cellcard[cell];
+            if (card) {
+                own = cached_score(S, hand[mover] | card) - s[mover];
+                key = 4 * own + 2 * (cached_score(S, hand[mover ^ 1] | card) - s[mover ^ 1]);
+            }
+            if (key > best) {
+                best = key;
+                chosen = cell;
+                gain = own;
+                taken = card;
+            }
+        }
+        hand[mover] |= taken;
+        s[mover] += gain;
+        rem &= ~(1ULL << chosen);
+        marker = chosen;
+    }
+    return s[0] - s[1] - start;
+}
+
+static void features(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, int all,
+                     double *f) {
+    int s1 = cached_score(S, p1), s2 = cached_score(S, p2);
+    f[0] = s1 - s2;
+    f[1] = (cached_score(S, ALL_CARDS & ~p2) - s1) - (cached_score(S, ALL_CARDS & ~p1) - s2);
+    f[2] = popcount64(p1 | p2) & 1 ? -1.0 : 1.0;
+    f[3] = f[5] = f[6] = 0;
+    f[4] = popcount64(p1 & KING_BITS) - popcount64(p2 & KING_BITS);
+    if (all || S->weights[3] != 0 || S->weights[FEATURES + 3] != 0) {
         uint64_t k1 = KING_BITS & ~p1, k2 = KING_BITS & ~p2;
         int g1 = k1 ? cached_score(S, p1 | (k1 & -k1)) - s1 : 0;
         int g2 = k2 ? cached_score(S, p2 | (k2 & -k2)) - s2 : 0;
         f[3] = g1 - g2;
     }
+    if (all || S->weights[5] != 0 || S->weights[FEATURES + 5] != 0) {
+        int g1 = 0, g2 = 0;
+        for (uint64_t left = ALL_CARDS & ~(p1 | p2); left; left &= left - 1) {
+            uint64_t card = left & -left;
+            int a = cached_score(S, p1 | card) - s1, b = cached_score(S, p2 | card) - s2;
+            if (a > g1) g1 = a;
+            if (b > g2) g2 = b;
+        }
+        f[5] = g1 - g2;
+    }
+    if (all || S->weights[6] != 0 || S->weights[FEATURES + 6] != 0)
+        f[6] = greedy_gain(S, rem, marker, p1, p2);
+}
+
+static V heuristic(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2) {
+    int64_t scale = FACT[popcount64(rem & FACEDOWN)];
+    double f[FEATURES];
+    features(S, rem, marker, p1, p2, 0, f);
     double x = 0, per_card = 1.0 / popcount64(rem);
     for (int i = 0; i < FEATURES; i++)
         x += (S->weights[i] + S->weights[FEATURES + i] * per_card) * f[i];
     double win = 1.0 / (1.0 + exp(-x));
-    int64_t er = llround(2.0 * win * (double)scale), em = (int64_t)diff * scale;
+    int64_t er = llround(2.0 * win * (double)scale), em = (int64_t)f[0] * scale;
     V low, high;
     node_bounds(S, p1, p2, scale, &low, &high);
     V v = pack(S, er, em);
@@ -633,7 +686,7 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
     if (depth >= popcount64(rem)) depth = FULL_DEPTH;
     if (depth == 0) {
         if (best_cell) *best_cell = -1;
-        return heuristic(S, rem, p1, p2);
+        return heuristic(S, rem, marker, p1, p2);
     }
     uint64_t k0 = p1 | ((uint64_t)marker << 36) | ((rem & 0x3FFFFF) << 42);
     uint64_t k1 = p2 | ((rem >> 22) << 36) | (1ULL << 63);
@@ -999,11 +1052,11 @@ static PyObject *Solver_root_bounds(Solver *S, PyObject *Py_UNUSED(ignored)) {
 
 static PyObject *Solver_set_heuristic(Solver *S, PyObject *arg) {
     double w[2 * FEATURES];
-    PyObject *seq = PySequence_Fast(arg, "weights must be a sequence of 10 numbers");
+    PyObject *seq = PySequence_Fast(arg, "weights must be a sequence of 14 numbers");
     if (!seq) return NULL;
     if (PySequence_Fast_GET_SIZE(seq) != 2 * FEATURES) {
         Py_DECREF(seq);
-        PyErr_SetString(PyExc_ValueError, "weights must be a sequence of 10 numbers");
+        PyErr_SetString(PyExc_ValueError, "weights must be a sequence of 14 numbers");
         return NULL;
     }
     for (int i = 0; i < 2 * FEATURES; i++) {
@@ -1016,6 +1069,24 @@ static PyObject *Solver_set_heuristic(Solver *S, PyObject *arg) {
     Py_DECREF(seq);
     memcpy(S->weights, w, sizeof w);
     Py_RETURN_NONE;
+}
+
+static PyObject *Solver_features(Solver *S, PyObject *args) {
+    Position pos;
+    if (parse_position(S, args, &pos, NULL) < 0) return NULL;
+    double f[FEATURES];
+    features(S, pos.rem, pos.marker, pos.p1, pos.p2, 1, f);
+    PyObject *list = PyList_New(FEATURES);
+    if (!list) return NULL;
+    for (int i = 0; i < FEATURES; i++) {
+        PyObject *x = PyFloat_FromDouble(f[i]);
+        if (!x) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    return list;
 }
 
 static PyTypeObject SolverType;
@@ -1153,7 +1224,8 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
         S->root_low[c] = -V_INF;
         S->root_high[c] = V_INF;
     }
-    static const double DEFAULT_WEIGHTS[2 * FEATURES] = {0.8, 0.4, 1.6, 0, 0, -1.1, -1.3, 0.9, 0, 0};
+    static const double DEFAULT_WEIGHTS[2 * FEATURES] = {0.8, 0.4, 1.6, 0, 0, 0, 0,
+                                                          -1.1, -1.3, 0.9, 0, 0, 0, 0};
     memcpy(S->weights, DEFAULT_WEIGHTS, sizeof DEFAULT_WEIGHTS);
     return 0;
 }
@@ -1183,7 +1255,9 @@ static PyMethodDef Solver_methods[] = {
      "root_bounds() -> {cell: (low, high)}: bounds (None: none) on the doubled expected result "
      "of each root move the last search_depth finished, from player 1's side"},
     {"set_heuristic", (PyCFunction)Solver_set_heuristic, METH_O,
-     "set_heuristic(weights): the horizon estimate's 10 weights (a of the 5 features, then b)"},
+     "set_heuristic(weights): the horizon estimate's 14 weights (a of the 7 features, then b)"},
+    {"features", (PyCFunction)Solver_features, METH_VARARGS,
+     "features(cells_left, marker, p1, p2) -> the horizon estimate's 7 features of a position"},
     {"set_oracle", (PyCFunction)Solver_set_oracle, METH_O,
      "set_oracle(solver or None): a result-only Solver (objective 2) of the same deal whose "
      "transposition table, filled by searching the same moves first, bounds the expected result "

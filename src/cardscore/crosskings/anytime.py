@@ -4,7 +4,8 @@ Two searches run side by side in C, without the GIL, on two cores:
 
 - a proof: the exact solver, valuing the expected result alone (win 1, draw ½, loss 0; the
   margin tie-break dropped, which prunes about three times more), proves a best move; then, if
-  time is left, the full exact search adds the margin tie-break;
+  time is left, the full exact search adds the margin tie-break, its expected results bounded
+  by the proof's table (``Solver.set_oracle``);
 - iterative deepening: the same alpha-beta / Star1 / Star2 search cut off ``depth`` plies down,
   where a position is valued by an estimate (the score difference so far, and a win chance
   that is a logistic function of it and of what each player could still reach; see
@@ -56,13 +57,17 @@ RESERVE = 0.05
 TOP = 3
 
 # The horizon estimate's win chance is logistic in sum((a + b / cards left) * feature) over
-# five features (player 1's minus player 2's: score so far, what each could still reach, what
-# one more king would add, kings held; +1 when player 1 moves, else -1): WEIGHTS = the five a,
-# then the five b, fitted by logistic regression on the exact expected results of 1,401
-# positions with 7-11 cards left (seeded deals 10000+, random play). Searches 6 plies deep
-# from 13 cards pick an optimal move in 72% of positions where not every move is (66% with
-# the score difference alone).
-WEIGHTS = (0.844, 0.367, 1.586, 0.749, 0.673, -1.415, -1.147, -0.668, -4.084, -3.873)
+# seven features (``Solver.features``; player 1's minus player 2's: score so far, what each
+# could still reach, who moves, what one more king would add, kings held, what one more card
+# would add, what a greedy play-out adds): WEIGHTS = the seven a, then the seven b. These were
+# fitted by logistic regression on the exact expected results of 1,401 positions with 7-11
+# cards left (seeded deals 10000+, random play) on the first five features; the last two
+# weigh 0 (not computed). Refits on 4-7 cards left, where the deep iterations stop, with
+# or without the new features (``benchmarks/crosskings_fit.py``), fit the exact values better
+# (held-out log-loss 0.365 -> 0.325) but pick optimal moves no more often: 80-82% against
+# 82% searching 8 plies from 14 cards, 92-93% against 93% in the anytime benchmark at a fixed
+# node budget (see benchmarks/RESULTS.md).
+WEIGHTS = (0.844, 0.367, 1.586, 0.749, 0.673, 0, 0, -1.415, -1.147, -0.668, -4.084, -3.873, 0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,11 +116,14 @@ def search(
     *,
     prove: bool = True,
     progress: Callable[[int, float, str], None] | None = None,
+    nodes: tuple[int, int] | None = None,
 ) -> SearchResult:
     """The best move found in about ``seconds`` (see the module's docstring).
 
     ``prove=False`` runs the iterative deepening alone (one core).
     ``progress(depth, elapsed, best_cell)`` is called about ten times a second.
+    ``nodes``: instead of the clock, node budgets for the deepening and the proof (the same
+    choice whatever the machine's load: for comparing variants; ``seconds`` is then ignored).
     """
     if game.is_over:
         raise ValueError("the game is over: there is no move to search")
@@ -180,23 +188,48 @@ def search(
         if found is None or stop.is_set():
             return
         proofs["result"] = found
-        found = tie_break.search_depth(*pos, cards)
+        if nodes is not None:  # the tie-break gets what the proof left of the budget
+            left = proof_nodes - (result_only.stats()["nodes"] - counted[result_only])
+            if left <= 0:
+                return
+            tie_break.set_node_limit(left)
+        tie_break.set_oracle(result_only)  # the proof's table bounds the expected results
+        try:
+            found = tie_break.search_depth(*pos, cards)
+        finally:
+            tie_break.set_oracle(None)
         if found is not None and not stop.is_set():
             proofs["full"] = found
 
     solvers = [s for s in (deepening, result_only, tie_break) if s is not None]
+    counted = {solver: solver.stats()["nodes"] for solver in solvers}
     main = seconds - (RESERVE * seconds if prove else 0.0)
+    deepening_nodes, proof_nodes = nodes or (0, 0)
     for solver in solvers:
-        solver.set_deadline(max(main - 0.01, 1e-9))
+        if nodes is None:
+            solver.set_deadline(max(main - 0.01, 1e-9))
+        elif solver is deepening:
+            solver.set_node_limit(
+                int(deepening_nodes * (1 - RESERVE)) if prove else deepening_nodes
+            )
+        else:
+            solver.set_node_limit(proof_nodes)
     try:
         with ThreadPoolExecutor(2) as pool:
             running = [pool.submit(deepen)] + ([pool.submit(proof)] if prove else [])
             while True:
-                remaining = started + main - time.perf_counter()
+                remaining = started + main - time.perf_counter() if nodes is None else 0.1
                 if remaining <= 0 or "full" in proofs:
                     break
                 done = wait(running, min(0.1, remaining), FIRST_COMPLETED)[0]
-                if running[0] in done or "full" in proofs:
+                if "full" in proofs:
+                    break
+                if nodes is not None:
+                    # each search runs out its own budget, unless the deepening became exact
+                    exact_deepening = bool(deepest) and deepest[-1][1] >= cards
+                    if all(f.done() for f in running) or (running[0] in done and exact_deepening):
+                        break
+                elif running[0] in done:
                     break
                 if progress is not None and deepest:
                     found, depth = deepest[-1]
@@ -207,6 +240,7 @@ def search(
     finally:
         for solver in solvers:
             solver.set_deadline(0)
+            solver.set_node_limit(0)
     if "full" in proofs:
         return outcome(proofs["full"], cards, True, True)
     if deepest and deepest[-1][1] >= cards:
@@ -244,7 +278,10 @@ def search(
                 if (bound := bounds.get(cell, (None, None))[1]) is None or bound >= best_low
             )
             found = (found[0], found[1], proven)
-            deepening.set_deadline(max(started + seconds - time.perf_counter() - 0.005, 1e-9))
+            if nodes is None:
+                deepening.set_deadline(max(started + seconds - time.perf_counter() - 0.005, 1e-9))
+            else:
+                deepening.set_node_limit(max(1, int(deepening_nodes * RESERVE)))
             try:
                 for again in range(max(1, depth - 3), depth + 1):
                     redone = deepening.search_depth(*pos, again, allowed)
@@ -253,6 +290,7 @@ def search(
                     found = redone
             finally:
                 deepening.set_deadline(0)
+                deepening.set_node_limit(0)
         return outcome(found, depth, False, False)
     return SearchResult(
         cell_name(legal[0]), False, False, math.nan, math.nan, 0, time.perf_counter() - started
