@@ -906,6 +906,14 @@ static int parse_position(Solver *S, PyObject *args, Position *pos, int *cell) {
     return 0;
 }
 
+/* d[key] = value, taking over both references (either may be NULL from a failed build). */
+static int dict_put(PyObject *d, PyObject *key, PyObject *value) {
+    int ok = key && value && PyDict_SetItem(d, key, value) == 0;
+    Py_XDECREF(key);
+    Py_XDECREF(value);
+    return ok ? 0 : -1;
+}
+
 static PyObject *aborted_or(Solver *S, PyObject *result) {
     if (S->aborted) {
         Py_XDECREF(result);
@@ -1037,15 +1045,10 @@ static PyObject *Solver_root_bounds(Solver *S, PyObject *Py_UNUSED(ignored)) {
         PyObject *item = Py_BuildValue(
             "(NN)", S->root_low[c] == -V_INF ? Py_NewRef(Py_None) : PyLong_FromLongLong(lo),
             S->root_high[c] == V_INF ? Py_NewRef(Py_None) : PyLong_FromLongLong(hi));
-        PyObject *key = PyLong_FromLong(c);
-        if (!item || !key || PyDict_SetItem(d, key, item) < 0) {
-            Py_XDECREF(item);
-            Py_XDECREF(key);
+        if (dict_put(d, PyLong_FromLong(c), item) < 0) {
             Py_DECREF(d);
             return NULL;
         }
-        Py_DECREF(item);
-        Py_DECREF(key);
     }
     return d;
 }
@@ -1121,16 +1124,10 @@ static PyObject *Solver_distribution(Solver *S, PyObject *args) {
     if (!dict) return NULL;
     for (int d = 0; d <= 2 * MAX_DIFF; d++) {
         if (!histogram[d]) continue;
-        PyObject *key = PyLong_FromLong(d - MAX_DIFF);
-        PyObject *count = PyLong_FromLongLong(histogram[d]);
-        if (!key || !count || PyDict_SetItem(dict, key, count) < 0) {
-            Py_XDECREF(key);
-            Py_XDECREF(count);
+        if (dict_put(dict, PyLong_FromLong(d - MAX_DIFF), PyLong_FromLongLong(histogram[d])) < 0) {
             Py_DECREF(dict);
             return NULL;
         }
-        Py_DECREF(key);
-        Py_DECREF(count);
     }
     return dict;
 }
