@@ -34,7 +34,7 @@ from tests.crosskings_reference import brute_force_score, move_value
 from cardscore.crosskings import Bot, Game, analyse, search
 from cardscore.crosskings import anytime as anytime_module
 from cardscore.crosskings._c_solver import Solver, score_buffer
-from cardscore.crosskings.analysis import clear_solvers, position, solver_for
+from cardscore.crosskings.analysis import clear_solvers, position, solver_cells, solver_for
 from cardscore.crosskings.cards import card_number
 from cardscore.crosskings.game import FACE_DOWN, cell_name
 
@@ -103,7 +103,7 @@ def bench_scoring() -> None:
         print(f"| {name} | {c_rate:,.0f} | {py_rate:,.0f} | {c_rate / py_rate:,.0f}× |")
     # what the solver's inner loop sees: final positions scored per second, cache included
     game = next(positions(14, 1, 3))[1]
-    cells = [-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)]
+    cells = solver_cells(game)
     solver = Solver(cells, 0, 23, False)
     started = time.perf_counter()
     solver.evaluate(*position(game))
@@ -136,7 +136,7 @@ def bench_exact(sizes: list[int], per_size: int, timeout: float, peers: bool) ->
             by_size[size].append(seconds)
             by_face_down[(size, game.face_down_left)].append(seconds)
             if peers and size <= 14:
-                cells = [-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)]
+                cells = solver_cells(game)
                 started = time.perf_counter()
                 Solver(cells, 0, 23, False).evaluate(*position(game))
                 plain[size].append(time.perf_counter() - started)
@@ -216,7 +216,7 @@ def exact_moves(game: Game, timeout: float) -> dict[str, list[int]] | None:
     """Every legal move's exact (expected result, expected margin) for the mover, scaled by
     2 * f! and f! (integers, so ties are exact); None when it takes longer than ``timeout``.
     Two threads, each with a fresh solver, share the moves (values only, no distributions)."""
-    cells = [-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)]
+    cells = solver_cells(game)
     legal = game.legal_cells
     groups = [legal[0::2], legal[1::2]]
     pos = position(game)

@@ -29,17 +29,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.crosskings_bench import positions
 
 from cardscore.crosskings._c_solver import Solver
-from cardscore.crosskings.analysis import position
+from cardscore.crosskings.analysis import position, solver_cells
 from cardscore.crosskings.anytime import WEIGHTS
 from cardscore.crosskings.cards import card_number
 from cardscore.crosskings.game import FACE_DOWN, Game
 from cardscore.crosskings.scoring import score_mask
 
 FEATURES = len(WEIGHTS) // 2
-
-
-def cells_of(game: Game) -> list[int]:
-    return [-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)]
 
 
 def greedy_or_random(game: Game, rng: random.Random, greedy: float) -> Game:
@@ -67,7 +63,7 @@ def samples(
     for seed in range(first_seed, first_seed + deals):
         game = Game.deal(seed=seed)
         rng = random.Random(seed)
-        solver = Solver(cells_of(game), 0, 18)
+        solver = Solver(solver_cells(game), 0, 18)
         while not game.is_over:
             if game.cards_left in sizes:
                 pos = position(game)
@@ -111,7 +107,7 @@ def move_accuracy(weights: dict[str, np.ndarray], size: int, depth: int, count: 
     hits = dict.fromkeys(weights, 0)
     used = 0
     for _, game in positions(size, count, 20000):
-        cells = cells_of(game)
+        cells = solver_cells(game)
         values = Solver(cells, 0, 18).evaluate(*position(game))
         assert values is not None
         sign = 1 if game.to_move == 1 else -1

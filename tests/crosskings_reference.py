@@ -1,11 +1,15 @@
 """Slow, obviously-correct references for the Cross Kings tests: a brute-force scorer that tries
-every king assignment, and a plain recursive expectimax in Python for tiny positions."""
+every king assignment, and a plain recursive expectimax in Python for tiny positions; and the
+seeded positions the tests share."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from fractions import Fraction
 from itertools import combinations
+
+from cardscore.crosskings.game import Game
 
 RUN_RANKS = 8  # A..8, ace low
 
@@ -106,3 +110,12 @@ def move_value(
         for k, v in d.items():
             dist[k] = dist.get(k, Fraction(0)) + weight * v
     return result, margin, dist
+
+
+def position_after(seed: int, cards_left: int) -> Game:
+    """Deal ``seed``, then random moves from ``Random(seed)`` until ``cards_left`` are left."""
+    game = Game.deal(seed=seed)
+    rng = random.Random(seed)
+    while game.cards_left > cards_left and not game.is_over:
+        game = game.random_move(rng)
+    return game

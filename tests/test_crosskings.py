@@ -16,13 +16,18 @@ from hypothesis import strategies as st
 from cardscore.cards import parse_cards
 from cardscore.crosskings import Board, Bot, Game, Move, analyse, explain, score, search
 from cardscore.crosskings._c_solver import Solver
-from cardscore.crosskings.analysis import position
+from cardscore.crosskings.analysis import position, solver_cells
 from cardscore.crosskings.cards import CARDS, card_number, cards_of, mask_of
 from cardscore.crosskings.game import FACE_DOWN, cell_name
 from cardscore.crosskings.scoring import score_mask
 from cardscore.errors import IllegalMoveError, ImpossibleTableError, InvalidNotationError
 from tests.conftest import ROOT
-from tests.crosskings_reference import brute_force_score, expectimax, move_value
+from tests.crosskings_reference import (
+    brute_force_score,
+    expectimax,
+    move_value,
+    position_after,
+)
 
 GOLDEN = ROOT / "tests" / "golden"
 KINGS = [card_number(c) for c in parse_cards("KS KH KD KC")]
@@ -222,22 +227,10 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
 # --- the solver ----------------------------------------------------------------------------
 
 
-def _position_after(seed: int, cards_left: int) -> Game:
-    game = Game.deal(seed=seed)
-    rng = random.Random(seed)
-    while game.cards_left > cards_left and not game.is_over:
-        game = game.random_move(rng)
-    return game
-
-
-def _cells(game: Game) -> list[int]:
-    return [-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)]
-
-
 def _tiny_positions() -> list[Game]:
     found = []
     for seed in range(60):
-        game = _position_after(seed, 7)
+        game = position_after(seed, 7)
         if not game.is_over and game.face_down_left >= 1:
             found.append(game)
         if len(found) == 8:
@@ -255,8 +248,8 @@ def test_solver_matches_a_plain_expectimax(game: Game) -> None:
     ]
     hands = game.hand_masks
     scale = math.factorial(game.face_down_left)
-    plain = Solver(_cells(game), 0, 16, False)
-    pruned = Solver(_cells(game), 0, 16, True)
+    plain = Solver(solver_cells(game), 0, 16, False)
+    pruned = Solver(solver_cells(game), 0, 16, True)
     two_phase = _two_phase(game)
     expected = {c: move_value(cells, left, hands, c, score_mask) for c in game.legal_cells}
     for solver in (plain, pruned, two_phase):
@@ -281,20 +274,20 @@ def test_solver_matches_a_plain_expectimax(game: Game) -> None:
     ("seed", "cards_left"), [(seed, 11) for seed in range(8)] + [(seed, 13) for seed in range(3)]
 )
 def test_pruned_and_plain_search_agree_on_bigger_positions(seed: int, cards_left: int) -> None:
-    game = _position_after(seed, cards_left)
-    plain = Solver(_cells(game), 0, 18, False).evaluate(*position(game))
-    pruned = Solver(_cells(game), 0, 18, True).evaluate(*position(game))
+    game = position_after(seed, cards_left)
+    plain = Solver(solver_cells(game), 0, 18, False).evaluate(*position(game))
+    pruned = Solver(solver_cells(game), 0, 18, True).evaluate(*position(game))
     assert plain == pruned
     assert _two_phase(game).evaluate(*position(game)) == plain
-    margin_plain = Solver(_cells(game), 1, 18, False).evaluate(*position(game))
-    margin_pruned = Solver(_cells(game), 1, 18, True).evaluate(*position(game))
+    margin_plain = Solver(solver_cells(game), 1, 18, False).evaluate(*position(game))
+    margin_pruned = Solver(solver_cells(game), 1, 18, True).evaluate(*position(game))
     assert margin_plain == margin_pruned
 
 
 def _two_phase(game: Game, oracle_log2: int = 16, first: int | None = None) -> Solver:
     """A full-objective solver whose oracle has searched the moves (all, or only ``first``)."""
-    oracle = Solver(_cells(game), 2, oracle_log2)
-    solver = Solver(_cells(game), 0, 16)
+    oracle = Solver(solver_cells(game), 2, oracle_log2)
+    solver = Solver(solver_cells(game), 0, 16)
     solver.set_oracle(oracle)
     moves = game.legal_cells if first is None else [first]
     for cell in moves:
@@ -307,18 +300,18 @@ def _two_phase(game: Game, oracle_log2: int = 16, first: int | None = None) -> S
 def test_two_phase_search_values_every_move_exactly_as_one_phase(
     seed: int, cards_left: int, data: st.DataObject
 ) -> None:
-    game = _position_after(seed, cards_left)
+    game = position_after(seed, cards_left)
     if game.is_over:
         return
     pos = position(game)
-    expected = Solver(_cells(game), 0, 16, False).evaluate(*pos)  # plain expectimax
+    expected = Solver(solver_cells(game), 0, 16, False).evaluate(*pos)  # plain expectimax
     # the oracle's table: complete, partial (one move searched: bounds of every kind), or
     # tiny (1,024 entries, mostly overwritten); bounds from any of them must stay sound
     first = data.draw(st.sampled_from([None, *game.legal_cells]))
     log2 = data.draw(st.sampled_from([10, 16]))
     solver = _two_phase(game, log2, first)
     assert solver.evaluate(*pos) == expected
-    reference = Solver(_cells(game), 0, 16)
+    reference = Solver(solver_cells(game), 0, 16)
     for cell in game.legal_cells:
         assert solver.distribution(*pos, cell) == reference.distribution(*pos, cell)
     assert solver.value(*pos) == reference.value(*pos)
@@ -327,7 +320,7 @@ def test_two_phase_search_values_every_move_exactly_as_one_phase(
 def test_two_phase_analysis_matches_one_phase(monkeypatch: pytest.MonkeyPatch) -> None:
     from cardscore.crosskings import analysis
 
-    game = _position_after(3, 12)
+    game = position_after(3, 12)
     monkeypatch.setattr(analysis, "TWO_PHASE_FROM", 99)
     analysis.clear_solvers()
     one = analyse(game)
@@ -341,22 +334,26 @@ def test_two_phase_analysis_matches_one_phase(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_an_oracle_must_be_a_result_only_solver_of_the_same_deal() -> None:
-    game = _position_after(1, 11)
-    other = _position_after(2, 11)
-    solver = Solver(_cells(game), 0)
+    game = position_after(1, 11)
+    other = position_after(2, 11)
+    solver = Solver(solver_cells(game), 0)
     with pytest.raises(ValueError, match="oracle"):
-        solver.set_oracle(Solver(_cells(game), 0))  # not result-only
+        solver.set_oracle(Solver(solver_cells(game), 0))  # not result-only
     with pytest.raises(ValueError, match="oracle"):
-        solver.set_oracle(Solver(_cells(other), 2))  # another deal
+        solver.set_oracle(Solver(solver_cells(other), 2))  # another deal
     with pytest.raises(ValueError, match="oracle"):
-        Solver(_cells(game), 1).set_oracle(Solver(_cells(game), 2))  # margin first: no use
-    solver.set_oracle(Solver(_cells(game), 2))
+        Solver(solver_cells(game), 1).set_oracle(
+            Solver(solver_cells(game), 2)
+        )  # margin first: no use
+    solver.set_oracle(Solver(solver_cells(game), 2))
     solver.set_oracle(None)
-    assert solver.evaluate(*position(game)) == Solver(_cells(game), 0).evaluate(*position(game))
+    assert solver.evaluate(*position(game)) == Solver(solver_cells(game), 0).evaluate(
+        *position(game)
+    )
 
 
 def test_analysis_distributions_are_exact_and_consistent() -> None:
-    game = _position_after(4, 11)
+    game = position_after(4, 11)
     analysis = analyse(game, threads=2)
     assert next(m.cell for m in analysis.moves if m.optimal) == analysis.best.cell
     assert {m.cell for m in analysis.moves} == set(game.legal_moves)
@@ -373,14 +370,14 @@ def test_analysis_distributions_are_exact_and_consistent() -> None:
 
 
 def test_margin_objective_ranks_by_expected_margin() -> None:
-    game = _position_after(6, 11)
+    game = position_after(6, 11)
     analysis = analyse(game, objective="margin")
     margins = [m.expected_margin for m in analysis.moves]
     assert margins == sorted(margins, reverse=True)
 
 
 def test_anytime_search_is_exact_when_the_solver_finishes() -> None:
-    game = _position_after(8, 12)
+    game = position_after(8, 12)
     result = search(game, seconds=5.0)
     assert result.exact
     assert result.exact_margin
@@ -391,7 +388,7 @@ def test_anytime_search_is_exact_when_the_solver_finishes() -> None:
 
 
 def test_anytime_search_estimates_when_time_is_short() -> None:
-    game = _position_after(9, 26)
+    game = position_after(9, 26)
     seen: list[tuple[int, str]] = []
     result = search(game, seconds=0.4, prove=False, progress=lambda d, t, c: seen.append((d, c)))
     assert not result.exact
@@ -406,8 +403,8 @@ def test_depth_limited_search_is_exact_at_full_depth(seed: int) -> None:
     """Iterations of every depth share one table; the one covering every card left gives the
     exact value and an optimal move, as does a fresh full-depth search; a shallower one gives
     a legal move and a value within the proven range."""
-    game = _position_after(seed, 11)
-    cells = _cells(game)
+    game = position_after(seed, 11)
+    cells = solver_cells(game)
     exact = Solver(cells, 0, 18).value(*position(game))
     assert exact is not None
     values = Solver(cells, 0, 18).evaluate(*position(game))
@@ -453,8 +450,8 @@ def test_depth_limited_search_is_exact_at_full_depth(seed: int) -> None:
 def test_root_bounds_of_a_stopped_exact_search_hold(seed: int) -> None:
     """Every root move an exact search finished before it stopped has proven bounds that hold
     the move's exact expected result (from both objectives that the anytime search uses)."""
-    game = _position_after(seed, 12)
-    cells = _cells(game)
+    game = position_after(seed, 12)
+    cells = solver_cells(game)
     values = Solver(cells, 0, 18).evaluate(*position(game))
     assert values is not None
     exact = {cell: er for cell, er, _ in values}
@@ -480,8 +477,8 @@ def test_root_bounds_of_a_stopped_exact_search_hold(seed: int) -> None:
 def test_a_search_restricted_to_some_root_moves_values_those_alone(seed: int) -> None:
     """A full-depth search of some root moves gives the best of their exact values and one of
     them, and leaves the table fit for an unrestricted search after it."""
-    game = _position_after(seed, 11)
-    cells = _cells(game)
+    game = position_after(seed, 11)
+    cells = solver_cells(game)
     values = Solver(cells, 0, 18).evaluate(*position(game))
     assert values is not None
     exact = Solver(cells, 0, 18).value(*position(game))
@@ -505,7 +502,7 @@ def test_a_search_restricted_to_some_root_moves_values_those_alone(seed: int) ->
 
 @pytest.mark.parametrize("level", [0, 1, 2])
 def test_bots_play_legal_moves_to_the_end(level: int) -> None:
-    game = _position_after(10, 14)
+    game = position_after(10, 14)
     bot = Bot(level, seed=1)
     while not game.is_over:
         cell = bot.choose(game)
@@ -543,7 +540,7 @@ def test_seed_readme_exists(shared: Path) -> None:
 
 
 def _golden_game() -> tuple[Game, Board]:
-    game = _position_after(7, 10)
+    game = position_after(7, 10)
     return game, Board(game, analyse(game))
 
 

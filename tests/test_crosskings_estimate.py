@@ -3,30 +3,20 @@ node budgets, and the weights' fitting code."""
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 from benchmarks.crosskings_fit import fit
 
 from cardscore.crosskings import Game, search
 from cardscore.crosskings._c_solver import Solver
-from cardscore.crosskings.analysis import clear_solvers, position
+from cardscore.crosskings.analysis import clear_solvers, position, solver_cells
 from cardscore.crosskings.anytime import WEIGHTS
-from cardscore.crosskings.cards import card_number
 from cardscore.crosskings.game import FACE_DOWN, _lines
 from cardscore.crosskings.scoring import score_mask
+from tests.crosskings_reference import position_after
 
 ALL = (1 << 36) - 1
 KINGS = [8, 17, 26, 35]
-
-
-def _position_after(seed: int, cards_left: int) -> Game:
-    game = Game.deal(seed=seed)
-    rng = random.Random(seed)
-    while game.cards_left > cards_left and not game.is_over:
-        game = game.random_move(rng)
-    return game
 
 
 def _greedy_gain(game: Game, cells: list[int]) -> int:
@@ -81,10 +71,10 @@ def _features(game: Game, cells: list[int]) -> list[float]:
 @pytest.mark.parametrize("seed", range(10))
 def test_features_match_a_python_rewrite(seed: int) -> None:
     for cards_left in (12, 7, 4):
-        game = _position_after(seed, cards_left)
+        game = position_after(seed, cards_left)
         if game.is_over:
             continue
-        cells = [-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)]
+        cells = solver_cells(game)
         assert Solver(cells, 0, 16).features(*position(game)) == _features(game, cells)
 
 
@@ -96,7 +86,7 @@ def test_weights_cover_every_feature() -> None:
 
 
 def test_a_node_budget_gives_the_same_choice_every_time() -> None:
-    game = _position_after(3, 17)
+    game = position_after(3, 17)
     results = []
     for _ in range(2):
         clear_solvers()
@@ -111,7 +101,7 @@ def test_a_node_budget_gives_the_same_choice_every_time() -> None:
 
 
 def test_a_large_node_budget_solves_a_small_position() -> None:
-    game = _position_after(5, 9)
+    game = position_after(5, 9)
     result = search(game, nodes=(10**8, 10**8))
     assert result.exact
     assert result.exact_margin

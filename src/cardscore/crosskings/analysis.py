@@ -50,7 +50,15 @@ from cardscore.crosskings import _c_solver
 from cardscore.crosskings.cards import card_number
 from cardscore.crosskings.game import FACE_DOWN, Game, cell_index, cell_name
 
-__all__ = ["Analysis", "MoveEvaluation", "Objective", "analyse", "clear_solvers", "solver_for"]
+__all__ = [
+    "Analysis",
+    "MoveEvaluation",
+    "Objective",
+    "analyse",
+    "clear_solvers",
+    "solver_cells",
+    "solver_for",
+]
 
 Objective = Literal["result", "margin"]
 _OBJECTIVES: dict[str, int] = {"result": 0, "margin": 1, "result-only": 2}
@@ -77,7 +85,7 @@ def solver_for(
     move, used by the anytime search)."""
     if objective not in _OBJECTIVES:
         raise ValueError(f"objective must be 'result' or 'margin', not {objective!r}")
-    cells = tuple(-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36))
+    cells = tuple(solver_cells(game))
     key = (cells, _OBJECTIVES[objective], slot)
     solver = _SOLVERS.get(key)
     if solver is None:
@@ -87,6 +95,11 @@ def solver_for(
             _SOLVERS.popitem(last=False)
     _SOLVERS.move_to_end(key)
     return solver
+
+
+def solver_cells(game: Game) -> list[int]:
+    """The solver's view of the deal: each cell's card number, -1 where a card lies face down."""
+    return [-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)]
 
 
 def position(game: Game) -> tuple[int, int, int, int]:
