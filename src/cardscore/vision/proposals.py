@@ -163,20 +163,25 @@ def _local_angles(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return c4, s4
 
 
-def ink_mask(norm: np.ndarray, levels: tuple[int, int] = (INK_LOW, INK_HIGH)) -> np.ndarray:
+def _black_hat(norm: np.ndarray) -> np.ndarray:
     """Thin dark strokes (glyphs), not dark areas: a black-hat with a kernel wider than a stroke.
 
     The darkest channel makes red ink as dark as black; large dark areas (the table beside a
-    card) are left out, so glyphs near a card's edge stay separate blobs. Hysteresis: a blob
-    needs a clearly dark core (:data:`INK_HIGH`) but keeps its paler, thinner strokes down to
-    :data:`INK_LOW`, so the pale indices of bright photos come out whole, not in fragments
-    of the wrong size.
+    card) are left out, so glyphs near a card's edge stay separate blobs.
     """
     darkest = norm.min(axis=2)
     k = max(3, round(0.075 * NORMAL_WIDTH)) | 1
-    hat = cv2.morphologyEx(
+    hat: np.ndarray = cv2.morphologyEx(
         darkest, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     )
+    return hat
+
+
+def _strokes(hat: np.ndarray, levels: tuple[int, int]) -> np.ndarray:
+    """The ink mask, by hysteresis on the black-hat: a blob needs a clearly dark core (above
+    ``levels[1]``, usually :data:`INK_HIGH`) but keeps its paler, thinner strokes down to
+    ``levels[0]`` (:data:`INK_LOW`), so the pale indices of bright photos come out whole, not in
+    fragments of the wrong size."""
     low, high = levels
     weak = (hat > low).astype(np.uint8)
     count, labels = cv2.connectedComponents(weak, connectivity=8)
@@ -190,20 +195,21 @@ def ink_mask(norm: np.ndarray, levels: tuple[int, int] = (INK_LOW, INK_HIGH)) ->
 def candidates(norm: np.ndarray, pale: tuple[int, int] | None = None) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
 
-    ``pale`` (ink levels for :func:`ink_mask`, fainter than the usual ones) adds the blobs of
-    a second, fainter mask that are no candidate yet: a soft or over-exposed photo leaves an
-    index's strokes pale, and at the usual level a glyph falls apart into fragments too small
-    to be a candidate or of the wrong size to frame it. A blob both masks find (same place,
-    same size) is not looked at twice.
+    ``pale`` (ink levels like (:data:`INK_LOW`, :data:`INK_HIGH`), fainter than those) adds
+    the blobs of a second, fainter mask that are no candidate yet: a soft or over-exposed
+    photo leaves an index's strokes pale, and at the usual level a glyph falls apart into
+    fragments too small to be a candidate or of the wrong size to frame it. A blob both masks
+    find (same place, same size) is not looked at twice.
     """
     gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
     paper_level = 0.7 * float(np.percentile(gray, 99))
     paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
     c4, s4 = _local_angles(gray)
-    out = _blobs(ink_mask(norm), paper, paper_level, c4, s4)
+    hat = _black_hat(norm)  # both masks threshold the same black-hat
+    out = _blobs(_strokes(hat, (INK_LOW, INK_HIGH)), paper, paper_level, c4, s4)
     if pale is not None:
         usual = list(out)
-        for c in _blobs(ink_mask(norm, pale), paper, paper_level, c4, s4):
+        for c in _blobs(_strokes(hat, pale), paper, paper_level, c4, s4):
             if not any(
                 abs(c.x - k.x) < 0.25 * k.size
                 and abs(c.y - k.y) < 0.25 * k.size
