@@ -299,11 +299,11 @@ def test_real_photos_precision_and_recall(
     assert right / expected >= PHOTO_RECALL
 
 
-# What the shipped model reaches on the six shared photos (benchmarks/RESULTS.md): precision
-# 0.981, recall 0.803. The project's target is 0.98 for both; these floors only stop it from
-# getting worse.
+# What the shipped models reach together on the six shared photos (benchmarks/RESULTS.md):
+# precision 0.983, recall 0.864 (the plain model alone: 0.981, 0.803). The project's target is
+# 0.98 for both; these floors only stop it from getting worse.
 PHOTO_PRECISION = 0.97
-PHOTO_RECALL = 0.78
+PHOTO_RECALL = 0.85
 
 
 # --- the command line ----------------------------------------------------------------------

@@ -1,15 +1,24 @@
-"""The shipped index classifier (ONNX), loaded once per process and run on the CPU."""
+"""The shipped index classifiers (ONNX), loaded once per process and run on the CPU.
+
+Every ``.onnx`` file in ``models/`` is one member of an ensemble (``python -m
+cardscore.vision.train --recipe ...`` rebuilds each). Their log-probabilities are averaged,
+which is averaging their logits: a card needs every member's support to come out sure, so the
+members' different mistakes cancel.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["MODEL_PATH", "classify"]
+__all__ = ["MODEL_PATH", "MODEL_PATHS", "classify"]
 
-MODEL_PATH = Path(__file__).parent / "models" / "index_classifier.onnx"
+MODELS = Path(__file__).parent / "models"
+MODEL_PATH = MODELS / "index_classifier.onnx"  # the plain recipe's model
+MODEL_PATHS = tuple(sorted(MODELS.glob("*.onnx")))
 
 
 @lru_cache(maxsize=4)
@@ -22,13 +31,23 @@ def _session(path: str, threads: int) -> object:
     return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
 
 
-def classify(crops: np.ndarray, model: Path | None = None, threads: int = 2) -> np.ndarray:
-    """Class probabilities (N, 53) for uint8 crops (N, 40, 40, 3)."""
+def classify(
+    crops: np.ndarray, model: Path | Sequence[Path] | None = None, threads: int = 2
+) -> np.ndarray:
+    """Class probabilities (N, 53) for uint8 crops (N, 40, 40, 3).
+
+    ``model``: one ONNX file, or several to average; by default every shipped one.
+    """
     if len(crops) == 0:
         return np.zeros((0, 53), np.float32)
-    session = _session(str(model or MODEL_PATH), threads)
-    logits: np.ndarray = session.run(None, {"crops": crops})[0]  # type: ignore[attr-defined]
-    logits = logits - logits.max(axis=1, keepdims=True)
+    paths = MODEL_PATHS if model is None else [model] if isinstance(model, Path) else model
+    logits = np.zeros((len(crops), 53), np.float32)
+    for path in paths:
+        session = _session(str(path), threads)
+        logits += session.run(None, {"crops": crops})[0]  # type: ignore[attr-defined]
+    # The softmax of the mean logits: the normalised geometric mean of the members' probabilities.
+    logits /= len(paths)
+    logits -= logits.max(axis=1, keepdims=True)
     probs = np.exp(logits)
     out: np.ndarray = probs / probs.sum(axis=1, keepdims=True)
     return out
