@@ -263,6 +263,34 @@ def test_the_fainter_ink_mask_finds_a_soft_pale_index_once() -> None:
     assert set(candidates(soft)) <= set(candidates(soft, PALE_INK))
 
 
+# --- the classifier ensemble ----------------------------------------------------------------
+
+
+def test_the_ensemble_is_the_geometric_mean_of_its_members_where_the_first_sees_ink() -> None:
+    from cardscore.vision.classifier import MODEL_PATHS, SCREEN, classify
+    from cardscore.vision.labels import BACKGROUND
+
+    assert len(MODEL_PATHS) == 2
+    # Index-like glyphs over a dot: some crops the plain model calls background outright,
+    # others it gives a little weight to some card.
+    crops = np.full((60, 32, 32, 3), 240, np.uint8)
+    for n, text in enumerate("A23456789JQK" * 5):
+        ink = (0, 0, 200 if n % 2 else 0)
+        org = (6 + n % 5, 14 + n % 4)
+        scale = 0.4 + 0.05 * (n % 3)
+        cv2.putText(crops[n], text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, ink, 1 + n % 2)
+        cv2.circle(crops[n], (12, 24), 3, ink, -1)
+    members = [classify(crops, [path]) for path in MODEL_PATHS]
+    screened = members[0][:, :BACKGROUND].max(axis=1) >= SCREEN
+    assert 5 < screened.sum() < 55  # both kinds of crop are tried
+    geometric = np.exp(np.mean([np.log(m) for m in members], axis=0))
+    geometric /= geometric.sum(axis=1, keepdims=True)
+    probs = classify(crops)
+    np.testing.assert_allclose(probs[screened], geometric[screened], atol=1e-5)
+    np.testing.assert_allclose(probs[~screened], members[0][~screened], atol=1e-6)
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+
+
 # --- real photos ------------------------------------------------------------------------------
 
 
@@ -299,11 +327,11 @@ def test_real_photos_precision_and_recall(
     assert right / expected >= PHOTO_RECALL
 
 
-# What the shipped model reaches on the six shared photos (benchmarks/RESULTS.md): precision
-# 0.981, recall 0.803. The project's target is 0.98 for both; these floors only stop it from
-# getting worse.
+# What the shipped models reach together on the six shared photos (benchmarks/RESULTS.md):
+# precision 0.983, recall 0.864 (the plain model alone: 0.981, 0.803). The project's target is
+# 0.98 for both; these floors only stop it from getting worse.
 PHOTO_PRECISION = 0.97
-PHOTO_RECALL = 0.78
+PHOTO_RECALL = 0.85
 
 
 # --- the command line ----------------------------------------------------------------------

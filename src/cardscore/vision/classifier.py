@@ -1,15 +1,31 @@
-"""The shipped index classifier (ONNX), loaded once per process and run on the CPU."""
+"""The shipped index classifiers (ONNX), loaded once per process and run on the CPU.
+
+Every ``.onnx`` file in ``models/`` is one member of an ensemble (``python -m
+cardscore.vision.train --recipe ...`` rebuilds each). Their log-probabilities are averaged,
+which is averaging their logits: a card needs every member's support to come out sure, so the
+members' different mistakes cancel. Most crops are plain background to the first member; only
+the others (a few per cent) go through the rest.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["MODEL_PATH", "classify"]
+from cardscore.vision.labels import BACKGROUND
 
-MODEL_PATH = Path(__file__).parent / "models" / "index_classifier.onnx"
+__all__ = ["MODEL_PATH", "MODEL_PATHS", "SCREEN", "classify"]
+
+MODELS = Path(__file__).parent / "models"
+MODEL_PATH = MODELS / "index_classifier.onnx"  # the plain recipe's model
+# The plain model first: it screens the crops for the others.
+MODEL_PATHS = (MODEL_PATH, *sorted(p for p in MODELS.glob("*.onnx") if p != MODEL_PATH))
+# A crop the first member gives less than this for every card is background for the ensemble
+# (its label smoothing leaves about 0.001 per card on background; an index hit needs 0.25).
+SCREEN = 0.005
 
 
 @lru_cache(maxsize=4)
@@ -22,13 +38,34 @@ def _session(path: str, threads: int) -> object:
     return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
 
 
-def classify(crops: np.ndarray, model: Path | None = None, threads: int = 2) -> np.ndarray:
-    """Class probabilities (N, 53) for uint8 crops (N, 40, 40, 3)."""
+def classify(
+    crops: np.ndarray, model: Path | Sequence[Path] | None = None, threads: int = 2
+) -> np.ndarray:
+    """Class probabilities (N, 53) for uint8 crops (N, 32, 32, 3): proposals.CROP.
+
+    ``model``: one ONNX file, or several to average; by default every shipped one.
+    """
     if len(crops) == 0:
         return np.zeros((0, 53), np.float32)
-    session = _session(str(model or MODEL_PATH), threads)
-    logits: np.ndarray = session.run(None, {"crops": crops})[0]  # type: ignore[attr-defined]
-    logits = logits - logits.max(axis=1, keepdims=True)
-    probs = np.exp(logits)
-    out: np.ndarray = probs / probs.sum(axis=1, keepdims=True)
+    paths = MODEL_PATHS if model is None else [model] if isinstance(model, Path) else model
+    first = _logits(paths[0], crops, threads)
+    probs = _softmax(first)
+    rows = np.flatnonzero(probs[:, :BACKGROUND].max(axis=1) >= SCREEN)
+    if len(paths) > 1 and len(rows):
+        logits = first[rows]
+        for path in paths[1:]:
+            logits = logits + _logits(path, crops[rows], threads)
+        # The softmax of the mean logits: the members' probabilities' normalised geometric mean.
+        probs[rows] = _softmax(logits / len(paths))
+    return probs
+
+
+def _logits(path: Path, crops: np.ndarray, threads: int) -> np.ndarray:
+    out: np.ndarray = _session(str(path), threads).run(None, {"crops": crops})[0]  # type: ignore[attr-defined]
+    return out
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    out: np.ndarray = e / e.sum(axis=1, keepdims=True)
     return out
