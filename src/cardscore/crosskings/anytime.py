@@ -55,6 +55,10 @@ __all__ = ["SearchResult", "search"]
 RESERVE = 0.05
 # How many of the last iteration's best root moves the next is first searched on, alone.
 TOP = 3
+# The share of the time the deepening runs; then its thread helps the proof, sharing its table.
+DEEPENING = 0.75
+# The depth of the shallow search that picks the root move the proof values first.
+QUICK = 5
 
 # The horizon estimate's win chance is logistic in sum((a + b / cards left) * feature) over
 # seven features (``Solver.features``; player 1's minus player 2's: score so far, what each
@@ -152,12 +156,17 @@ def search(
     deepening = _prepared(game, "result", 1)
     result_only = _prepared(game, "result-only", 0) if prove else None
     tie_break = _prepared(game, "result", 0) if prove else None
+    helper = _prepared(game, "result-only", 2) if prove else None
+    # root moves searched one by one: proven bounds on their doubled results, player 1's side
+    searched: dict[int, tuple[int | None, int | None]] = {}
     deepest: list[tuple[tuple[int, int, int], int]] = []  # completed iterations
     proofs: dict[str, tuple[int, int, int]] = {}
     stop = threading.Event()
 
     partial: list[int] = []  # the unfinished iteration's best move so far
     narrow: list[tuple[tuple[int, int, int], int]] = []  # iterations of the top moves alone
+
+    opening: list[int] = []  # the root move the proof valued first
 
     def deepen() -> None:
         top = 0
@@ -181,10 +190,54 @@ def search(
                 best = sorted(legal, key=lambda cell: 1 << 62 if (h := highs[cell]) is None else -h)
                 top = sum(1 << cell for cell in best[:TOP])
 
+    def search_one(solver: Solver, cell: int, than: int | None) -> bool:
+        """Searches one root move; with ``than`` (a doubled result, player 1's side), only
+        whether it is better. Records what it proved; False when stopped."""
+        if than is not None:
+            solver.set_window(*((than, None) if sign == 1 else (None, than)))
+        try:
+            found = solver.search_depth(*pos, cards, 1 << cell)
+        finally:
+            solver.set_window(None, None)
+        if found is None:
+            return False
+        value = found[0]
+        better = than is None or (value > than if sign == 1 else value < than)
+        # fail-soft: a move no better than ``than`` gets a bound on the mover's side
+        searched[cell] = (value, value) if better else (None, value) if sign == 1 else (value, None)
+        return True
+
+    def help_proof() -> None:
+        # The same proof on the same table, root moves taken one by one from the other end,
+        # each only shown no better than the proof's first move when that one is valued:
+        # each thread finds the other's finished subtrees in the table (two threads on one
+        # proof are about 1.6 times faster than one on 16-18 cards).
+        assert helper is not None
+        for cell in sorted(legal, reverse=True):
+            if stop.is_set() or "result" in proofs:
+                return
+            if cell in searched:
+                continue
+            than = searched[opening[0]][0] if opening else None
+            if not search_one(helper, cell, than):
+                return
+
     def proof() -> None:
         assert result_only is not None
         assert tie_break is not None
-        found = result_only.search_depth(*pos, cards)
+        # The move a shallow search likes best is valued first: the others then only need to
+        # be shown no better (about 10% fewer nodes on 16-18 cards).
+        quick = tie_break.search_depth(*pos, min(QUICK, cards - 1))
+        if quick is None or not search_one(result_only, quick[2], None):
+            return
+        opening.append(quick[2])
+        value = searched[quick[2]][0]
+        assert value is not None
+        result_only.set_window(*((value - 1, None) if sign == 1 else (None, value + 1)))
+        try:
+            found = result_only.search_depth(*pos, cards)
+        finally:
+            result_only.set_window(None, None)
         if found is None or stop.is_set():
             return
         proofs["result"] = found
@@ -201,22 +254,31 @@ def search(
         if found is not None and not stop.is_set():
             proofs["full"] = found
 
-    solvers = [s for s in (deepening, result_only, tie_break) if s is not None]
+    solvers = [s for s in (deepening, result_only, tie_break, helper) if s is not None]
     counted = {solver: solver.stats()["nodes"] for solver in solvers}
     main = seconds - (RESERVE * seconds if prove else 0.0)
     deepening_nodes, proof_nodes = nodes or (0, 0)
+    share = DEEPENING if prove else 1.0
     for solver in solvers:
         if nodes is None:
-            solver.set_deadline(max(main - 0.01, 1e-9))
+            solver.set_deadline(max((share if solver is deepening else 1) * main - 0.01, 1e-9))
         elif solver is deepening:
-            solver.set_node_limit(
-                int(deepening_nodes * (1 - RESERVE)) if prove else deepening_nodes
-            )
+            solver.set_node_limit(int(deepening_nodes * (1 - RESERVE) * share))
+        elif solver is helper:
+            solver.set_node_limit(int(deepening_nodes * (1 - RESERVE) * (1 - share)))
         else:
             solver.set_node_limit(proof_nodes)
+
+    def deepen_then_help() -> None:
+        deepen()
+        if helper is not None and not (deepest and deepest[-1][1] >= cards):
+            help_proof()
+
+    if helper is not None and result_only is not None:
+        helper.share_table(result_only)
     try:
         with ThreadPoolExecutor(2) as pool:
-            running = [pool.submit(deepen)] + ([pool.submit(proof)] if prove else [])
+            running = [pool.submit(deepen_then_help)] + ([pool.submit(proof)] if prove else [])
             while True:
                 remaining = started + main - time.perf_counter() if nodes is None else 0.1
                 if remaining <= 0 or "full" in proofs:
@@ -241,6 +303,8 @@ def search(
         for solver in solvers:
             solver.set_deadline(0)
             solver.set_node_limit(0)
+        if helper is not None:
+            helper.share_table(None)
     if "full" in proofs:
         return outcome(proofs["full"], cards, True, True)
     if deepest and deepest[-1][1] >= cards:
@@ -248,7 +312,14 @@ def search(
     if "result" in proofs:
         return outcome(proofs["result"], cards, True, False)
     # the unfinished proof's root moves searched so far: bounds on their exact results
-    bounds = _mover_bounds(result_only.root_bounds(), sign) if result_only is not None else {}
+    found_bounds = result_only.root_bounds() if result_only is not None else {}
+    for cell, (lo, hi) in searched.items():
+        old_lo, old_hi = found_bounds.get(cell, (None, None))
+        found_bounds[cell] = (
+            lo if old_lo is None else old_lo if lo is None else max(lo, old_lo),
+            hi if old_hi is None else old_hi if hi is None else min(hi, old_hi),
+        )
+    bounds = _mover_bounds(found_bounds, sign)
     lows = {cell: lo for cell, (lo, _) in bounds.items() if lo is not None}
     if lows:
         best_low = max(lows.values())
