@@ -1,5 +1,5 @@
-"""The C solver's pieces for searching one position on two threads: search windows, a table
-shared by two solvers (lockless), and move-ordering hints from another solver's table."""
+"""The C solver's pieces for searching one position on two threads: search windows and a table
+shared by two solvers (lockless)."""
 
 from __future__ import annotations
 
@@ -111,22 +111,3 @@ def test_sharing_a_table_needs_the_same_deal_and_objective() -> None:
         owner.share_table(owner)
     del owner  # the sharer keeps the table alive
     assert sharer.value(*position(game)) is not None
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_hints_from_another_table_change_the_order_not_the_values(seed: int) -> None:
-    game = position_after(seed, 12)
-    exact = exact_results(seed, 12)
-    cells = solver_cells(game)
-    shallow = Solver(cells, 0, 16)
-    assert shallow.search_depth(*position(game), 6) is not None
-    plain, hinted = Solver(cells, RESULT_ONLY, 16), Solver(cells, RESULT_ONLY, 16)
-    hinted.set_hints(shallow)
-    for cell, er in exact.items():
-        for solver in (plain, hinted):
-            found = solver.search_depth(*position(game), game.cards_left, 1 << cell)
-            assert found is not None
-            assert found[0] == er
-    hinted.set_hints(None)
-    with pytest.raises(ValueError, match="same deal"):
-        hinted.set_hints(Solver(solver_cells(position_after(seed + 1, 12)), 0))

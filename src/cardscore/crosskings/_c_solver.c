@@ -259,7 +259,6 @@ typedef struct {
     uint64_t root_only; /* search_depth's root moves (a cell mask; 0: all) */
     __int128 root_alpha, root_beta; /* search_depth's window (V; default the widest) */
     PyObject *oracle;   /* a result-only Solver of the same deal whose table bounds er, or NULL */
-    PyObject *hints;    /* a Solver of the same deal whose table's moves order this one's, or NULL */
 } Solver;
 
 static double now_seconds(void) {
@@ -469,10 +468,6 @@ static Entry *table_find(const Solver *S, uint64_t k0, uint64_t k1, Entry *out);
  * memory access each) cost more time than the nodes they save (18 cards: 2% more nodes, about
  * 10% less time than asking at every node). */
 #define ORACLE_MIN_LEFT 8
-/* Hints are looked up at nodes with this many cards left or more (each costs a memory access). */
-#ifndef HINT_MIN_LEFT
-#define HINT_MIN_LEFT 8
-#endif
 static int oracle_bounds(Solver *S, uint64_t k0, uint64_t k1, int64_t scale, int lo_m, int hi_m,
                          V *low, V *high, int *best) {
     Solver *O = (Solver *)S->oracle;
@@ -780,12 +775,7 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
         if (hit->bound == LOWER && v > alpha) alpha = v;
         if (hit->bound == UPPER && v < beta) beta = v;
     }
-    if (hit) {
-        first = hit->best;
-    } else if (S->hints && popcount64(rem) >= HINT_MIN_LEFT) {
-        Entry hinted;
-        if (table_find((Solver *)S->hints, k0, k1, &hinted)) first = hinted.best;
-    }
+    if (hit) first = hit->best;
     if (S->oracle && depth == FULL_DEPTH && !root && popcount64(rem) >= ORACLE_MIN_LEFT) {
         int64_t scale = FACT[popcount64(rem & FACEDOWN)];
         V low = -V_INF, high = V_INF;
@@ -1175,24 +1165,6 @@ static PyObject *Solver_share_table(Solver *S, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
-static PyObject *Solver_set_hints(Solver *S, PyObject *arg) {
-    if (arg != Py_None && !PyObject_TypeCheck(arg, &SolverType)) {
-        PyErr_SetString(PyExc_TypeError, "set_hints needs a Solver or None");
-        return NULL;
-    }
-    Solver *O = (Solver *)arg;
-    if (arg != Py_None) {
-        if (O == S || O->table_owner) {
-            PyErr_SetString(PyExc_ValueError, "hints come from another solver's own table");
-            return NULL;
-        }
-        if (!same_deal(S, O) || pin_table(O) < 0) return NULL;
-    }
-    if (S->hints) ((Solver *)S->hints)->table_sharers--;
-    Py_XSETREF(S->hints, arg == Py_None ? NULL : Py_NewRef(arg));
-    Py_RETURN_NONE;
-}
-
 static PyObject *Solver_set_window(Solver *S, PyObject *args) {
     PyObject *lo, *hi;
     if (!PyArg_ParseTuple(args, "OO", &lo, &hi)) return NULL;
@@ -1377,8 +1349,6 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
     }
     S->objective = objective;
     S->table_max_log2 = max_log2;
-    if (S->hints) ((Solver *)S->hints)->table_sharers--;
-    Py_CLEAR(S->hints);
     table_release(S);
     if (table_resize(S, max_log2 < 16 ? max_log2 : 16) < 0) {
         PyErr_NoMemory();
@@ -1412,8 +1382,6 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
 
 static void Solver_dealloc(Solver *S) {
     Py_CLEAR(S->oracle);
-    if (S->hints) ((Solver *)S->hints)->table_sharers--;
-    Py_CLEAR(S->hints);
     table_release(S);
     table_free(S->cache_key, CACHE_KEY_BYTES);
     table_free(S->cache_value, CACHE_VALUE_BYTES);
@@ -1422,7 +1390,6 @@ static void Solver_dealloc(Solver *S) {
 
 static PyMethodDef Solver_methods[] = {
     {"set_window", (PyCFunction)Solver_set_window, METH_VARARGS, "set_window(lo, hi)"},
-    {"set_hints", (PyCFunction)Solver_set_hints, METH_O, "set_hints(solver or None)"},
     {"share_table", (PyCFunction)Solver_share_table, METH_O,
      "share_table(solver or None): search with that solver's table (the same deal and objective; "
      "both may search at once, on two threads), or again with an own table"},
