@@ -28,6 +28,9 @@
 #include <string.h>
 #include <math.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #define ALL_CARDS ((1ULL << 36) - 1)
 #define KING_BITS ((1ULL << 8) | (1ULL << 17) | (1ULL << 26) | (1ULL << 35))
@@ -204,13 +207,25 @@ static int score_hand(uint64_t hand, uint64_t *assigned) {
 /* ---- the solver -------------------------------------------------------------------------- */
 
 typedef struct {
-    uint64_t k0, k1; /* k1 == 0: empty slot */
+    uint64_t k0, k1;
     int64_t em;
     int32_t er;
     int8_t best;
     int8_t bound; /* EXACT, LOWER or UPPER */
     int8_t depth; /* the plies searched below the node; FULL_DEPTH: to the end of the game */
 } Entry;
+
+/* An entry as the table holds it. Two solvers may share one table, each on its own thread
+ * (``Solver.share_table``), with no lock: a slot written by both at once can hold words of
+ * both writes. The first key word is stored XORed with the data words, so a slot whose words
+ * do not all come from one write fails the check on reading and is taken as a miss (the
+ * lockless hashing of Hyatt and Mann); each word is read and written whole. */
+typedef struct {
+    uint64_t k0x; /* k0 ^ em ^ meta */
+    uint64_t k1;  /* 0: an empty slot (a key's k1 always has its top bit set) */
+    uint64_t em;
+    uint64_t meta; /* er (32 bits), best, bound, depth (8 bits each) */
+} Slot;
 
 /* Depth-limited search (the anytime search's iterations) values the nodes `depth` plies down
  * with a heuristic; a node with no more cards left than its depth is searched to the end, so
@@ -226,9 +241,11 @@ typedef struct {
     uint64_t cellcard[36]; /* the card bit of a face-up cell, 0 for a face-down one */
     int objective;         /* 0: expected result, then margin; 1: expected margin, then result */
     int prune;             /* alpha-beta with Star1 chance pruning (0: plain expectimax) */
-    Entry *table;
+    Slot *table;
     size_t table_mask, table_count;
     int table_log2, table_max_log2;
+    PyObject *table_owner; /* the Solver whose table this one shares (owned reference), or NULL */
+    int table_sharers;     /* solvers sharing this one's table: it must not move */
     uint64_t *cache_key;
     int8_t *cache_value;
     uint64_t nodes, terminals, scored, overwritten;
@@ -240,6 +257,7 @@ typedef struct {
     int root_best; /* the root's best move among those fully searched so far (-1: none) */
     __int128 root_low[36], root_high[36]; /* proven bounds on the root moves searched (V) */
     uint64_t root_only; /* search_depth's root moves (a cell mask; 0: all) */
+    __int128 root_alpha, root_beta; /* search_depth's window (V; default the widest) */
     PyObject *oracle;   /* a result-only Solver of the same deal whose table bounds er, or NULL */
 } Solver;
 
@@ -277,16 +295,55 @@ static inline size_t slot_of(uint64_t k0, uint64_t k1, size_t mask) {
     return (size_t)h & mask;
 }
 
+/* Tables of 2 MiB and more are mapped on their own, asking Linux for huge pages: the table is
+   read before it is written, so with 4 KiB pages each page first maps the shared zero page and
+   then faults again, flushing every core's TLB, on its first store (a third of a 1 s search's
+   time went there); a huge page also spares the TLB misses of a table probed at random. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static void *table_alloc(size_t bytes) {
+#ifdef __linux__
+    if (bytes >= HUGE_PAGE) {
+        /* over-map by a huge page and trim, so that the table starts on a huge-page boundary */
+        char *base = mmap(NULL, bytes + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (base == MAP_FAILED) return NULL;
+        size_t head = (HUGE_PAGE - ((uintptr_t)base & (HUGE_PAGE - 1))) & (HUGE_PAGE - 1);
+        if (head) munmap(base, head);
+        if (HUGE_PAGE - head) munmap(base + head + bytes, HUGE_PAGE - head);
+#ifdef MADV_HUGEPAGE
+        madvise(base + head, bytes, MADV_HUGEPAGE);
+#endif
+        return base + head; /* anonymous mappings are zeroed */
+    }
+#endif
+    return calloc(1, bytes);
+}
+
+static void table_free(void *table, size_t bytes) {
+    if (!table) return;
+#ifdef __linux__
+    if (bytes >= HUGE_PAGE) {
+        munmap(table, bytes);
+        return;
+    }
+#endif
+    free(table);
+}
+
+#define CACHE_KEY_BYTES (((size_t)1 << CACHE_LOG2) * sizeof(uint64_t))
+#define CACHE_VALUE_BYTES ((size_t)1 << CACHE_LOG2)
+
 static int table_resize(Solver *S, int log2) {
     size_t size = (size_t)1 << log2;
-    Entry *fresh = calloc(size, sizeof(Entry));
+    Slot *fresh = table_alloc(size * sizeof(Slot));
     if (!fresh) return -1;
     size_t mask = size - 1, count = 0;
     if (S->table) {
         for (size_t i = 0; i <= S->table_mask; i++) {
-            Entry *e = &S->table[i];
+            Slot *e = &S->table[i];
             if (!e->k1) continue;
-            size_t j = slot_of(e->k0, e->k1, mask);
+            size_t j = slot_of(e->k0x ^ e->em ^ e->meta, e->k1, mask);
             for (int probe = 0; probe < PROBE_LIMIT; probe++, j = (j + 1) & mask) {
                 if (!fresh[j].k1) {
                     fresh[j] = *e;
@@ -295,7 +352,7 @@ static int table_resize(Solver *S, int log2) {
                 }
             }
         }
-        free(S->table);
+        table_free(S->table, (S->table_mask + 1) * sizeof(Slot));
     }
     S->table = fresh;
     S->table_mask = mask;
@@ -308,38 +365,54 @@ static inline void table_prefetch(const Solver *S, uint64_t k0, uint64_t k1) {
     __builtin_prefetch(&S->table[slot_of(k0, k1, S->table_mask)]);
 }
 
-static Entry *table_find(Solver *S, uint64_t k0, uint64_t k1) {
+#define LOAD(word) __atomic_load_n(&(word), __ATOMIC_RELAXED)
+#define STORE(word, value) __atomic_store_n(&(word), (value), __ATOMIC_RELAXED)
+
+/* The entry of key (k0, k1), copied into *out (a shared table's slot may change after), or NULL. */
+static Entry *table_find(const Solver *S, uint64_t k0, uint64_t k1, Entry *out) {
     size_t j = slot_of(k0, k1, S->table_mask);
     for (int probe = 0; probe < PROBE_LIMIT; probe++, j = (j + 1) & S->table_mask) {
-        Entry *e = &S->table[j];
-        if (!e->k1) return NULL;
-        if (e->k0 == k0 && e->k1 == k1) return e;
+        Slot *e = &S->table[j];
+        uint64_t key1 = LOAD(e->k1);
+        if (!key1) return NULL;
+        if (key1 != k1) continue;
+        uint64_t em = LOAD(e->em), meta = LOAD(e->meta);
+        if ((LOAD(e->k0x) ^ em ^ meta) != k0) continue;
+        out->k0 = k0;
+        out->k1 = k1;
+        out->em = (int64_t)em;
+        out->er = (int32_t)(uint32_t)meta;
+        out->best = (int8_t)(meta >> 32);
+        out->bound = (int8_t)(meta >> 40);
+        out->depth = (int8_t)(meta >> 48);
+        return out;
     }
     return NULL;
 }
 
 static void table_store(Solver *S, uint64_t k0, uint64_t k1, int64_t er, int64_t em, int best,
                         int bound, int depth) {
-    if (S->table_count * 2 > S->table_mask && S->table_log2 < S->table_max_log2)
+    if (S->table_count * 2 > S->table_mask && S->table_log2 < S->table_max_log2 &&
+        !S->table_owner && !S->table_sharers)
         table_resize(S, S->table_log2 + 1); /* on failure keep the old table */
     size_t home = slot_of(k0, k1, S->table_mask), j = home;
-    Entry *target = &S->table[home];
+    Slot *target = &S->table[home];
     for (int probe = 0; probe < PROBE_LIMIT; probe++, j = (j + 1) & S->table_mask) {
-        Entry *e = &S->table[j];
-        if (!e->k1 || (e->k0 == k0 && e->k1 == k1)) {
-            if (!e->k1) S->table_count++;
+        Slot *e = &S->table[j];
+        uint64_t key1 = LOAD(e->k1);
+        if (!key1 || (key1 == k1 && (LOAD(e->k0x) ^ LOAD(e->em) ^ LOAD(e->meta)) == k0)) {
+            if (!key1) S->table_count++;
             target = e;
             break;
         }
         if (probe == PROBE_LIMIT - 1) S->overwritten++; /* full: replace the home slot */
     }
-    target->k0 = k0;
-    target->k1 = k1;
-    target->er = (int32_t)er;
-    target->em = em;
-    target->best = (int8_t)best;
-    target->bound = (int8_t)bound;
-    target->depth = (int8_t)depth;
+    uint64_t meta = (uint64_t)(uint32_t)er | (uint64_t)(uint8_t)best << 32 |
+                    (uint64_t)(uint8_t)bound << 40 | (uint64_t)(uint8_t)depth << 48;
+    STORE(target->k0x, k0 ^ (uint64_t)em ^ meta);
+    STORE(target->k1, k1);
+    STORE(target->em, (uint64_t)em);
+    STORE(target->meta, meta);
 }
 
 /* A value is one number in an ordered group: the objective's first quantity times 2^40 (or
@@ -381,7 +454,7 @@ static void node_bounds(Solver *S, uint64_t p1, uint64_t p2, int64_t scale, V *l
     *high = pack(S, result_of(hi) * scale, hi * scale);
 }
 
-static Entry *table_find(Solver *S, uint64_t k0, uint64_t k1);
+static Entry *table_find(const Solver *S, uint64_t k0, uint64_t k1, Entry *out);
 
 /* Two-phase exact search (objective 0 only): the oracle, a result-only solver that has
  * already searched the same moves, knows bounds er_lo <= er <= er_hi on the expected result of
@@ -398,7 +471,7 @@ static Entry *table_find(Solver *S, uint64_t k0, uint64_t k1);
 static int oracle_bounds(Solver *S, uint64_t k0, uint64_t k1, int64_t scale, int lo_m, int hi_m,
                          V *low, V *high, int *best) {
     Solver *O = (Solver *)S->oracle;
-    Entry *e = table_find(O, k0, k1);
+    Entry copy, *e = table_find(O, k0, k1, &copy);
     if (!e || e->depth != FULL_DEPTH) return 0;
     if (best) *best = e->best;
     int64_t er_lo = e->bound == UPPER ? 0 : e->er, er_hi = e->bound == LOWER ? 2 * scale : e->er;
@@ -521,7 +594,7 @@ static int star2_probe(Solver *S, uint64_t next, int cell, uint64_t p1, uint64_t
         uint64_t x = bits[i], c1 = mover ? p1 : p1 | x, c2 = mover ? p2 | x : p2;
         uint64_t k0 = c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42);
         uint64_t k1 = c2 | ((next >> 22) << 36) | (1ULL << 63);
-        Entry *hit = table_find(S, k0, k1);
+        Entry copy, *hit = table_find(S, k0, k1, &copy);
         int probe = -1;
         if (hit && hit->best >= 0 && (moves >> hit->best & 1)) {
             probe = hit->best;
@@ -603,7 +676,7 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
             uint64_t k1 = c2 | ((next >> 22) << 36) | (1ULL << 63);
             if (S->oracle && depth == FULL_DEPTH && popcount64(next) >= ORACLE_MIN_LEFT)
                 oracle_bounds(S, k0, k1, scale, lo_m, hi_m, &lows[i], &highs[i], NULL);
-            Entry *hit = table_find(S, k0, k1);
+            Entry copy, *hit = table_find(S, k0, k1, &copy);
             if (hit && hit->depth >= depth) {
                 V v = pack(S, hit->er, hit->em);
                 if (hit->bound != UPPER && v > lows[i]) lows[i] = v;
@@ -690,7 +763,7 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
     }
     uint64_t k0 = p1 | ((uint64_t)marker << 36) | ((rem & 0x3FFFFF) << 42);
     uint64_t k1 = p2 | ((rem >> 22) << 36) | (1ULL << 63);
-    Entry *hit = restricted ? NULL : table_find(S, k0, k1);
+    Entry copy, *hit = restricted ? NULL : table_find(S, k0, k1, &copy);
     int first = -1;
     if (hit && hit->depth >= depth) {
         V v = pack(S, hit->er, hit->em);
@@ -749,8 +822,8 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
             if (!card) continue;
             uint64_t next = rem & ~(1ULL << cell), c1 = mover ? p1 : p1 | card;
             uint64_t c2 = mover ? p2 | card : p2;
-            Entry *e = table_find(S, c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42),
-                                  c2 | ((next >> 22) << 36) | (1ULL << 63));
+            Entry child, *e = table_find(S, c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42),
+                                         c2 | ((next >> 22) << 36) | (1ULL << 63), &child);
             if (!e || e->depth < child_depth(depth)) continue;
             V v = pack(S, e->er, e->em);
             if ((mover == 0 && e->bound != UPPER && v >= beta) ||
@@ -1021,10 +1094,86 @@ static PyObject *Solver_search_depth(Solver *S, PyObject *args) {
     int64_t er, em;
     int best = -1;
     Py_BEGIN_ALLOW_THREADS
-    v = search(S, pos.rem, pos.marker, pos.p1, pos.p2, pos.visible, -V_INF, V_INF, depth, &best);
+    v = search(S, pos.rem, pos.marker, pos.p1, pos.p2, pos.visible, S->root_alpha, S->root_beta,
+               depth, &best);
     Py_END_ALLOW_THREADS
     unpack(S, v, &er, &em);
     return aborted_or(S, Py_BuildValue("(LLi)", (long long)er, (long long)em, best));
+}
+
+/* Drops this solver's table: frees its own, or stops sharing another's. */
+static void table_release(Solver *S) {
+    if (S->table_owner) {
+        ((Solver *)S->table_owner)->table_sharers--;
+        Py_CLEAR(S->table_owner);
+    } else if (S->table) {
+        table_free(S->table, (S->table_mask + 1) * sizeof(Slot));
+    }
+    S->table = NULL;
+    S->table_count = 0;
+}
+
+static PyTypeObject SolverType;
+
+/* Another solver reads this one's table from its own thread: the table must not move, so it
+ * gets its full size now (before any search runs beside it) and keeps it while pinned. */
+static int pin_table(Solver *O) {
+    if (!O->table_sharers && O->table_log2 < O->table_max_log2 &&
+        table_resize(O, O->table_max_log2) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    O->table_sharers++;
+    return 0;
+}
+
+static int same_deal(const Solver *S, const Solver *O) {
+    if (memcmp(O->cellcard, S->cellcard, sizeof S->cellcard)) {
+        PyErr_SetString(PyExc_ValueError, "the two solvers are not of the same deal");
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *Solver_share_table(Solver *S, PyObject *arg) {
+    if (arg == Py_None) {
+        if (!S->table_owner) Py_RETURN_NONE;
+        table_release(S);
+        if (table_resize(S, S->table_max_log2 < 16 ? S->table_max_log2 : 16) < 0)
+            return PyErr_NoMemory();
+        Py_RETURN_NONE;
+    }
+    if (!PyObject_TypeCheck(arg, &SolverType)) {
+        PyErr_SetString(PyExc_TypeError, "share_table needs a Solver or None");
+        return NULL;
+    }
+    Solver *O = (Solver *)arg;
+    if (O == S || O->table_owner || S->table_sharers) {
+        PyErr_SetString(PyExc_ValueError, "a solver shares the table of one that owns its own");
+        return NULL;
+    }
+    if (O->objective != S->objective || O->prune != S->prune) {
+        PyErr_SetString(PyExc_ValueError, "solvers sharing a table need the same objective");
+        return NULL;
+    }
+    if (!same_deal(S, O) || pin_table(O) < 0) return NULL;
+    table_release(S);
+    S->table = O->table;
+    S->table_mask = O->table_mask;
+    S->table_log2 = O->table_log2;
+    S->table_owner = Py_NewRef(arg);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Solver_set_window(Solver *S, PyObject *args) {
+    PyObject *lo, *hi;
+    if (!PyArg_ParseTuple(args, "OO", &lo, &hi)) return NULL;
+    S->root_alpha = -V_INF;
+    S->root_beta = V_INF;
+    if (lo != Py_None) S->root_alpha = pack(S, PyLong_AsLongLong(lo), 0);
+    if (hi != Py_None) S->root_beta = pack(S, PyLong_AsLongLong(hi), 0);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
 }
 
 static PyObject *Solver_partial_best(Solver *S, PyObject *Py_UNUSED(ignored)) {
@@ -1092,7 +1241,6 @@ static PyObject *Solver_features(Solver *S, PyObject *args) {
     return list;
 }
 
-static PyTypeObject SolverType;
 
 static PyObject *Solver_set_oracle(Solver *S, PyObject *arg) {
     if (arg != Py_None) {
@@ -1156,7 +1304,7 @@ static PyObject *Solver_stats(Solver *S, PyObject *Py_UNUSED(ignored)) {
 }
 
 static PyObject *Solver_clear(Solver *S, PyObject *Py_UNUSED(ignored)) {
-    memset(S->table, 0, (S->table_mask + 1) * sizeof(Entry));
+    memset(S->table, 0, (S->table_mask + 1) * sizeof(Slot));
     S->table_count = 0;
     Py_RETURN_NONE;
 }
@@ -1175,7 +1323,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
         max_log2 > 30) {
         Py_DECREF(seq);
         PyErr_SetString(PyExc_ValueError,
-                        "Solver(cells: 36 card numbers or -1, objective 0 or 1, table_log2 10..30)");
+                        "Solver(cells: 36 card numbers or -1, objective 0, 1 or 2, table_log2 10..30)");
         return -1;
     }
     uint64_t seen = 0;
@@ -1195,18 +1343,21 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
         if (!facedown) seen |= 1ULL << v;
     }
     Py_DECREF(seq);
+    if (S->table_sharers) {
+        PyErr_SetString(PyExc_ValueError, "another solver shares this one's table");
+        return -1;
+    }
     S->objective = objective;
     S->table_max_log2 = max_log2;
-    free(S->table);
-    S->table = NULL;
+    table_release(S);
     if (table_resize(S, max_log2 < 16 ? max_log2 : 16) < 0) {
         PyErr_NoMemory();
         return -1;
     }
-    free(S->cache_key);
-    free(S->cache_value);
-    S->cache_key = calloc((size_t)1 << CACHE_LOG2, sizeof(uint64_t));
-    S->cache_value = calloc((size_t)1 << CACHE_LOG2, 1);
+    table_free(S->cache_key, CACHE_KEY_BYTES);
+    table_free(S->cache_value, CACHE_VALUE_BYTES);
+    S->cache_key = table_alloc(CACHE_KEY_BYTES);
+    S->cache_value = table_alloc(CACHE_VALUE_BYTES);
     if (!S->cache_key || !S->cache_value) {
         PyErr_NoMemory();
         return -1;
@@ -1217,6 +1368,8 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
     S->aborted = 0;
     S->at_root = 0;
     S->root_best = -1;
+    S->root_alpha = -V_INF;
+    S->root_beta = V_INF;
     for (int c = 0; c < 36; c++) {
         S->root_low[c] = -V_INF;
         S->root_high[c] = V_INF;
@@ -1229,13 +1382,17 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
 
 static void Solver_dealloc(Solver *S) {
     Py_CLEAR(S->oracle);
-    free(S->table);
-    free(S->cache_key);
-    free(S->cache_value);
+    table_release(S);
+    table_free(S->cache_key, CACHE_KEY_BYTES);
+    table_free(S->cache_value, CACHE_VALUE_BYTES);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
 static PyMethodDef Solver_methods[] = {
+    {"set_window", (PyCFunction)Solver_set_window, METH_VARARGS, "set_window(lo, hi)"},
+    {"share_table", (PyCFunction)Solver_share_table, METH_O,
+     "share_table(solver or None): search with that solver's table (the same deal and objective; "
+     "both may search at once, on two threads), or again with an own table"},
     {"evaluate", (PyCFunction)Solver_evaluate, METH_VARARGS,
      "evaluate(cells_left, marker, p1, p2[, only]) -> [(cell, er, em)] scaled by f!, or None "
      "if stopped; `only` is a mask of the moves to evaluate"},

@@ -3,9 +3,12 @@
 Two searches run side by side in C, without the GIL, on two cores:
 
 - a proof: the exact solver, valuing the expected result alone (win 1, draw ½, loss 0; the
-  margin tie-break dropped, which prunes about three times more), proves a best move; then, if
-  time is left, the full exact search adds the margin tie-break, its expected results bounded
-  by the proof's table (``Solver.set_oracle``);
+  margin tie-break dropped, which prunes about three times more). It values first the root
+  move a shallow search likes best, then takes the other root moves one by one in the
+  deepening's current order, each only shown no better than the best valued so far (a search
+  window just above that value), which proves a best move; then, if time is left, the full
+  exact search adds the margin tie-break, its expected results bounded by the proof's table
+  (``Solver.set_oracle``);
 - iterative deepening: the same alpha-beta / Star1 / Star2 search cut off ``depth`` plies down,
   where a position is valued by an estimate (the score difference so far, and a win chance
   that is a logistic function of it and of what each player could still reach; see
@@ -13,7 +16,9 @@ Two searches run side by side in C, without the GIL, on two cores:
   move ordering of those before; once the depth covers every card left, it is the exact search.
   From depth 5 on, each iteration is first run on the previous one's 3 best root moves alone:
   when the full iteration runs out of time without finding a better move, that deeper look
-  at the top moves decides.
+  at the top moves decides. After 75% of the time its thread joins the proof, taking root
+  moves from the other end of the order, on the proof's own table (``Solver.share_table``):
+  each thread finds the subtrees the other finished.
 
 When time runs out the answer is the most exact one found: an optimal move with the tie-break,
 else a move proven optimal in expected result (also when the unfinished proof has bounded every
@@ -55,6 +60,12 @@ __all__ = ["SearchResult", "search"]
 RESERVE = 0.05
 # How many of the last iteration's best root moves the next is first searched on, alone.
 TOP = 3
+# The share of the time the deepening runs; then its thread helps the proof, sharing its table
+# (0.4, 0.6, 0.75 gave 92.3%, 94.2%, 95.2% optimal moves at 1 s: the deepening's depth decides
+# the positions the proof cannot finish).
+DEEPENING = 0.75
+# The depth of the shallow search that picks the root move the proof values first.
+QUICK = 5
 
 # The horizon estimate's win chance is logistic in sum((a + b / cards left) * feature) over
 # seven features (``Solver.features``; player 1's minus player 2's: score so far, what each
@@ -152,12 +163,19 @@ def search(
     deepening = _prepared(game, "result", 1)
     result_only = _prepared(game, "result-only", 0) if prove else None
     tie_break = _prepared(game, "result", 0) if prove else None
+    helper = _prepared(game, "result-only", 2) if prove else None
+    # root moves searched one by one: proven bounds on their doubled results, player 1's side
+    searched: dict[int, tuple[int | None, int | None]] = {}
     deepest: list[tuple[tuple[int, int, int], int]] = []  # completed iterations
     proofs: dict[str, tuple[int, int, int]] = {}
     stop = threading.Event()
 
     partial: list[int] = []  # the unfinished iteration's best move so far
     narrow: list[tuple[tuple[int, int, int], int]] = []  # iterations of the top moves alone
+
+    ranking: list[int] = list(legal)  # root moves, best first by the last iteration
+    taken: set[int] = set()  # root moves a proof thread has taken
+    lock = threading.Lock()
 
     def deepen() -> None:
         top = 0
@@ -175,19 +193,89 @@ def search(
             if stop.is_set():
                 return
             deepest.append((found, depth))
+            ranked = _mover_bounds(deepening.root_bounds(), sign)
+            highs = {cell: ranked.get(cell, (None, None))[1] for cell in legal}
+            best = sorted(legal, key=lambda cell: 1 << 62 if (h := highs[cell]) is None else -h)
+            best.remove(found[2])
+            ranking[:] = [found[2], *best]
             if depth >= 4 and len(legal) > TOP:
-                ranked = _mover_bounds(deepening.root_bounds(), sign)
-                highs = {cell: ranked.get(cell, (None, None))[1] for cell in legal}
-                best = sorted(legal, key=lambda cell: 1 << 62 if (h := highs[cell]) is None else -h)
-                top = sum(1 << cell for cell in best[:TOP])
+                top = sum(1 << cell for cell in ranking[:TOP])
+
+    def best_valued() -> tuple[int, int] | None:
+        """The best root move valued exactly so far, and its value (player 1's side)."""
+        exact = [(sign * lo, c) for c, (lo, hi) in searched.items() if lo is not None and lo == hi]
+        if not exact:
+            return None
+        value, cell = max(exact)
+        return cell, sign * value
+
+    def search_one(solver: Solver, cell: int, than: int | None) -> bool:
+        """Searches one root move; with ``than`` (a doubled result, player 1's side), only
+        whether it is better. Records what it proved; False when stopped."""
+        if than is not None:
+            solver.set_window(*((than, None) if sign == 1 else (None, than)))
+        try:
+            found = solver.search_depth(*pos, cards, 1 << cell)
+        finally:
+            solver.set_window(None, None)
+        if found is None:
+            return False
+        value = found[0]
+        better = than is None or (value > than if sign == 1 else value < than)
+        # fail-soft: a move no better than ``than`` gets a bound on the mover's side
+        with lock:
+            searched[cell] = (
+                (value, value) if better else (None, value) if sign == 1 else (value, None)
+            )
+        return True
+
+    def prove_moves(solver: Solver, front: bool) -> bool:
+        """Takes root moves not yet taken, in the deepening's order from the front (the proof)
+        or from the back (the helper), each only shown no better than the best move valued so
+        far. The proof then waits for the helper's last move; True when every move is settled."""
+        while not stop.is_set():
+            with lock:
+                if len(searched) == len(legal):
+                    return True
+                left = [cell for cell in ranking if cell not in taken]
+                cell = (left[0] if front else left[-1]) if left else -1
+                if cell >= 0:
+                    taken.add(cell)
+                valued = best_valued()
+            if cell < 0:
+                if not front:
+                    return False
+                stop.wait(0.001)
+                continue
+            if not search_one(solver, cell, None if valued is None else valued[1]):
+                with lock:
+                    taken.discard(cell)  # stopped: the other thread may take it over
+                return False
+        return False
+
+    def help_proof() -> None:
+        # The same proof on the same table, from the other end of the deepening's order: each
+        # thread finds the other's finished subtrees in the table (two threads on one proof
+        # are about 1.6 times faster than one on 16-18 cards).
+        assert helper is not None
+        prove_moves(helper, front=False)
 
     def proof() -> None:
         assert result_only is not None
         assert tie_break is not None
-        found = result_only.search_depth(*pos, cards)
-        if found is None or stop.is_set():
+        # The move a shallow search likes best is valued first; the others then only need to
+        # be shown no better, the deepening's best first (about 10% fewer nodes on 16-18
+        # cards than one search of every move, and its move is checked early).
+        quick = tie_break.search_depth(*pos, min(QUICK, cards - 1))
+        if quick is None:
             return
-        proofs["result"] = found
+        with lock:
+            taken.add(quick[2])
+        if not search_one(result_only, quick[2], None) or not prove_moves(result_only, True):
+            return
+        valued = best_valued()
+        assert valued is not None
+        proofs["result"] = (valued[1], 0, valued[0])
         if nodes is not None:  # the tie-break gets what the proof left of the budget
             left = proof_nodes - (result_only.stats()["nodes"] - counted[result_only])
             if left <= 0:
@@ -195,41 +283,47 @@ def search(
             tie_break.set_node_limit(left)
         tie_break.set_oracle(result_only)  # the proof's table bounds the expected results
         try:
-            found = tie_break.search_depth(*pos, cards)
+            full = tie_break.search_depth(*pos, cards)
         finally:
             tie_break.set_oracle(None)
-        if found is not None and not stop.is_set():
-            proofs["full"] = found
+        if full is not None and not stop.is_set():
+            proofs["full"] = full
 
-    solvers = [s for s in (deepening, result_only, tie_break) if s is not None]
+    solvers = [s for s in (deepening, result_only, tie_break, helper) if s is not None]
     counted = {solver: solver.stats()["nodes"] for solver in solvers}
     main = seconds - (RESERVE * seconds if prove else 0.0)
     deepening_nodes, proof_nodes = nodes or (0, 0)
+    share = DEEPENING if prove else 1.0
     for solver in solvers:
         if nodes is None:
-            solver.set_deadline(max(main - 0.01, 1e-9))
+            solver.set_deadline(max((share if solver is deepening else 1) * main - 0.01, 1e-9))
         elif solver is deepening:
-            solver.set_node_limit(
-                int(deepening_nodes * (1 - RESERVE)) if prove else deepening_nodes
-            )
+            solver.set_node_limit(int(deepening_nodes * (1 - RESERVE) * share))
+        elif solver is helper:
+            solver.set_node_limit(int(deepening_nodes * (1 - RESERVE) * (1 - share)))
         else:
             solver.set_node_limit(proof_nodes)
+
+    def deepen_then_help() -> None:
+        deepen()
+        if helper is not None and not (deepest and deepest[-1][1] >= cards):
+            help_proof()
+
+    if helper is not None and result_only is not None:
+        helper.share_table(result_only)
     try:
         with ThreadPoolExecutor(2) as pool:
-            running = [pool.submit(deepen)] + ([pool.submit(proof)] if prove else [])
+            running = [pool.submit(deepen_then_help)] + ([pool.submit(proof)] if prove else [])
             while True:
                 remaining = started + main - time.perf_counter() if nodes is None else 0.1
                 if remaining <= 0 or "full" in proofs:
                     break
-                done = wait(running, min(0.1, remaining), FIRST_COMPLETED)[0]
+                wait(running, min(0.1, remaining), FIRST_COMPLETED)
                 if "full" in proofs:
                     break
-                if nodes is not None:
-                    # each search runs out its own budget, unless the deepening became exact
-                    exact_deepening = bool(deepest) and deepest[-1][1] >= cards
-                    if all(f.done() for f in running) or (running[0] in done and exact_deepening):
-                        break
-                elif running[0] in done:
+                # each search runs out its time or budget, unless the deepening became exact
+                exact_deepening = bool(deepest) and deepest[-1][1] >= cards
+                if all(f.done() for f in running) or (running[0].done() and exact_deepening):
                     break
                 if progress is not None and deepest:
                     found, depth = deepest[-1]
@@ -241,6 +335,8 @@ def search(
         for solver in solvers:
             solver.set_deadline(0)
             solver.set_node_limit(0)
+        if helper is not None:
+            helper.share_table(None)
     if "full" in proofs:
         return outcome(proofs["full"], cards, True, True)
     if deepest and deepest[-1][1] >= cards:
@@ -248,7 +344,14 @@ def search(
     if "result" in proofs:
         return outcome(proofs["result"], cards, True, False)
     # the unfinished proof's root moves searched so far: bounds on their exact results
-    bounds = _mover_bounds(result_only.root_bounds(), sign) if result_only is not None else {}
+    found_bounds = result_only.root_bounds() if result_only is not None else {}
+    for cell, (lo, hi) in searched.items():
+        old_lo, old_hi = found_bounds.get(cell, (None, None))
+        found_bounds[cell] = (
+            lo if old_lo is None else old_lo if lo is None else max(lo, old_lo),
+            hi if old_hi is None else old_hi if hi is None else min(hi, old_hi),
+        )
+    bounds = _mover_bounds(found_bounds, sign)
     lows = {cell: lo for cell, (lo, _) in bounds.items() if lo is not None}
     if lows:
         best_low = max(lows.values())
