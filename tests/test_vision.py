@@ -266,6 +266,40 @@ def test_the_fainter_ink_mask_finds_a_soft_pale_index_once() -> None:
 # --- the classifier ensemble ----------------------------------------------------------------
 
 
+def _lit_table(cards: list[tuple[int, int, int, int, int]]) -> np.ndarray:
+    """A dark table with white rectangles (x, y, width, height, brightness)."""
+    image = np.full((600, 900, 3), 40, np.uint8)
+    for x, y, w, h, level in cards:
+        image[y : y + h, x : x + w] = level
+    return image
+
+
+def test_card_width_survives_uneven_light_and_a_tight_meld() -> None:
+    from cardscore.vision.proposals import _typical, find_regions
+
+    # Best-lit: a tight meld, one card-shaped block 1.4 cards wide; in the shade: three cards.
+    # The brighter half of the card class alone would show only the meld.
+    image = _lit_table(
+        [(60, 60, 140, 210, 255)] + [(300 + 150 * i, 300, 100, 140, 170) for i in range(3)]
+    )
+    assert find_regions(image).card_width == pytest.approx(100, abs=3)
+    # As common as the meld's size, a card's wins; no two alike: the median.
+    assert _typical([152, 152, 98, 98, 152, 98]) == 98
+    assert _typical([26, 155, 98]) == 98
+
+
+def test_card_width_from_ragged_card_shaped_regions() -> None:
+    from cardscore.vision.proposals import find_regions
+
+    # Cards with a corner bitten off (glare, art as pale as the table) are no whole card's
+    # shape but card-proportioned: they give the width, not the fragment beside them.
+    image = _lit_table([(100 + 200 * i, 100, 120, 170, 230) for i in range(3)])
+    image[400:430, 100:130] = 230
+    for i in range(3):
+        image[100:160, 100 + 200 * i : 170 + 200 * i] = 40
+    assert find_regions(image).card_width == pytest.approx(120, abs=4)
+
+
 def test_the_ensemble_is_the_geometric_mean_of_its_members_where_the_first_sees_ink() -> None:
     from cardscore.vision.classifier import MODEL_PATHS, SCREEN, classify
     from cardscore.vision.labels import BACKGROUND
