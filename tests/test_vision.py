@@ -263,6 +263,26 @@ def test_the_fainter_ink_mask_finds_a_soft_pale_index_once() -> None:
     assert set(candidates(soft)) <= set(candidates(soft, PALE_INK))
 
 
+def test_ink_on_a_card_region_in_shade_is_a_candidate() -> None:
+    from cardscore.vision.proposals import find_regions
+
+    # A second card in deep shade, paper darker than 0.7 of the photo's brightest: ink on it
+    # counts as on paper only because the card regions say so (detect passes them).
+    image = _card_with_a_five(20, 0.0)
+    image[:, 240:] = (30, 60, 80)
+    cv2.rectangle(image, (260, 50), (380, 218), (150, 150, 150), -1)
+    cv2.putText(image, "5", (268, 78), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+    shaded = [c for c in candidates(image) if c.x > 240]
+    assert shaded == []
+    regions = find_regions(image, card_width=120.0)
+    cards = (regions.labels > 0).astype(np.uint8)
+    found = [c for c in candidates(image, None, cards) if c.x > 240 and c.y < 100]
+    (five,) = found
+    assert abs(five.x - 272) < 3
+    # Without regions (training's candidates) nothing changes; with them nothing is lost.
+    assert set(candidates(image)) <= set(candidates(image, None, cards))
+
+
 # --- the classifier ensemble ----------------------------------------------------------------
 
 

@@ -236,7 +236,9 @@ def _strokes(hat: np.ndarray, levels: tuple[int, int]) -> np.ndarray:
     return out
 
 
-def candidates(norm: np.ndarray, pale: tuple[int, int] | None = None) -> list[Candidate]:
+def candidates(
+    norm: np.ndarray, pale: tuple[int, int] | None = None, cards: np.ndarray | None = None
+) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
 
     ``pale`` (ink levels like (:data:`INK_LOW`, :data:`INK_HIGH`), fainter than those) adds
@@ -244,10 +246,16 @@ def candidates(norm: np.ndarray, pale: tuple[int, int] | None = None) -> list[Ca
     photo leaves an index's strokes pale, and at the usual level a glyph falls apart into
     fragments too small to be a candidate or of the wrong size to frame it. A blob both masks
     find (same place, same size) is not looked at twice.
+
+    ``cards`` (a mask of the card regions at the normalised image's size) counts as paper
+    too: the photo-wide paper level misses cards in shade when the light is uneven.
     """
     gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
     paper_level = 0.7 * float(np.percentile(gray, 99))
     paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
+    if cards is not None:
+        # A card region's pixels count as paper (255) whatever their brightness.
+        paper = np.where(cards > 0, np.uint8(255), paper)
     c4, s4 = _local_angles(gray)
     hat = _black_hat(norm)  # both masks threshold the same black-hat
     out = _blobs(_strokes(hat, (INK_LOW, INK_HIGH)), paper, paper_level, c4, s4)
