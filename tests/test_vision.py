@@ -16,7 +16,7 @@ pytest.importorskip("onnxruntime", reason="needs the vision extra (onnxruntime)"
 from cardscore.cards import Card, parse_cards  # noqa: E402
 from cardscore.cli import main  # noqa: E402
 from cardscore.vision import ImageError, recognize  # noqa: E402
-from cardscore.vision.detect import PALE_INK, IndexHit, _merge  # noqa: E402
+from cardscore.vision.detect import DARK_INK, PALE_INK, IndexHit, _merge  # noqa: E402
 from cardscore.vision.evaluate import read_labels, score_cards  # noqa: E402
 from cardscore.vision.image_io import MAX_PIXELS, load_image  # noqa: E402
 from cardscore.vision.layout import (  # noqa: E402
@@ -261,6 +261,23 @@ def test_the_fainter_ink_mask_finds_a_soft_pale_index_once() -> None:
     assert 9 <= found.size <= 13  # the whole glyph, so the crop frames it
     # The usual candidates all stay.
     assert set(candidates(soft)) <= set(candidates(soft, PALE_INK))
+
+
+def test_the_darker_ink_mask_parts_a_glyph_from_a_thin_pale_line_it_touches() -> None:
+    # A card's printed frame (or the next card's edge) touching the index: at the usual ink
+    # level the glyph and the line are one blob, too tall to be a glyph; the line is paler
+    # than the glyph's strokes, so the darker mask has the glyph alone.
+    image = _card_with_a_five(20, 0.0)
+    cv2.line(image, (109, 60), (109, 200), (190, 190, 190), 1)
+    assert _index_blobs(candidates(image)) == []
+    assert _index_blobs(candidates(image, PALE_INK)) == []
+    (found,) = _index_blobs(candidates(image, PALE_INK, None, DARK_INK))
+    assert abs(found.x - 112) < 3
+    assert abs(found.y - 72) < 3
+    assert 9 <= found.size <= 13
+    # Without the line the darker mask adds nothing: the usual blob is not proposed twice.
+    clean = _card_with_a_five(20, 0.0)
+    assert candidates(clean, None, None, DARK_INK) == candidates(clean)
 
 
 def test_ink_on_a_card_region_in_shade_is_a_candidate() -> None:

@@ -19,8 +19,10 @@ from cardscore.vision.proposals import NORMAL_WIDTH, Candidate, Regions, candida
 
 __all__ = ["IndexHit", "find_indices"]
 
-# A second, fainter ink mask's levels (see proposals.candidates); None: no second mask.
+# A fainter and a darker ink mask's levels (see proposals.candidates); None: no such mask.
+# Inference only: training's candidates come from the usual mask alone.
 PALE_INK: tuple[int, int] | None = (20, 30)
+DARK_INK: tuple[int, int] | None = (70, 70)
 # Ink inside the card regions is on paper even where the photo-wide paper level says shade
 # (uneven light); training's candidates, drawn without regions, do not change.
 CARD_REGIONS_ARE_PAPER = True
@@ -88,7 +90,7 @@ def find_indices(
         h, w = norm.shape[:2]
         inside = (regions.labels > 0).astype(np.uint8)
         cards = cv2.resize(inside, (w, h), interpolation=cv2.INTER_NEAREST)
-    cands = _with_region_angles(candidates(norm, PALE_INK, cards), regions, factor)
+    cands = _with_region_angles(candidates(norm, PALE_INK, cards, DARK_INK), regions, factor)
     points = [(c.x, c.y, c.size, (c.angle + 90 * k) % 360) for c in cands for k in range(4)]
     probs = classify(crop_batch(norm, points), model)
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,

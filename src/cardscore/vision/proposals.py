@@ -237,7 +237,10 @@ def _strokes(hat: np.ndarray, levels: tuple[int, int]) -> np.ndarray:
 
 
 def candidates(
-    norm: np.ndarray, pale: tuple[int, int] | None = None, cards: np.ndarray | None = None
+    norm: np.ndarray,
+    pale: tuple[int, int] | None = None,
+    cards: np.ndarray | None = None,
+    dark: tuple[int, int] | None = None,
 ) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
 
@@ -246,6 +249,11 @@ def candidates(
     photo leaves an index's strokes pale, and at the usual level a glyph falls apart into
     fragments too small to be a candidate or of the wrong size to frame it. A blob both masks
     find (same place, same size) is not looked at twice.
+
+    ``dark`` (levels above those) does the same with a darker mask: a thin, paler line
+    touching a glyph (a court card's printed frame, the edge or shadow of the next card in a
+    meld, a pip's stem) makes the two one blob, too large to be a glyph or framed around
+    both; the glyph's own strokes are darker and stand alone in it.
 
     ``cards`` (a mask of the card regions at the normalised image's size) counts as paper
     too: the photo-wide paper level misses cards in shade when the light is uneven.
@@ -259,14 +267,16 @@ def candidates(
     c4, s4 = _local_angles(gray)
     hat = _black_hat(norm)  # both masks threshold the same black-hat
     out = _blobs(_strokes(hat, (INK_LOW, INK_HIGH)), paper, paper_level, c4, s4)
-    if pale is not None:
-        usual = list(out)
-        for c in _blobs(_strokes(hat, pale), paper, paper_level, c4, s4):
+    for levels in (pale, dark):
+        if levels is None:
+            continue
+        before = list(out)
+        for c in _blobs(_strokes(hat, levels), paper, paper_level, c4, s4):
             if not any(
                 abs(c.x - k.x) < 0.25 * k.size
                 and abs(c.y - k.y) < 0.25 * k.size
                 and 0.8 < c.size / k.size < 1.25
-                for k in usual
+                for k in before
             ):
                 out.append(c)
     return out
