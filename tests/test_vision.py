@@ -16,7 +16,7 @@ pytest.importorskip("onnxruntime", reason="needs the vision extra (onnxruntime)"
 from cardscore.cards import Card, parse_cards  # noqa: E402
 from cardscore.cli import main  # noqa: E402
 from cardscore.vision import ImageError, recognize  # noqa: E402
-from cardscore.vision.detect import PALE_INK, IndexHit, _merge  # noqa: E402
+from cardscore.vision.detect import DARK_INK, PALE_INK, IndexHit, _merge  # noqa: E402
 from cardscore.vision.evaluate import read_labels, score_cards  # noqa: E402
 from cardscore.vision.image_io import MAX_PIXELS, load_image  # noqa: E402
 from cardscore.vision.layout import (  # noqa: E402
@@ -263,7 +263,78 @@ def test_the_fainter_ink_mask_finds_a_soft_pale_index_once() -> None:
     assert set(candidates(soft)) <= set(candidates(soft, PALE_INK))
 
 
+def test_the_darker_ink_mask_parts_a_glyph_from_a_thin_pale_line_it_touches() -> None:
+    # A card's printed frame (or the next card's edge) touching the index: at the usual ink
+    # level the glyph and the line are one blob, too tall to be a glyph; the line is paler
+    # than the glyph's strokes, so the darker mask has the glyph alone.
+    image = _card_with_a_five(20, 0.0)
+    cv2.line(image, (109, 60), (109, 200), (190, 190, 190), 1)
+    assert _index_blobs(candidates(image)) == []
+    assert _index_blobs(candidates(image, PALE_INK)) == []
+    (found,) = _index_blobs(candidates(image, PALE_INK, None, DARK_INK))
+    assert abs(found.x - 112) < 3
+    assert abs(found.y - 72) < 3
+    assert 9 <= found.size <= 13
+    # Without the line the darker mask adds nothing: the usual blob is not proposed twice.
+    clean = _card_with_a_five(20, 0.0)
+    assert candidates(clean, None, None, DARK_INK) == candidates(clean)
+
+
+def test_ink_on_a_card_region_in_shade_is_a_candidate() -> None:
+    from cardscore.vision.proposals import find_regions
+
+    # A second card in deep shade, paper darker than 0.7 of the photo's brightest: ink on it
+    # counts as on paper only because the card regions say so (detect passes them).
+    image = _card_with_a_five(20, 0.0)
+    image[:, 240:] = (30, 60, 80)
+    cv2.rectangle(image, (260, 50), (380, 218), (150, 150, 150), -1)
+    cv2.putText(image, "5", (268, 78), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+    shaded = [c for c in candidates(image) if c.x > 240]
+    assert shaded == []
+    regions = find_regions(image, card_width=120.0)
+    cards = (regions.labels > 0).astype(np.uint8)
+    found = [c for c in candidates(image, None, cards) if c.x > 240 and c.y < 100]
+    (five,) = found
+    assert abs(five.x - 272) < 3
+    # Without regions (training's candidates) nothing changes; with them nothing is lost.
+    assert set(candidates(image)) <= set(candidates(image, None, cards))
+
+
 # --- the classifier ensemble ----------------------------------------------------------------
+
+
+def _lit_table(cards: list[tuple[int, int, int, int, int]]) -> np.ndarray:
+    """A dark table with white rectangles (x, y, width, height, brightness)."""
+    image = np.full((600, 900, 3), 40, np.uint8)
+    for x, y, w, h, level in cards:
+        image[y : y + h, x : x + w] = level
+    return image
+
+
+def test_card_width_survives_uneven_light_and_a_tight_meld() -> None:
+    from cardscore.vision.proposals import _typical, find_regions
+
+    # Best-lit: a tight meld, one card-shaped block 1.4 cards wide; in the shade: three cards.
+    # The brighter half of the card class alone would show only the meld.
+    image = _lit_table(
+        [(60, 60, 140, 210, 255)] + [(300 + 150 * i, 300, 100, 140, 170) for i in range(3)]
+    )
+    assert find_regions(image).card_width == pytest.approx(100, abs=3)
+    # As common as the meld's size, a card's wins; no two alike: the median.
+    assert _typical([152, 152, 98, 98, 152, 98]) == 98
+    assert _typical([26, 155, 98]) == 98
+
+
+def test_card_width_from_ragged_card_shaped_regions() -> None:
+    from cardscore.vision.proposals import find_regions
+
+    # Cards with a corner bitten off (glare, art as pale as the table) are no whole card's
+    # shape but card-proportioned: they give the width, not the fragment beside them.
+    image = _lit_table([(100 + 200 * i, 100, 120, 170, 230) for i in range(3)])
+    image[400:430, 100:130] = 230
+    for i in range(3):
+        image[100:160, 100 + 200 * i : 170 + 200 * i] = 40
+    assert find_regions(image).card_width == pytest.approx(120, abs=4)
 
 
 def test_the_ensemble_is_the_geometric_mean_of_its_members_where_the_first_sees_ink() -> None:

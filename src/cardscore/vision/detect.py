@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from cardscore.cards import Card
@@ -18,8 +19,13 @@ from cardscore.vision.proposals import NORMAL_WIDTH, Candidate, Regions, candida
 
 __all__ = ["IndexHit", "find_indices"]
 
-# A second, fainter ink mask's levels (see proposals.candidates); None: no second mask.
+# A fainter and a darker ink mask's levels (see proposals.candidates); None: no such mask.
+# Inference only: training's candidates come from the usual mask alone.
 PALE_INK: tuple[int, int] | None = (20, 30)
+DARK_INK: tuple[int, int] | None = (70, 70)
+# Ink inside the card regions is on paper even where the photo-wide paper level says shade
+# (uneven light); training's candidates, drawn without regions, do not change.
+CARD_REGIONS_ARE_PAPER = True
 MIN_PROB = 0.25  # below this a crop is not an index hit at all (cards need more: layout)
 MERGE_ACROSS, MERGE_ALONG = 0.15, 0.3  # one glyph's hits, in card widths (see _same_glyph)
 
@@ -79,7 +85,12 @@ def find_indices(
     ``regions`` (from the photo, with ``factor`` = normalised px per photo px) adds the card
     regions' axes as a second guess of each candidate's orientation.
     """
-    cands = _with_region_angles(candidates(norm, PALE_INK), regions, factor)
+    cards = None
+    if regions is not None and CARD_REGIONS_ARE_PAPER:
+        h, w = norm.shape[:2]
+        inside = (regions.labels > 0).astype(np.uint8)
+        cards = cv2.resize(inside, (w, h), interpolation=cv2.INTER_NEAREST)
+    cands = _with_region_angles(candidates(norm, PALE_INK, cards, DARK_INK), regions, factor)
     points = [(c.x, c.y, c.size, (c.angle + 90 * k) % 360) for c in cands for k in range(4)]
     probs = classify(crop_batch(norm, points), model)
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,

@@ -30,6 +30,7 @@ CROP_SIDE = 3.2  # crop side, in glyph heights: decks' indices differ in size, n
 CROP_SHIFT = 0.6  # crop centre sits this far below the glyph (card frame), toward the suit
 INK_LOW, INK_HIGH = 45, 45  # black-hat levels of a glyph's strokes and of its darkest core
 _MASK_SIDE = 1000  # long side of the image the card mask is computed on
+LOOSE_FILL = 0.7  # a card-proportioned region this full still gives the card width
 
 
 @dataclass(frozen=True)
@@ -78,15 +79,25 @@ def whiteness(bgr: np.ndarray) -> np.ndarray:
     return out
 
 
-def _card_mask(small: np.ndarray) -> np.ndarray:
+def _card_mask(small: np.ndarray) -> list[np.ndarray]:
+    """Candidate card masks, the preferred first: the bright class of the photo's whiteness,
+    and when that class is itself bimodal (a pale table and the cards) its brighter part first.
+
+    Uneven light can make the second split keep only the best-lit cards: find_regions picks
+    the mask that shows the most card-shaped regions.
+    """
     white = whiteness(small)
     level, _ = _otsu(white.ravel())
-    # The bright class may itself hold a pale table and the cards: split it again if bimodal.
+    levels = [level]
     upper = white[white > level]
     if upper.size > 100:
         second, gap = _otsu(upper)
         if gap > 30:
-            level = second
+            levels.insert(0, second)
+    return [_filled(white, level) for level in levels]
+
+
+def _filled(white: np.ndarray, level: float) -> np.ndarray:
     mask: np.ndarray = (white > max(level, 60.0)).astype(np.uint8) * 255
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
     # Fill holes (court-card art, pips) so a card is one solid region.
@@ -96,18 +107,20 @@ def _card_mask(small: np.ndarray) -> np.ndarray:
     return filled
 
 
-def find_regions(image: np.ndarray, card_width: float | None = None) -> Regions:
-    """Card regions and card width (estimated from card-shaped regions unless given)."""
-    h, w = image.shape[:2]
-    scale = min(1.0, _MASK_SIDE / max(h, w))
-    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    mask = _card_mask(small)
+@dataclass
+class _Shapes:
+    labels: np.ndarray
+    angles: dict[int, float]
+    boxes: dict[int, tuple[tuple[float, float], tuple[float, float], float]]
+    single: list[float]  # short sides of regions shaped like one whole card
+    loose: list[float]  # of card-proportioned regions less completely filled
+    sides: list[float]
+
+
+def _shapes(mask: np.ndarray, scale: float) -> _Shapes:
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    min_area = (0.02 * max(small.shape[:2])) ** 2
-    angles: dict[int, float] = {}
-    boxes: dict[int, tuple[tuple[float, float], tuple[float, float], float]] = {}
-    single: list[float] = []
-    sides: list[float] = []
+    min_area = (0.02 * max(mask.shape[:2])) ** 2
+    out = _Shapes(labels, {}, {}, [], [], [])
     for i in range(1, count):
         if stats[i, cv2.CC_STAT_AREA] < min_area:
             labels[labels == i] = 0
@@ -121,21 +134,52 @@ def find_regions(image: np.ndarray, card_width: float | None = None) -> Regions:
         (cx, cy), (rw, rh), ang = rect
         p0, p1 = cv2.boxPoints(rect)[:2]
         # Card rotation, counter-clockwise as seen, modulo a quarter turn.
-        angles[i] = float(np.degrees(-np.arctan2(p1[1] - p0[1], p1[0] - p0[0])) % 90.0)
-        boxes[i] = ((cx / scale, cy / scale), (rw / scale, rh / scale), float(ang))
+        out.angles[i] = float(np.degrees(-np.arctan2(p1[1] - p0[1], p1[0] - p0[0])) % 90.0)
+        out.boxes[i] = ((cx / scale, cy / scale), (rw / scale, rh / scale), float(ang))
         short, long_ = sorted((rw, rh))
-        sides.append(short / scale)
+        out.sides.append(short / scale)
         fill = stats[i, cv2.CC_STAT_AREA] / max(rw * rh, 1.0)
-        if fill > 0.9 and 1.25 < long_ / max(short, 1.0) < 1.7:
-            single.append(short / scale)
+        if 1.25 < long_ / max(short, 1.0) < 1.7:
+            if fill > 0.9:
+                out.single.append(short / scale)
+            elif fill > LOOSE_FILL:
+                out.loose.append(short / scale)
+    return out
+
+
+def _typical(sides: list[float]) -> float:
+    """The side most whole-card regions share (within 12%); a tight meld can look like one
+    card, only larger, so of equally common sides the smaller wins. The median when no two
+    agree."""
+    values = np.sort(np.asarray(sides))
+    support = [int(np.sum((values > v / 1.12) & (values < v * 1.12))) for v in values]
+    if max(support) < 2:
+        return float(np.median(values))
+    best = int(np.argmax(support))  # the first, so the smallest, of the most supported
+    v = values[best]
+    return float(np.median(values[(values > v / 1.12) & (values < v * 1.12)]))
+
+
+def find_regions(image: np.ndarray, card_width: float | None = None) -> Regions:
+    """Card regions and card width (estimated from card-shaped regions unless given)."""
+    h, w = image.shape[:2]
+    scale = min(1.0, _MASK_SIDE / max(h, w))
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    tried = [_shapes(mask, scale) for mask in _card_mask(small)]
+    # The first mask unless another shows more whole cards (max keeps the first of equals).
+    found = max(tried, key=lambda s: (len(s.single), len(s.loose)))
     if card_width is None:
-        if single:
-            card_width = float(np.median(single))
-        elif sides:
-            card_width = float(min(sides))
+        if found.single:
+            card_width = _typical(found.single)
+        elif found.loose:
+            # Cards under uneven light come out ragged: still card-proportioned, unlike the
+            # fragments the smallest side would pick.
+            card_width = float(np.median(found.loose))
+        elif found.sides:
+            card_width = float(min(found.sides))
         else:
             card_width = max(h, w) / 12.0
-    return Regions(scale, labels, angles, boxes, card_width)
+    return Regions(scale, found.labels, found.angles, found.boxes, card_width)
 
 
 def normalise(image: np.ndarray, card_width: float) -> tuple[np.ndarray, float]:
@@ -192,7 +236,12 @@ def _strokes(hat: np.ndarray, levels: tuple[int, int]) -> np.ndarray:
     return out
 
 
-def candidates(norm: np.ndarray, pale: tuple[int, int] | None = None) -> list[Candidate]:
+def candidates(
+    norm: np.ndarray,
+    pale: tuple[int, int] | None = None,
+    cards: np.ndarray | None = None,
+    dark: tuple[int, int] | None = None,
+) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
 
     ``pale`` (ink levels like (:data:`INK_LOW`, :data:`INK_HIGH`), fainter than those) adds
@@ -200,21 +249,34 @@ def candidates(norm: np.ndarray, pale: tuple[int, int] | None = None) -> list[Ca
     photo leaves an index's strokes pale, and at the usual level a glyph falls apart into
     fragments too small to be a candidate or of the wrong size to frame it. A blob both masks
     find (same place, same size) is not looked at twice.
+
+    ``dark`` (levels above those) does the same with a darker mask: a thin, paler line
+    touching a glyph (a court card's printed frame, the edge or shadow of the next card in a
+    meld, a pip's stem) makes the two one blob, too large to be a glyph or framed around
+    both; the glyph's own strokes are darker and stand alone in it.
+
+    ``cards`` (a mask of the card regions at the normalised image's size) counts as paper
+    too: the photo-wide paper level misses cards in shade when the light is uneven.
     """
     gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
     paper_level = 0.7 * float(np.percentile(gray, 99))
     paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
+    if cards is not None:
+        # A card region's pixels count as paper (255) whatever their brightness.
+        paper = np.where(cards > 0, np.uint8(255), paper)
     c4, s4 = _local_angles(gray)
     hat = _black_hat(norm)  # both masks threshold the same black-hat
     out = _blobs(_strokes(hat, (INK_LOW, INK_HIGH)), paper, paper_level, c4, s4)
-    if pale is not None:
-        usual = list(out)
-        for c in _blobs(_strokes(hat, pale), paper, paper_level, c4, s4):
+    for levels in (pale, dark):
+        if levels is None:
+            continue
+        before = list(out)
+        for c in _blobs(_strokes(hat, levels), paper, paper_level, c4, s4):
             if not any(
                 abs(c.x - k.x) < 0.25 * k.size
                 and abs(c.y - k.y) < 0.25 * k.size
                 and 0.8 < c.size / k.size < 1.25
-                for k in usual
+                for k in before
             ):
                 out.append(c)
     return out
