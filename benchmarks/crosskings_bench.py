@@ -282,7 +282,7 @@ def load_cache(path: Path) -> dict[str, object]:
 
 
 def bench_anytime(
-    mix: list[tuple[int, int]],
+    mix: list[tuple[int, int, int]],
     seconds: float,
     exact_timeout: float,
     cache: Path,
@@ -294,18 +294,22 @@ def bench_anytime(
     whose exact values take longer than ``exact_timeout`` are skipped and counted), then the
     anytime search under the time budget (or, with ``nodes``, node budgets for its deepening
     and its proof: deterministic, for comparing variants). ``mix`` says how many usable
-    positions of each size; skipped ones are replaced by the next seeds. ``reference="result"``
+    positions of each size, and the most face-down cards they may have (more: skipped, without
+    trying); skipped ones are replaced by the next seeds. ``reference="result"``
     computes missing exact values with the result-only objective (no margins: the tie-break
     column then counts only the positions with margins)."""
     compute = exact_results if reference == "result" else exact_moves
     known = load_cache(cache)
     rows = []
     skipped: dict[int, int] = defaultdict(int)
-    for size, wanted in mix:
+    for size, wanted, most_face_down in mix:
         seed, usable = 2000 + 100 * size, 0
         while usable < wanted:
             seed_used, game = next(positions(size, 1, seed))
             seed = seed_used + 1
+            if game.face_down_left > most_face_down:
+                skipped[size] += 1
+                continue
             key = f"{size}:{seed_used}"
             entry = known.get(key)
             if entry is None:
@@ -362,11 +366,11 @@ def bench_anytime(
     print(
         "| cards left | positions | optimal expected result | optimal incl. margin tie-break "
         "| search proved its move exact | skipped (exact values > "
-        f"{exact_timeout:g} s) |"
+        f"{exact_timeout:g} s, or too many face-down cards) |"
     )
     print("|---:|---:|---:|---:|---:|---:|")
     everything: list[tuple[bool, bool | None, bool]] = []
-    for size, _ in mix:
+    for size, _, _ in mix:
         got = by_size[size]
         everything += got
         print(row_of(str(size), got, skipped[size]))
@@ -431,7 +435,8 @@ def main() -> None:
         "--mix",
         nargs="+",
         default=["16:40", "17:35", "18:25"],
-        help="CARDS:COUNT pairs: how many positions with that many cards left",
+        help="CARDS:COUNT[:FACEDOWN]: how many positions with that many cards left (and at "
+        "most that many face-down cards: 12 unless said)",
     )
     anytime.add_argument("--seconds", type=float, default=1.0)
     anytime.add_argument("--exact-timeout", type=float, default=60)
@@ -466,7 +471,7 @@ def main() -> None:
     elif args.section == "horizon":
         bench_horizon(args.sizes, args.per_size, args.limit)
     elif args.section == "anytime":
-        mix = [(int(a), int(b)) for a, b in (m.split(":") for m in args.mix)]
+        mix = [(*map(int, m.split(":")), 12)[:3] for m in args.mix]
         if args.weights:
             anytime_module.WEIGHTS = tuple(float(w) for w in args.weights.split(","))
         bench_anytime(
