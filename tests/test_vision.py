@@ -300,6 +300,24 @@ def test_ink_on_a_card_region_in_shade_is_a_candidate() -> None:
     assert set(candidates(image)) <= set(candidates(image, None, cards))
 
 
+def test_a_candidate_in_a_corner_bitten_out_of_its_card_region_gets_the_regions_axes() -> None:
+    from cardscore.vision.detect import _with_region_angles
+    from cardscore.vision.proposals import Regions
+
+    # A card 120 mask px wide turned 30°, its top-left corner cut out of the region (a red
+    # index at the edge): the index's candidate still gets the card's axes as a second guess.
+    labels = np.zeros((300, 300), np.int32)
+    labels[50:218, 50:170] = 3
+    labels[50:85, 50:75] = 0
+    regions = Regions(1.0, labels, {3: 30.0}, {}, 120.0)
+    index, far = Candidate(62.0, 66.0, 15.0, 0.0), Candidate(260.0, 270.0, 15.0, 0.0)
+    assert _with_region_angles([index, far], regions, 1.0) == [
+        index,
+        far,
+        Candidate(62.0, 66.0, 15.0, 30.0),
+    ]
+
+
 # --- the classifier ensemble ----------------------------------------------------------------
 
 

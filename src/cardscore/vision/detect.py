@@ -26,6 +26,10 @@ DARK_INK: tuple[int, int] | None = (70, 70)
 # Ink inside the card regions is on paper even where the photo-wide paper level says shade
 # (uneven light); training's candidates, drawn without regions, do not change.
 CARD_REGIONS_ARE_PAPER = True
+# A red index at a card's edge cuts its corner out of the card region (the region is the
+# paper, and the mask's opening eats the thin paper beside the glyph): a candidate off every
+# region takes the one most present within this reach (card widths).
+REGION_REACH = 0.15
 MIN_PROB = 0.25  # below this a crop is not an index hit at all (cards need more: layout)
 MERGE_ACROSS, MERGE_ALONG = 0.15, 0.3  # one glyph's hits, in card widths (see _same_glyph)
 
@@ -58,11 +62,8 @@ def _with_region_angles(
         return cands
     out = list(cands)
     to_mask = regions.scale / factor
-    h, w = regions.labels.shape
     for c in cands:
-        mx = min(w - 1, max(0, round(c.x * to_mask)))
-        my = min(h - 1, max(0, round(c.y * to_mask)))
-        region = int(regions.labels[my, mx])
+        region = _region_at(regions.labels, c.x * to_mask, c.y * to_mask, NORMAL_WIDTH * to_mask)
         if region == 0:
             continue
         guesses = [c.angle]
@@ -72,6 +73,21 @@ def _with_region_angles(
                 guesses.append(angle)
                 out.append(Candidate(c.x, c.y, c.size, angle))
     return out
+
+
+def _region_at(labels: np.ndarray, x: float, y: float, card: float) -> int:
+    """The card region at (x, y) in mask pixels (``card``: a card's width there); off every
+    region, the one most present within :data:`REGION_REACH`; 0 for none."""
+    h, w = labels.shape
+    mx, my = min(w - 1, max(0, round(x))), min(h - 1, max(0, round(y)))
+    region = int(labels[my, mx])
+    if region == 0:
+        r = max(1, round(REGION_REACH * card))
+        near = labels[max(0, my - r) : my + r + 1, max(0, mx - r) : mx + r + 1]
+        near = near[near > 0]
+        if near.size:
+            region = int(np.bincount(near).argmax())
+    return region
 
 
 def find_indices(
