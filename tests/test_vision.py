@@ -318,6 +318,33 @@ def test_a_candidate_in_a_corner_bitten_out_of_its_card_region_gets_the_regions_
     ]
 
 
+def test_a_blob_read_weakly_gets_one_more_look_along_its_rank_to_suit_axis() -> None:
+    from cardscore.vision.detect import SECOND_LOOK, _suit_guesses
+    from cardscore.vision.labels import BACKGROUND
+
+    # Three rank-sized blobs, each with a suit-sized blob 1.1 glyph heights away in the
+    # direction a card turned 30° (or 3°) points "down". Only a blob some crop reads a little
+    # like an index, and none as a hit, gets that direction as one more guess, and only when
+    # its guesses so far (the local edges: 0°, 90°, ...) are more than 8° from it.
+    t30, t3 = np.deg2rad(30.0), np.deg2rad(3.0)
+    ranks = [Candidate(100.0, 100.0, 16.0, 0.0), Candidate(300.0, 100.0, 16.0, 0.0)]
+    ranks += [Candidate(500.0, 100.0, 16.0, 0.0), Candidate(700.0, 100.0, 16.0, 0.0)]
+    suits = [
+        Candidate(r.x + 17.6 * np.sin(t), r.y + 17.6 * np.cos(t), 11.0, 0.0)
+        for r, t in zip(ranks, (t30, t30, t30, t3), strict=True)
+    ]
+    blobs = ranks + suits
+    points = [(b.x, b.y, b.size, 90.0 * k) for b in blobs for k in range(4)]
+    rows_of = {(b.x, b.y): list(range(4 * n, 4 * n + 4)) for n, b in enumerate(blobs)}
+    probs = np.zeros((len(points), BACKGROUND + 1))
+    probs[:, BACKGROUND] = 1.0
+    for n, best in enumerate((0.1, 0.6, SECOND_LOOK / 2, 0.1)):  # weak, a hit, no ink, weak
+        probs[4 * n, 7], probs[4 * n, BACKGROUND] = best, 1 - best
+    (guess,) = _suit_guesses(blobs, points, probs, rows_of)
+    assert (guess.x, guess.y, guess.size) == (100.0, 100.0, 16.0)
+    assert guess.angle == pytest.approx(30.0)
+
+
 # --- the classifier ensemble ----------------------------------------------------------------
 
 
