@@ -41,13 +41,11 @@ class Recipe:
     soft_focus: float  # share of tables photographed out of focus (SceneMaker)
     court_weight: float  # J, Q, K dealt that much more often (SceneMaker)
     soft_crops: bool  # crop-level soft focus and low-resolution augmentation
-    washed: float = 0.0  # share of crops washed out toward the paper (over-exposed photos)
 
 
 RECIPES = {
     "plain": Recipe("index_classifier.onnx", 900, False, 0.0, 1.0, False),
     "fonts": Recipe("index_classifier_fonts.onnx", 1200, True, 0.2, 1.6, True),
-    "washed": Recipe("index_classifier_washed.onnx", 900, False, 0.2, 1.6, True, 0.3),
 }
 
 
@@ -115,12 +113,11 @@ def build_dataset(
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def _augment(xb: Any, gen: Any, soft_crops: bool = False, washed: float = 0.0) -> Any:
+def _augment(xb: Any, gen: Any, soft_crops: bool = False) -> Any:
     """Photo-like variety the renders lack: pale, thin or blurred ink, exposure, colour cast.
 
     Real indices are often thinner and lighter than the decks' (outlined fonts, bright
-    photos); crops are NHWC uint8. ``washed``: the share of crops whose ink is blended
-    50–85% into the paper, as on an over-exposed photo (ink 15–30 grey levels under paper).
+    photos); crops are NHWC uint8.
     """
     import torch
     import torch.nn.functional as F  # noqa: N812 (the usual name)
@@ -144,9 +141,6 @@ def _augment(xb: Any, gen: Any, soft_crops: bool = False, washed: float = 0.0) -
     # Pale ink: blend toward the paper.
     pale = pick(0.5) * torch.rand(n, 1, 1, 1, generator=gen) * 0.45
     x = x * (1 - pale) + x.amax(dim=(2, 3), keepdim=True) * pale
-    if washed:  # drawn only by the recipes that use it: the others' draws stay the same
-        wash = pick(washed) * (0.5 + 0.35 * torch.rand(n, 1, 1, 1, generator=gen))
-        x = x * (1 - wash) + x.amax(dim=(2, 3), keepdim=True) * wash
     # Exposure and colour cast.
     x = x * (0.75 + 0.5 * torch.rand(n, 1, 1, 1, generator=gen))
     x = x * (0.9 + 0.2 * torch.rand(n, 3, 1, 1, generator=gen))
@@ -188,7 +182,6 @@ def train(
     seed: int,
     progress: Progress,
     soft_crops: bool = False,
-    washed: float = 0.0,
 ) -> Any:
     import torch
 
@@ -209,7 +202,7 @@ def train(
         for start in range(0, len(x), batch):
             idx = order[start : start + batch]
             xb, yb = xt[idx], yt[idx]
-            xb = _augment(xb, gen, soft_crops, washed)
+            xb = _augment(xb, gen, soft_crops)
             logits = net(xb)
             loss = torch.nn.functional.cross_entropy(logits, yb, label_smoothing=0.05)
             opt.zero_grad()
@@ -293,7 +286,7 @@ def main(argv: list[str] | None = None) -> None:
         progress.console.print(
             f"{len(x)} crops, {int((y != BACKGROUND).sum())} indices, {len(decks)} decks"
         )
-        net = train(x, y, args.epochs, args.seed, progress, recipe.soft_crops, recipe.washed)
+        net = train(x, y, args.epochs, args.seed, progress, recipe.soft_crops)
     export(net, args.out / recipe.model)
     print(f"wrote {args.out / recipe.model} in {time.time() - started:.0f} s")
 
