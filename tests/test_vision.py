@@ -300,21 +300,23 @@ def test_ink_on_a_card_region_in_shade_is_a_candidate() -> None:
     assert set(candidates(image)) <= set(candidates(image, None, cards))
 
 
-def test_a_candidate_in_a_corner_bitten_out_of_its_card_region_gets_the_regions_axes() -> None:
+def test_region_and_photo_axes_reach_a_bitten_corner_and_a_card_off_every_region() -> None:
     from cardscore.vision.detect import _with_region_angles
     from cardscore.vision.proposals import Regions
 
     # A card 120 mask px wide turned 30°, its top-left corner cut out of the region (a red
     # index at the edge): the index's candidate still gets the card's axes as a second guess.
+    # Far from every region (a card in shade the mask left out), only the photo's axes.
     labels = np.zeros((300, 300), np.int32)
     labels[50:218, 50:170] = 3
     labels[50:85, 50:75] = 0
     regions = Regions(1.0, labels, {3: 30.0}, {}, 120.0)
-    index, far = Candidate(62.0, 66.0, 15.0, 0.0), Candidate(260.0, 270.0, 15.0, 0.0)
+    index, far = Candidate(62.0, 66.0, 15.0, 0.0), Candidate(260.0, 270.0, 15.0, 20.0)
     assert _with_region_angles([index, far], regions, 1.0) == [
         index,
         far,
         Candidate(62.0, 66.0, 15.0, 30.0),
+        Candidate(260.0, 270.0, 15.0, 0.0),
     ]
 
 
@@ -444,10 +446,10 @@ def test_real_photos_precision_and_recall(
 
 
 # What the shipped models reach together on the six shared photos (benchmarks/RESULTS.md):
-# precision 0.983, recall 0.864 (the plain model alone: 0.981, 0.803). The project's target is
+# precision 0.984, recall 0.909 (session 6; 0.983 / 0.864 before). The project's target is
 # 0.98 for both; these floors only stop it from getting worse.
 PHOTO_PRECISION = 0.97
-PHOTO_RECALL = 0.85
+PHOTO_RECALL = 0.89
 
 
 # --- the command line ----------------------------------------------------------------------

@@ -54,10 +54,12 @@ def _gap(a: float, b: float) -> float:
 def _with_region_angles(
     cands: list[Candidate], regions: Regions | None, factor: float
 ) -> list[Candidate]:
-    """Each candidate, plus a copy turned to its white region's axes when those differ.
+    """Each candidate, plus copies turned to its white region's axes and to the photo's
+    when those differ.
 
     The local edge direction can be fooled where a card barely stands out from a pale table;
-    the outline of the card's region is a second opinion, and the classifier picks.
+    the outline of the card's region is a second opinion, and the classifier picks. A card in
+    shade beside a brighter table may lie in no region at all: the photo's axes still apply.
     """
     if regions is None:
         return cands
@@ -65,11 +67,9 @@ def _with_region_angles(
     to_mask = regions.scale / factor
     for c in cands:
         region = _region_at(regions.labels, c.x * to_mask, c.y * to_mask, NORMAL_WIDTH * to_mask)
-        if region == 0:
-            continue
         guesses = [c.angle]
         # The region's outline, and the photo's own axes (cards are often squared to it).
-        for angle in (regions.angles[region], 0.0):
+        for angle in ((regions.angles[region],) if region else ()) + (0.0,):
             if all(abs((angle - g + 45) % 90 - 45) > 8 for g in guesses):
                 guesses.append(angle)
                 out.append(Candidate(c.x, c.y, c.size, angle))
