@@ -300,6 +300,53 @@ def test_ink_on_a_card_region_in_shade_is_a_candidate() -> None:
     assert set(candidates(image)) <= set(candidates(image, None, cards))
 
 
+def test_region_and_photo_axes_reach_a_bitten_corner_and_a_card_off_every_region() -> None:
+    from cardscore.vision.detect import _with_region_angles
+    from cardscore.vision.proposals import Regions
+
+    # A card 120 mask px wide turned 30°, its top-left corner cut out of the region (a red
+    # index at the edge): the index's candidate still gets the card's axes as a second guess.
+    # Far from every region (a card in shade the mask left out), only the photo's axes.
+    labels = np.zeros((300, 300), np.int32)
+    labels[50:218, 50:170] = 3
+    labels[50:85, 50:75] = 0
+    regions = Regions(1.0, labels, {3: 30.0}, {}, 120.0)
+    index, far = Candidate(62.0, 66.0, 15.0, 0.0), Candidate(260.0, 270.0, 15.0, 20.0)
+    assert _with_region_angles([index, far], regions, 1.0) == [
+        index,
+        far,
+        Candidate(62.0, 66.0, 15.0, 30.0),
+        Candidate(260.0, 270.0, 15.0, 0.0),
+    ]
+
+
+def test_a_blob_read_weakly_gets_one_more_look_along_its_rank_to_suit_axis() -> None:
+    from cardscore.vision.detect import SECOND_LOOK, _suit_guesses
+    from cardscore.vision.labels import BACKGROUND
+
+    # Three rank-sized blobs, each with a suit-sized blob 1.1 glyph heights away in the
+    # direction a card turned 30° (or 3°) points "down". Only a blob some crop reads a little
+    # like an index, and none as a hit, gets that direction as one more guess, and only when
+    # its guesses so far (the local edges: 0°, 90°, ...) are more than 8° from it.
+    t30, t3 = np.deg2rad(30.0), np.deg2rad(3.0)
+    ranks = [Candidate(100.0, 100.0, 16.0, 0.0), Candidate(300.0, 100.0, 16.0, 0.0)]
+    ranks += [Candidate(500.0, 100.0, 16.0, 0.0), Candidate(700.0, 100.0, 16.0, 0.0)]
+    suits = [
+        Candidate(r.x + 17.6 * np.sin(t), r.y + 17.6 * np.cos(t), 11.0, 0.0)
+        for r, t in zip(ranks, (t30, t30, t30, t3), strict=True)
+    ]
+    blobs = ranks + suits
+    points = [(b.x, b.y, b.size, 90.0 * k) for b in blobs for k in range(4)]
+    rows_of = {(b.x, b.y): list(range(4 * n, 4 * n + 4)) for n, b in enumerate(blobs)}
+    probs = np.zeros((len(points), BACKGROUND + 1))
+    probs[:, BACKGROUND] = 1.0
+    for n, best in enumerate((0.1, 0.6, SECOND_LOOK / 2, 0.1)):  # weak, a hit, no ink, weak
+        probs[4 * n, 7], probs[4 * n, BACKGROUND] = best, 1 - best
+    (guess,) = _suit_guesses(blobs, points, probs, rows_of)
+    assert (guess.x, guess.y, guess.size) == (100.0, 100.0, 16.0)
+    assert guess.angle == pytest.approx(30.0)
+
+
 # --- the classifier ensemble ----------------------------------------------------------------
 
 
@@ -399,10 +446,10 @@ def test_real_photos_precision_and_recall(
 
 
 # What the shipped models reach together on the six shared photos (benchmarks/RESULTS.md):
-# precision 0.983, recall 0.864 (the plain model alone: 0.981, 0.803). The project's target is
+# precision 0.984, recall 0.909 (session 6; 0.983 / 0.864 before). The project's target is
 # 0.98 for both; these floors only stop it from getting worse.
 PHOTO_PRECISION = 0.97
-PHOTO_RECALL = 0.85
+PHOTO_RECALL = 0.89
 
 
 # --- the command line ----------------------------------------------------------------------

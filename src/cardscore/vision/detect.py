@@ -26,7 +26,12 @@ DARK_INK: tuple[int, int] | None = (70, 70)
 # Ink inside the card regions is on paper even where the photo-wide paper level says shade
 # (uneven light); training's candidates, drawn without regions, do not change.
 CARD_REGIONS_ARE_PAPER = True
+# A red index at a card's edge cuts its corner out of the card region (the region is the
+# paper, and the mask's opening eats the thin paper beside the glyph): a candidate off every
+# region takes the one most present within this reach (card widths).
+REGION_REACH = 0.15
 MIN_PROB = 0.25  # below this a crop is not an index hit at all (cards need more: layout)
+SECOND_LOOK = 0.02  # a blob read this well in some crop, but no hit, gets one more guess
 MERGE_ACROSS, MERGE_ALONG = 0.15, 0.3  # one glyph's hits, in card widths (see _same_glyph)
 
 
@@ -49,29 +54,41 @@ def _gap(a: float, b: float) -> float:
 def _with_region_angles(
     cands: list[Candidate], regions: Regions | None, factor: float
 ) -> list[Candidate]:
-    """Each candidate, plus a copy turned to its white region's axes when those differ.
+    """Each candidate, plus copies turned to its white region's axes and to the photo's
+    when those differ.
 
     The local edge direction can be fooled where a card barely stands out from a pale table;
-    the outline of the card's region is a second opinion, and the classifier picks.
+    the outline of the card's region is a second opinion, and the classifier picks. A card in
+    shade beside a brighter table may lie in no region at all: the photo's axes still apply.
     """
     if regions is None:
         return cands
     out = list(cands)
     to_mask = regions.scale / factor
-    h, w = regions.labels.shape
     for c in cands:
-        mx = min(w - 1, max(0, round(c.x * to_mask)))
-        my = min(h - 1, max(0, round(c.y * to_mask)))
-        region = int(regions.labels[my, mx])
-        if region == 0:
-            continue
+        region = _region_at(regions.labels, c.x * to_mask, c.y * to_mask, NORMAL_WIDTH * to_mask)
         guesses = [c.angle]
         # The region's outline, and the photo's own axes (cards are often squared to it).
-        for angle in (regions.angles[region], 0.0):
+        for angle in ((regions.angles[region],) if region else ()) + (0.0,):
             if all(abs((angle - g + 45) % 90 - 45) > 8 for g in guesses):
                 guesses.append(angle)
                 out.append(Candidate(c.x, c.y, c.size, angle))
     return out
+
+
+def _region_at(labels: np.ndarray, x: float, y: float, card: float) -> int:
+    """The card region at (x, y) in mask pixels (``card``: a card's width there); off every
+    region, the one most present within :data:`REGION_REACH`; 0 for none."""
+    h, w = labels.shape
+    mx, my = min(w - 1, max(0, round(x))), min(h - 1, max(0, round(y)))
+    region = int(labels[my, mx])
+    if region == 0:
+        r = max(1, round(REGION_REACH * card))
+        near = labels[max(0, my - r) : my + r + 1, max(0, mx - r) : mx + r + 1]
+        near = near[near > 0]
+        if near.size:
+            region = int(np.bincount(near).argmax())
+    return region
 
 
 def find_indices(
@@ -90,14 +107,22 @@ def find_indices(
         h, w = norm.shape[:2]
         inside = (regions.labels > 0).astype(np.uint8)
         cards = cv2.resize(inside, (w, h), interpolation=cv2.INTER_NEAREST)
-    cands = _with_region_angles(candidates(norm, PALE_INK, cards, DARK_INK), regions, factor)
+    blobs = candidates(norm, PALE_INK, cards, DARK_INK)
+    cands = _with_region_angles(blobs, regions, factor)
     points = [(c.x, c.y, c.size, (c.angle + 90 * k) % 360) for c in cands for k in range(4)]
     probs = classify(crop_batch(norm, points), model)
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,
-    # region, photo) compete, so a pip seen 45° off cannot add a second, different card.
+    # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.
     rows_of: dict[tuple[float, float], list[int]] = {}
     for n, c in enumerate(cands):
         rows_of.setdefault((c.x, c.y), []).extend(range(4 * n, 4 * n + 4))
+    more = _suit_guesses(blobs, points, probs, rows_of)
+    if more:
+        start = len(points)
+        points += [(c.x, c.y, c.size, (c.angle + 90 * k) % 360) for c in more for k in range(4)]
+        probs = np.concatenate([probs, classify(crop_batch(norm, points[start:]), model)])
+        for n, c in enumerate(more):
+            rows_of[c.x, c.y].extend(range(start + 4 * n, start + 4 * n + 4))
     hits: list[IndexHit] = []
     for rows in rows_of.values():
         cards = probs[rows, :BACKGROUND]
@@ -110,6 +135,37 @@ def find_indices(
         x, y, _, angle = points[rows[int(k)]]
         hits.append(IndexHit(Card.from_id(int(label)), prob, x, y, angle, second))
     return _merge(hits)
+
+
+def _suit_guesses(
+    blobs: list[Candidate],
+    points: list[tuple[float, float, float, float]],
+    probs: np.ndarray,
+    rows_of: dict[tuple[float, float], list[int]],
+) -> list[Candidate]:
+    """One more orientation for each blob that looks a little like an index in some crop
+    (:data:`SECOND_LOOK`) but is no hit: the direction to its nearest blob of suit size, which
+    lies under the rank. Edges nearby (another card's, a court frame's) can turn the other
+    guesses tens of degrees off a tilted card; the rank and suit are the card's own axis.
+    """
+    xs = np.array([b.x for b in blobs])
+    ys = np.array([b.y for b in blobs])
+    sizes = np.array([b.size for b in blobs])
+    out = []
+    for b in blobs:
+        rows = rows_of[b.x, b.y]
+        if not SECOND_LOOK <= probs[rows, :BACKGROUND].max() < MIN_PROB:
+            continue
+        d = np.hypot(xs - b.x, ys - b.y)
+        suit = (d > 0.6 * b.size) & (d < 1.5 * b.size) & (sizes > 0.4 * b.size)
+        suit &= sizes < 1.1 * b.size
+        if not suit.any():
+            continue
+        j = int(np.flatnonzero(suit)[np.argmin(d[suit])])
+        angle = float(np.degrees(np.arctan2(xs[j] - b.x, ys[j] - b.y)) % 90.0)
+        if all(abs((angle - points[r][3] + 45) % 90 - 45) > 8 for r in rows):
+            out.append(Candidate(b.x, b.y, b.size, angle))
+    return out
 
 
 def _merge(hits: list[IndexHit]) -> list[IndexHit]:
