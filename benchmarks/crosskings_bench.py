@@ -9,6 +9,7 @@ stopped when the wanted number of cards is left. Every section prints a markdown
     nice python benchmarks/crosskings_bench.py horizon --sizes 18 20 22 --per-size 5
     nice python benchmarks/crosskings_bench.py anytime --mix 16:40 17:35 18:25 --seconds 1
     nice python benchmarks/crosskings_bench.py anytime --mix 16:40 17:35 18:25 --nodes 2500000 2300000
+    nice python benchmarks/crosskings_bench.py anytime --mix 19:10:6 20:10:6 --exact-timeout 600 --reference result --prepare
     nice python benchmarks/crosskings_bench.py match --games 20 --levels 0 1 2
 """
 
