@@ -1241,7 +1241,6 @@ static PyObject *Solver_features(Solver *S, PyObject *args) {
     return list;
 }
 
-
 static PyObject *Solver_set_oracle(Solver *S, PyObject *arg) {
     if (arg != Py_None) {
         Solver *O = (Solver *)arg;

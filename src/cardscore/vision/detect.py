@@ -70,10 +70,15 @@ def _with_region_angles(
         guesses = [c.angle]
         # The region's outline, and the photo's own axes (cards are often squared to it).
         for angle in ((regions.angles[region],) if region else ()) + (0.0,):
-            if all(abs((angle - g + 45) % 90 - 45) > 8 for g in guesses):
+            if _new_angle(angle, guesses):
                 guesses.append(angle)
                 out.append(Candidate(c.x, c.y, c.size, angle))
     return out
+
+
+def _new_angle(angle: float, tried: list[float]) -> bool:
+    """Whether ``angle`` is more than 8° (modulo a quarter turn) from every angle tried."""
+    return all(abs((angle - t + 45) % 90 - 45) > 8 for t in tried)
 
 
 def _region_at(labels: np.ndarray, x: float, y: float, card: float) -> int:
@@ -102,12 +107,12 @@ def find_indices(
     ``regions`` (from the photo, with ``factor`` = normalised px per photo px) adds the card
     regions' axes as a second guess of each candidate's orientation.
     """
-    cards = None
+    card_mask = None
     if regions is not None and CARD_REGIONS_ARE_PAPER:
         h, w = norm.shape[:2]
         inside = (regions.labels > 0).astype(np.uint8)
-        cards = cv2.resize(inside, (w, h), interpolation=cv2.INTER_NEAREST)
-    blobs = candidates(norm, PALE_INK, cards, DARK_INK)
+        card_mask = cv2.resize(inside, (w, h), interpolation=cv2.INTER_NEAREST)
+    blobs = candidates(norm, PALE_INK, card_mask, DARK_INK)
     cands = _with_region_angles(blobs, regions, factor)
     points = [(c.x, c.y, c.size, (c.angle + 90 * k) % 360) for c in cands for k in range(4)]
     probs = classify(crop_batch(norm, points), model)
@@ -163,7 +168,7 @@ def _suit_guesses(
             continue
         j = int(np.flatnonzero(suit)[np.argmin(d[suit])])
         angle = float(np.degrees(np.arctan2(xs[j] - b.x, ys[j] - b.y)) % 90.0)
-        if all(abs((angle - points[r][3] + 45) % 90 - 45) > 8 for r in rows):
+        if _new_angle(angle, [points[r][3] for r in rows]):
             out.append(Candidate(b.x, b.y, b.size, angle))
     return out
 
