@@ -214,6 +214,11 @@ def bench_horizon(sizes: list[int], per_size: int, limit: float) -> None:
         print(f"| {size} | {per_size} | {len(solved)} | {med} |")
 
 
+def for_mover(game: Game, er: int) -> int:
+    """A doubled expected result (scaled by f!) turned from player 1's side to the mover's."""
+    return er if game.to_move == 1 else 2 * math.factorial(game.face_down_left) - er
+
+
 def exact_moves(game: Game, timeout: float) -> dict[str, list[int]] | None:
     """Every legal move's exact (expected result, expected margin) for the mover, scaled by
     2 * f! and f! (integers, so ties are exact); None when it takes longer than ``timeout``.
@@ -222,7 +227,6 @@ def exact_moves(game: Game, timeout: float) -> dict[str, list[int]] | None:
     legal = game.legal_cells
     groups = [legal[0::2], legal[1::2]]
     pos = position(game)
-    scale = math.factorial(game.face_down_left)
 
     def part(group: list[int]) -> list[tuple[int, int, int]] | None:
         solver = Solver(cells, 0)
@@ -234,10 +238,9 @@ def exact_moves(game: Game, timeout: float) -> dict[str, list[int]] | None:
     if any(p is None for p in parts):
         return None
     found: dict[str, list[int]] = {}
+    sign = 1 if game.to_move == 1 else -1
     for cell, er, em in (x for p in parts for x in p or ()):
-        if game.to_move == 2:
-            er, em = 2 * scale - er, -em
-        found[cell_name(cell)] = [er, em]
+        found[cell_name(cell)] = [for_mover(game, er), sign * em]
     return found
 
 
@@ -248,7 +251,6 @@ def exact_results(game: Game, timeout: float) -> dict[str, list[int | None]] | N
     and one transposition table (``Solver.share_table``)."""
     cells = solver_cells(game)
     pos = position(game)
-    scale = math.factorial(game.face_down_left)
     first, second = Solver(cells, 2), Solver(cells, 2)
     second.share_table(first)
     queue = list(game.legal_cells)
@@ -272,10 +274,7 @@ def exact_results(game: Game, timeout: float) -> dict[str, list[int | None]] | N
     second.share_table(None)
     if len(found) < len(game.legal_cells):
         return None
-    return {
-        cell_name(cell): [er if game.to_move == 1 else 2 * scale - er, None]
-        for cell, er in found.items()
-    }
+    return {cell_name(cell): [for_mover(game, er), None] for cell, er in found.items()}
 
 
 def load_cache(path: Path) -> dict[str, object]:

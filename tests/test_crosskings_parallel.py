@@ -111,3 +111,24 @@ def test_sharing_a_table_needs_the_same_deal_and_objective() -> None:
         owner.share_table(owner)
     del owner  # the sharer keeps the table alive
     assert sharer.value(*position(game)) is not None
+
+
+def test_a_shared_table_keeps_count_of_its_entries_and_cannot_be_cleared() -> None:
+    game = position_after(3, 12)
+    cells = solver_cells(game)
+    owner, sharer = Solver(cells, RESULT_ONLY, 17), Solver(cells, RESULT_ONLY, 17)
+    sharer.share_table(owner)  # the owner's table first grows to its largest: it cannot move
+    assert owner.stats()["table_size"] == sharer.stats()["table_size"] == 1 << 17
+    assert sharer.search_depth(*position(game), game.cards_left) is not None
+    filled = sharer.stats()["table_entries"]
+    assert filled > 0
+    assert owner.stats()["table_entries"] == 0
+    with pytest.raises(ValueError, match="cannot be cleared"):
+        sharer.clear()  # it would wipe the owner's table, maybe under the owner's search
+    with pytest.raises(ValueError, match="cannot be cleared"):
+        owner.clear()
+    sharer.share_table(None)
+    # the owner counts the slots the sharer filled: its table grows when half full again
+    assert owner.stats()["table_entries"] == filled
+    owner.clear()
+    assert owner.stats()["table_entries"] == 0

@@ -246,8 +246,7 @@ typedef struct {
     int table_log2, table_max_log2;
     PyObject *table_owner; /* the Solver whose table this one shares (owned reference), or NULL */
     int table_sharers;     /* solvers sharing this one's table: it must not move */
-    uint64_t *cache_key;
-    int8_t *cache_value;
+    uint64_t *cache; /* hand | score << 40 | 1 << 63: key and value in one word, one miss */
     uint64_t nodes, terminals, scored, overwritten;
     uint64_t node_limit;
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
@@ -268,6 +267,7 @@ static double now_seconds(void) {
 }
 
 #define CACHE_LOG2 20
+#define CACHE_HAND (ALL_CARDS | (1ULL << 63))
 
 static int cached_score(Solver *S, uint64_t hand) {
     if (!(hand & KING_BITS)) {
@@ -276,12 +276,11 @@ static int cached_score(Solver *S, uint64_t hand) {
     }
     uint64_t h = hand * 0x9E3779B97F4A7C15ULL;
     size_t i = (size_t)(h >> (64 - CACHE_LOG2));
-    uint64_t key = hand | (1ULL << 63);
-    if (S->cache_key[i] == key) return S->cache_value[i];
+    uint64_t entry = S->cache[i];
+    if ((entry & CACHE_HAND) == (hand | (1ULL << 63))) return (int)(entry >> 40 & 0xFF);
     S->scored++;
     int value = score_hand(hand, NULL);
-    S->cache_key[i] = key;
-    S->cache_value[i] = (int8_t)value;
+    S->cache[i] = hand | (1ULL << 63) | (uint64_t)value << 40;
     return value;
 }
 
@@ -331,8 +330,7 @@ static void table_free(void *table, size_t bytes) {
     free(table);
 }
 
-#define CACHE_KEY_BYTES (((size_t)1 << CACHE_LOG2) * sizeof(uint64_t))
-#define CACHE_VALUE_BYTES ((size_t)1 << CACHE_LOG2)
+#define CACHE_BYTES (((size_t)1 << CACHE_LOG2) * sizeof(uint64_t))
 
 static int table_resize(Solver *S, int log2) {
     size_t size = (size_t)1 << log2;
@@ -1104,7 +1102,9 @@ static PyObject *Solver_search_depth(Solver *S, PyObject *args) {
 /* Drops this solver's table: frees its own, or stops sharing another's. */
 static void table_release(Solver *S) {
     if (S->table_owner) {
-        ((Solver *)S->table_owner)->table_sharers--;
+        Solver *O = (Solver *)S->table_owner;
+        O->table_sharers--;
+        O->table_count += S->table_count; /* the slots this solver filled in the owner's table */
         Py_CLEAR(S->table_owner);
     } else if (S->table) {
         table_free(S->table, (S->table_mask + 1) * sizeof(Slot));
@@ -1303,6 +1303,10 @@ static PyObject *Solver_stats(Solver *S, PyObject *Py_UNUSED(ignored)) {
 }
 
 static PyObject *Solver_clear(Solver *S, PyObject *Py_UNUSED(ignored)) {
+    if (S->table_owner || S->table_sharers) {
+        PyErr_SetString(PyExc_ValueError, "a shared table cannot be cleared (stop sharing first)");
+        return NULL;
+    }
     memset(S->table, 0, (S->table_mask + 1) * sizeof(Slot));
     S->table_count = 0;
     Py_RETURN_NONE;
@@ -1353,11 +1357,9 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
         PyErr_NoMemory();
         return -1;
     }
-    table_free(S->cache_key, CACHE_KEY_BYTES);
-    table_free(S->cache_value, CACHE_VALUE_BYTES);
-    S->cache_key = table_alloc(CACHE_KEY_BYTES);
-    S->cache_value = table_alloc(CACHE_VALUE_BYTES);
-    if (!S->cache_key || !S->cache_value) {
+    table_free(S->cache, CACHE_BYTES);
+    S->cache = table_alloc(CACHE_BYTES);
+    if (!S->cache) {
         PyErr_NoMemory();
         return -1;
     }
@@ -1382,8 +1384,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
 static void Solver_dealloc(Solver *S) {
     Py_CLEAR(S->oracle);
     table_release(S);
-    table_free(S->cache_key, CACHE_KEY_BYTES);
-    table_free(S->cache_value, CACHE_VALUE_BYTES);
+    table_free(S->cache, CACHE_BYTES);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
