@@ -132,3 +132,11 @@ def test_a_shared_table_keeps_count_of_its_entries_and_cannot_be_cleared() -> No
     assert owner.stats()["table_entries"] == filled
     owner.clear()
     assert owner.stats()["table_entries"] == 0
+
+
+def test_a_shared_table_first_grows_to_the_size_asked_within_the_owners_largest() -> None:
+    cells = solver_cells(position_after(3, 12))
+    for asked, size in ((12, 16), (17, 17), (0, 18), (25, 18)):
+        owner = Solver(cells, RESULT_ONLY, 18)  # starts at 2**16 slots, may grow to 2**18
+        Solver(cells, RESULT_ONLY, 18).share_table(owner, asked)
+        assert owner.stats()["table_size"] == 1 << size

@@ -246,7 +246,6 @@ typedef struct {
     int table_log2, table_max_log2;
     PyObject *table_owner; /* the Solver whose table this one shares (owned reference), or NULL */
     int table_sharers;     /* solvers sharing this one's table: it must not move */
-    uint64_t *cache; /* hand | score << 40 | 1 << 63: key and value in one word, one miss */
     uint64_t nodes, terminals, scored, overwritten;
     uint64_t node_limit;
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
@@ -266,8 +265,14 @@ static double now_seconds(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The hands with kings scored so far, for every solver and thread of the process (a hand's
+ * score depends on nothing else): one word each, hand | score << 40 | 1 << 63, read and
+ * written whole, so a thread sees either an old entry or a new one, both right. One cache
+ * instead of one per solver: the anytime search's four solvers and the next position's find
+ * each other's scores, and it is zeroed once, not at every new solver. */
 #define CACHE_LOG2 20
 #define CACHE_HAND (ALL_CARDS | (1ULL << 63))
+static uint64_t *HAND_CACHE;
 
 static int cached_score(Solver *S, uint64_t hand) {
     if (!(hand & KING_BITS)) {
@@ -276,11 +281,11 @@ static int cached_score(Solver *S, uint64_t hand) {
     }
     uint64_t h = hand * 0x9E3779B97F4A7C15ULL;
     size_t i = (size_t)(h >> (64 - CACHE_LOG2));
-    uint64_t entry = S->cache[i];
+    uint64_t entry = __atomic_load_n(&HAND_CACHE[i], __ATOMIC_RELAXED);
     if ((entry & CACHE_HAND) == (hand | (1ULL << 63))) return (int)(entry >> 40 & 0xFF);
     S->scored++;
     int value = score_hand(hand, NULL);
-    S->cache[i] = hand | (1ULL << 63) | (uint64_t)value << 40;
+    __atomic_store_n(&HAND_CACHE[i], hand | (1ULL << 63) | (uint64_t)value << 40, __ATOMIC_RELAXED);
     return value;
 }
 
@@ -1117,9 +1122,9 @@ static PyTypeObject SolverType;
 
 /* Another solver reads this one's table from its own thread: the table must not move, so it
  * gets its full size now (before any search runs beside it) and keeps it while pinned. */
-static int pin_table(Solver *O) {
-    if (!O->table_sharers && O->table_log2 < O->table_max_log2 &&
-        table_resize(O, O->table_max_log2) < 0) {
+static int pin_table(Solver *O, int log2) {
+    if (log2 <= 0 || log2 > O->table_max_log2) log2 = O->table_max_log2;
+    if (!O->table_sharers && O->table_log2 < log2 && table_resize(O, log2) < 0) {
         PyErr_NoMemory();
         return -1;
     }
@@ -1135,7 +1140,10 @@ static int same_deal(const Solver *S, const Solver *O) {
     return 1;
 }
 
-static PyObject *Solver_share_table(Solver *S, PyObject *arg) {
+static PyObject *Solver_share_table(Solver *S, PyObject *args) {
+    PyObject *arg;
+    int log2 = 0;
+    if (!PyArg_ParseTuple(args, "O|i", &arg, &log2)) return NULL;
     if (arg == Py_None) {
         if (!S->table_owner) Py_RETURN_NONE;
         table_release(S);
@@ -1156,7 +1164,7 @@ static PyObject *Solver_share_table(Solver *S, PyObject *arg) {
         PyErr_SetString(PyExc_ValueError, "solvers sharing a table need the same objective");
         return NULL;
     }
-    if (!same_deal(S, O) || pin_table(O) < 0) return NULL;
+    if (!same_deal(S, O) || pin_table(O, log2) < 0) return NULL;
     table_release(S);
     S->table = O->table;
     S->table_mask = O->table_mask;
@@ -1357,12 +1365,6 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
         PyErr_NoMemory();
         return -1;
     }
-    table_free(S->cache, CACHE_BYTES);
-    S->cache = table_alloc(CACHE_BYTES);
-    if (!S->cache) {
-        PyErr_NoMemory();
-        return -1;
-    }
     S->nodes = S->terminals = S->scored = S->overwritten = 0;
     S->node_limit = 0;
     S->deadline = 0;
@@ -1384,15 +1386,15 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kwds) {
 static void Solver_dealloc(Solver *S) {
     Py_CLEAR(S->oracle);
     table_release(S);
-    table_free(S->cache, CACHE_BYTES);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
 static PyMethodDef Solver_methods[] = {
     {"set_window", (PyCFunction)Solver_set_window, METH_VARARGS, "set_window(lo, hi)"},
-    {"share_table", (PyCFunction)Solver_share_table, METH_O,
-     "share_table(solver or None): search with that solver's table (the same deal and objective; "
-     "both may search at once, on two threads), or again with an own table"},
+    {"share_table", (PyCFunction)Solver_share_table, METH_VARARGS,
+     "share_table(solver or None, log2=0): search with that solver's table (the same deal and "
+     "objective; both may search at once, on two threads), or again with an own table. A shared "
+     "table cannot grow: it first grows to 2**log2 slots (0: the owner's largest)"},
     {"evaluate", (PyCFunction)Solver_evaluate, METH_VARARGS,
      "evaluate(cells_left, marker, p1, p2[, only]) -> [(cell, er, em)] scaled by f!, or None "
      "if stopped; `only` is a mask of the moves to evaluate"},
@@ -1474,6 +1476,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_c_solver",
 
 PyMODINIT_FUNC PyInit__c_solver(void) {
     init_tables();
+    if (!HAND_CACHE && !(HAND_CACHE = table_alloc(CACHE_BYTES))) return PyErr_NoMemory();
     if (PyType_Ready(&SolverType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;

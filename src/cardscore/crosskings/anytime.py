@@ -66,6 +66,11 @@ TOP = 3
 DEEPENING = 0.75
 # The depth of the shallow search that picks the root move the proof values first.
 QUICK = 5
+# The proof's table cannot grow once the helper shares it, so it first grows to four slots
+# for each entry the proof may store: about a million a second (0.5-0.9 M in 1 s on 16-20
+# cards). Its largest size, 2**23 slots (256 MiB), for every search spent a tenth of the
+# time zeroing memory.
+PROOF_ENTRIES_PER_SECOND = 1_000_000
 
 # The horizon estimate's win chance is logistic in sum((a + b / cards left) * feature) over
 # seven features (``Solver.features``; player 1's minus player 2's: score so far, what each
@@ -310,7 +315,8 @@ def search(
             help_proof()
 
     if helper is not None and result_only is not None:
-        helper.share_table(result_only)
+        entries = proof_nodes if nodes is not None else seconds * PROOF_ENTRIES_PER_SECOND
+        helper.share_table(result_only, max(16, math.ceil(math.log2(4 * max(entries, 1)))))
     try:
         with ThreadPoolExecutor(2) as pool:
             running = [pool.submit(deepen_then_help)] + ([pool.submit(proof)] if prove else [])
