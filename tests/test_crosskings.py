@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from cardscore.cards import parse_cards
 from cardscore.crosskings import Board, Bot, Game, Move, analyse, explain, score, search
-from cardscore.crosskings._c_solver import Solver
+from cardscore.crosskings._c_solver import Solver, score_bound
 from cardscore.crosskings.analysis import position, solver_cells
 from cardscore.crosskings.cards import CARDS, card_number, cards_of, mask_of
 from cardscore.crosskings.game import FACE_DOWN, cell_name
@@ -573,3 +573,15 @@ def test_a_game_built_from_records_is_checked() -> None:
     off_line = Move(1, 0, game.cards[0], True)  # a1 is not in c3's row or column
     with pytest.raises(IllegalMoveError, match="does not follow"):
         Game(game.cards, game.start, (off_line,))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(range(36)), min_size=4, max_size=34, unique=True))
+def test_the_kingless_score_bound_is_never_below_the_score(cards: list[int]) -> None:
+    """The result-only solver bounds a player's final score by this: it must be an upper
+    bound on every hand, and exact without kings."""
+    mask = sum(1 << c for c in cards)
+    bound, exact = score_bound(mask), score_mask(mask)
+    assert bound >= exact
+    if not mask & sum(1 << k for k in KINGS):
+        assert bound == exact
