@@ -234,6 +234,22 @@ def test_one_glyph_merges_but_the_same_card_fanned_twice_stays_two() -> None:
     assert len(_merge([turned[0], _hit("Kc", 125, 100, 90, 0.6)])) == 1
 
 
+def test_a_weaker_reading_of_another_card_on_the_same_glyph_is_no_card() -> None:
+    # From held-out tables: in a run of clubs fanned 0.25 W apart, the "10" glyph also read
+    # as Ts 0.04 W away, and a crop halfway between a J and a Q read as a ten 0.15 W from
+    # each. Both made a phantom card in the meld.
+    run = [_hit(code, 100 + i * 0.25 * W, 100) for i, code in enumerate(["9c", "Tc", "Jc", "Qc"])]
+    ten = _hit("Ts", 100 + 0.29 * W, 101, prob=0.72)
+    between = _hit("Th", 100 + 0.625 * W, 97, prob=0.62)
+    kept = _merge([*run, ten, between])
+    assert sorted(h.card.code for h in kept) == ["9c", "Jc", "Qc", "Tc"]
+    melds = group_cards(pair_indices(kept, W), W)
+    assert [len(g) for g in melds] == [4]
+    # The next index of a tight fan, 0.2 W away, stays; so does a card turned across.
+    assert len(_merge([run[0], _hit("8c", 100 + 0.2 * W, 100, prob=0.5)])) == 2
+    assert len(_merge([run[0], _hit("8c", 100 + 0.05 * W, 100, 90, prob=0.5)])) == 2
+
+
 # --- candidates ------------------------------------------------------------------------------
 
 
@@ -595,6 +611,12 @@ def test_a_weak_card_completing_a_meld_is_adopted_and_flagged() -> None:
     groups = group_cards(strong, W)
     assert [c.card.code for c in adopt_weak(strong, weak, W, groups)] == ["Ac"]
     # Not when it would spoil the meld, lies crooked, sits on a card found, or touches no meld.
+    # A tight fan (about 0.23 W a card, jittered): the weak Qs's centre, guessed from its one
+    # index, lies 0.19 W from the Ks's; it is still its own card.
+    tight = [_hit(c, 100 + u * W, 100) for c, u in (("Js", 0), ("Ks", 0.46), ("As", 0.72))]
+    cards = pair_indices(tight, W)
+    qs = pair_indices([_hit("Qs", 100 + 0.27 * W, 100, prob=0.45)], W)
+    assert [c.card.code for c in adopt_weak(cards, qs, W, group_cards(cards, W))] == ["Qs"]
     for odd in (
         _hit("Kd", 100 + 0.3 * W, 100, prob=0.44),
         _hit("Ac", 100 + 0.3 * W, 100, angle=40, prob=0.44),

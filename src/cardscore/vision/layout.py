@@ -43,6 +43,10 @@ FLAG_BELOW = 0.9  # cards less sure than this are flagged for the user to confir
 GROUPED = 0.12  # outlines sharing more than this fraction of a card lie in one group
 PAIR_ANGLE = 50.0  # a corner index's angle may come from its local edges, tens of degrees off
 COHERENT = 0.95  # mean resultant length of doubled angles: two cards within about 18°
+# A weak card this close (card widths, centre to centre) to a card found is another reading of
+# it. Not more: a tight fan puts the next card 0.25 W over, and a centre guessed from one index
+# (decks place their indices differently) can land 0.19 W from its neighbour's.
+SAME_CARD = 0.15
 
 
 @dataclass(frozen=True)
@@ -177,7 +181,7 @@ def adopt_weak(
         if len(touching) != 1 or len(touching[0]) < 2:
             continue
         members = [cards[i] for i in touching[0]]
-        if any(np.hypot(p.x - q.x, p.y - q.y) < 0.2 * w for q in members + adopted):
+        if any(np.hypot(p.x - q.x, p.y - q.y) < SAME_CARD * w for q in members + adopted):
             continue
         if _upright([q.angle for q in members] + [p.angle]) is None:
             continue
