@@ -638,6 +638,24 @@ def test_corner_angles_tens_of_degrees_off_still_pair_and_the_surer_one_decides(
     assert len(_merge(halves)) == 1
 
 
+def test_corners_sharing_one_wrong_angle_pair_on_the_photo_axes() -> None:
+    # From a held-out table: an upright 7d pile whose two corners both read best 36° off
+    # (the 7's diagonal stroke): in their frame the corners do not fit one card, in the
+    # photo's they do. One card, upright: a vertical (dirty) pile, not a "7d 7d" meld.
+    a, b = _corner_hits("7d", 400, 300)
+    a, b = (
+        IndexHit(a.card, 0.98, a.x, a.y, 324.0, None),
+        IndexHit(b.card, 0.98, b.x, b.y, 143.0, None),
+    )
+    cards = pair_indices([a, b], W)
+    assert len(cards) == 1
+    assert cards[0].angle == pytest.approx(0.0)
+    assert pile_orientation(cards[0].angle, None) == "vertical"
+    # Two 7d of a set, fanned: still two cards.
+    fan = [_hit("7d", 100, 100), _hit("7d", 100 + 0.3 * W, 100)]
+    assert len(pair_indices(fan, W)) == 2
+
+
 def test_a_card_that_spoils_a_meld_is_flagged_and_mended_by_its_runner_up() -> None:
     from cardscore.vision.layout import meld_doubts
 

@@ -87,21 +87,24 @@ def _centre(hit: IndexHit, w: float) -> np.ndarray:
     )
 
 
-def _partners(a: IndexHit, b: IndexHit, w: float) -> bool:
-    """Are a and b the two corner indices of one card?"""
+def _partners(a: IndexHit, b: IndexHit, w: float) -> float | None:
+    """If a and b are the two corner indices of one card, the card's angle (else ``None``)."""
     if a.card != b.card or _gap(a.angle, b.angle + 180) > PAIR_ANGLE:
-        return False
+        return None
     v = np.array([b.x - a.x, b.y - a.y])
     # Generous: decks place their indices differently, and a hit's angle may be a guess
     # (the photo's axes) some degrees off the card's own; so the offset is checked in a's
-    # frame and in the frame halfway between the two hits' angles.
+    # frame and in the frame halfway between the two hits' angles. Both hits can also share
+    # one wrong angle (a 7's diagonal stroke read upright 35° off, at both corners): then
+    # the photo's nearest axes, where the corners do fit, are the card's.
     halfway = a.angle + ((b.angle + 180 - a.angle + 180) % 360 - 180) / 2
-    for angle in (a.angle, halfway):
+    square = 90.0 * round(halfway / 90.0)
+    for angle, card_angle in ((a.angle, a.angle), (halfway, a.angle), (square, square)):
         right, down = _axes(angle)
         du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
         if 0.4 <= du <= 1.1 and 0.55 <= dv <= 1.05:
-            return True
-    return False
+            return card_angle
+    return None
 
 
 def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
@@ -114,9 +117,13 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
             continue
         used.add(i)
         a = hits[i]
-        partner = next(
-            (j for j in order if j not in used and _partners(a, hits[j], w)),
-            None,
+        partner, card_angle = next(
+            (
+                (j, t)
+                for j in order
+                if j not in used and (t := _partners(a, hits[j], w)) is not None
+            ),
+            (None, a.angle),
         )
         if partner is None:
             c = _centre(a, w)
@@ -128,7 +135,7 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
         b = hits[partner]
         # The surer hit gives the angle (the other's may be tens of degrees off), turned to
         # whichever of the card's two ends is nearer upright.
-        angle = min(a.angle % 360, (a.angle + 180) % 360, key=lambda t: _gap(t, 0))
+        angle = min(card_angle % 360, (card_angle + 180) % 360, key=lambda t: _gap(t, 0))
         c = (np.array([a.x, a.y]) + np.array([b.x, b.y])) / 2
         both = 1 - (1 - a.prob) * (1 - b.prob)
         cards.append(
