@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import struct
 import zlib
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -624,6 +625,55 @@ def test_a_weak_card_completing_a_meld_is_adopted_and_flagged() -> None:
         _hit("Ac", 900, 100, prob=0.44),
     ):
         assert adopt_weak(strong, pair_indices([odd], W), W, groups) == []
+
+
+def test_weak_cards_bridging_a_lone_card_and_its_meld_are_adopted_in_turn() -> None:
+    from cardscore.vision.layout import adopt_weak
+
+    def fan(spec: list[tuple[str, float, float]]) -> tuple[list[Placement], list[Placement]]:
+        cards = pair_indices([_hit(c, 100 + u * W, 100, prob=p) for c, u, p in spec], W)
+        return [c for c in cards if c.confidence >= 0.5], [c for c in cards if c.confidence < 0.5]
+
+    # From held-out tables. A run Ts Js Qs Ks whose Js read 0.31: the Ts, 0.85 W from the
+    # Qs, was a group of its own, and the Js touches both groups.
+    strong, weak = fan([("Ts", 0, 0.97), ("Js", 0.42, 0.31), ("Qs", 0.85, 0.87), ("Ks", 1.2, 0.9)])
+    assert len(group_cards(strong, W)) == 2
+    adopted = adopt_weak(strong, weak, W, group_cards(strong, W))
+    assert [c.card.code for c in adopted] == ["Js"]
+    assert [len(g) for g in group_cards(strong + adopted, W)] == [4]
+    # A set of fives whose second and third cards read 0.45 and 0.41: the 5h only touches
+    # the meld once the 5s beside it is in.
+    spec = [("5s", 0, 0.94), ("5s", 0.38, 0.45), ("5h", 0.76, 0.41), ("5h", 1.14, 0.9)]
+    strong, weak = fan([*spec, ("5c", 1.52, 0.92), ("5c", 1.9, 0.94)])
+    adopted = adopt_weak(strong, weak, W, group_cards(strong, W))
+    assert sorted(c.card.code for c in adopted) == ["5h", "5s"]
+    # Not when the cards it touches and it make no meld.
+    strong, weak = fan([("Ts", 0, 0.97), ("8d", 0.42, 0.31), ("Qs", 0.85, 0.87), ("Ks", 1.2, 0.9)])
+    assert adopt_weak(strong, weak, W, group_cards(strong, W)) == []
+
+
+def test_a_one_index_card_read_far_off_its_melds_angle_is_recentred_at_it() -> None:
+    from cardscore.vision.layout import straighten
+
+    # From a held-out table: in an upright run 8d 9d Td Jd the 9d's one index read best at
+    # 330°, which put its centre on the 8d's.
+    hits = [_hit(c, 100 + i * 0.28 * W, 100) for i, c in enumerate(["8d", "9d", "Td", "Jd"])]
+    hits[1] = _hit("9d", hits[1].x, hits[1].y, 330.0, 0.92)
+    cards = pair_indices(hits, W)
+    nine = next(i for i, c in enumerate(cards) if c.card == Card("9d"))
+    upright = pair_indices([_hit("9d", hits[1].x, hits[1].y)], W)[0]
+    assert np.hypot(cards[nine].x - upright.x, cards[nine].y - upright.y) > 0.2 * W
+    fixed = straighten(cards, group_cards(cards, W), W)
+    assert fixed[nine].angle == pytest.approx(0.0, abs=1e-6)
+    assert (fixed[nine].x, fixed[nine].y) == pytest.approx((upright.x, upright.y))
+    assert [c for i, c in enumerate(fixed) if i != nine] == [
+        c for i, c in enumerate(cards) if i != nine
+    ]
+    # A pair sets no angle (a photo's random overlapping pair), nor do crooked others.
+    pair = [cards[0], cards[nine]]
+    assert straighten(pair, [[0, 1]], W) == pair
+    crooked = [replace(c, angle=a) for c, a in zip(cards, (0, 330, 40, 300), strict=True)]
+    assert straighten(crooked, [[0, 1, 2, 3]], W) == crooked
 
 
 def test_corner_angles_tens_of_degrees_off_still_pair_and_the_surer_one_decides() -> None:
