@@ -217,8 +217,8 @@ def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> lis
 
     One index gives the card's centre through its angle: a 9d read best 30° off (a stroke
     taken for the card's edge) put its centre on its neighbour's and its outline across the
-    meld. Only groups of three or more whose other cards agree (within :data:`COHERENT`,
-    and most of the group) set the angle; two-index cards keep theirs (both corners fix it).
+    meld. Only groups of three or more whose other cards all lie alike (:data:`COHERENT`)
+    set the angle; two-index cards keep theirs (both corners fix it).
     """
     out = list(cards)
     for group in groups:
