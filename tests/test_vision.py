@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import struct
 import zlib
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -232,6 +233,22 @@ def test_one_glyph_merges_but_the_same_card_fanned_twice_stays_two() -> None:
     turned = [_hit("Kc", 100, 100, 90), _hit("Kc", 100, 100 - 0.25 * W, 90, 0.6)]
     assert len(_merge(turned)) == 2
     assert len(_merge([turned[0], _hit("Kc", 125, 100, 90, 0.6)])) == 1
+
+
+def test_a_weaker_reading_of_another_card_on_the_same_glyph_is_no_card() -> None:
+    # From held-out tables: in a run of clubs fanned 0.25 W apart, the "10" glyph also read
+    # as Ts 0.04 W away, and a crop halfway between a J and a Q read as a ten 0.15 W from
+    # each. Both made a phantom card in the meld.
+    run = [_hit(code, 100 + i * 0.25 * W, 100) for i, code in enumerate(["9c", "Tc", "Jc", "Qc"])]
+    ten = _hit("Ts", 100 + 0.29 * W, 101, prob=0.72)
+    between = _hit("Th", 100 + 0.625 * W, 97, prob=0.62)
+    kept = _merge([*run, ten, between])
+    assert sorted(h.card.code for h in kept) == ["9c", "Jc", "Qc", "Tc"]
+    melds = group_cards(pair_indices(kept, W), W)
+    assert [len(g) for g in melds] == [4]
+    # The next index of a tight fan, 0.2 W away, stays; so does a card turned across.
+    assert len(_merge([run[0], _hit("8c", 100 + 0.2 * W, 100, prob=0.5)])) == 2
+    assert len(_merge([run[0], _hit("8c", 100 + 0.05 * W, 100, 90, prob=0.5)])) == 2
 
 
 # --- candidates ------------------------------------------------------------------------------
@@ -595,6 +612,12 @@ def test_a_weak_card_completing_a_meld_is_adopted_and_flagged() -> None:
     groups = group_cards(strong, W)
     assert [c.card.code for c in adopt_weak(strong, weak, W, groups)] == ["Ac"]
     # Not when it would spoil the meld, lies crooked, sits on a card found, or touches no meld.
+    # A tight fan (about 0.23 W a card, jittered): the weak Qs's centre, guessed from its one
+    # index, lies 0.19 W from the Ks's; it is still its own card.
+    tight = [_hit(c, 100 + u * W, 100) for c, u in (("Js", 0), ("Ks", 0.46), ("As", 0.72))]
+    cards = pair_indices(tight, W)
+    qs = pair_indices([_hit("Qs", 100 + 0.27 * W, 100, prob=0.45)], W)
+    assert [c.card.code for c in adopt_weak(cards, qs, W, group_cards(cards, W))] == ["Qs"]
     for odd in (
         _hit("Kd", 100 + 0.3 * W, 100, prob=0.44),
         _hit("Ac", 100 + 0.3 * W, 100, angle=40, prob=0.44),
@@ -602,6 +625,55 @@ def test_a_weak_card_completing_a_meld_is_adopted_and_flagged() -> None:
         _hit("Ac", 900, 100, prob=0.44),
     ):
         assert adopt_weak(strong, pair_indices([odd], W), W, groups) == []
+
+
+def test_weak_cards_bridging_a_lone_card_and_its_meld_are_adopted_in_turn() -> None:
+    from cardscore.vision.layout import adopt_weak
+
+    def fan(spec: list[tuple[str, float, float]]) -> tuple[list[Placement], list[Placement]]:
+        cards = pair_indices([_hit(c, 100 + u * W, 100, prob=p) for c, u, p in spec], W)
+        return [c for c in cards if c.confidence >= 0.5], [c for c in cards if c.confidence < 0.5]
+
+    # From held-out tables. A run Ts Js Qs Ks whose Js read 0.31: the Ts, 0.85 W from the
+    # Qs, was a group of its own, and the Js touches both groups.
+    strong, weak = fan([("Ts", 0, 0.97), ("Js", 0.42, 0.31), ("Qs", 0.85, 0.87), ("Ks", 1.2, 0.9)])
+    assert len(group_cards(strong, W)) == 2
+    adopted = adopt_weak(strong, weak, W, group_cards(strong, W))
+    assert [c.card.code for c in adopted] == ["Js"]
+    assert [len(g) for g in group_cards(strong + adopted, W)] == [4]
+    # A set of fives whose second and third cards read 0.45 and 0.41: the 5h only touches
+    # the meld once the 5s beside it is in.
+    spec = [("5s", 0, 0.94), ("5s", 0.38, 0.45), ("5h", 0.76, 0.41), ("5h", 1.14, 0.9)]
+    strong, weak = fan([*spec, ("5c", 1.52, 0.92), ("5c", 1.9, 0.94)])
+    adopted = adopt_weak(strong, weak, W, group_cards(strong, W))
+    assert sorted(c.card.code for c in adopted) == ["5h", "5s"]
+    # Not when the cards it touches and it make no meld.
+    strong, weak = fan([("Ts", 0, 0.97), ("8d", 0.42, 0.31), ("Qs", 0.85, 0.87), ("Ks", 1.2, 0.9)])
+    assert adopt_weak(strong, weak, W, group_cards(strong, W)) == []
+
+
+def test_a_one_index_card_read_far_off_its_melds_angle_is_recentred_at_it() -> None:
+    from cardscore.vision.layout import straighten
+
+    # From a held-out table: in an upright run 8d 9d Td Jd the 9d's one index read best at
+    # 330°, which put its centre on the 8d's.
+    hits = [_hit(c, 100 + i * 0.28 * W, 100) for i, c in enumerate(["8d", "9d", "Td", "Jd"])]
+    hits[1] = _hit("9d", hits[1].x, hits[1].y, 330.0, 0.92)
+    cards = pair_indices(hits, W)
+    nine = next(i for i, c in enumerate(cards) if c.card == Card("9d"))
+    upright = pair_indices([_hit("9d", hits[1].x, hits[1].y)], W)[0]
+    assert np.hypot(cards[nine].x - upright.x, cards[nine].y - upright.y) > 0.2 * W
+    fixed = straighten(cards, group_cards(cards, W), W)
+    assert fixed[nine].angle == pytest.approx(0.0, abs=1e-6)
+    assert (fixed[nine].x, fixed[nine].y) == pytest.approx((upright.x, upright.y))
+    assert [c for i, c in enumerate(fixed) if i != nine] == [
+        c for i, c in enumerate(cards) if i != nine
+    ]
+    # A pair sets no angle (a photo's random overlapping pair), nor do crooked others.
+    pair = [cards[0], cards[nine]]
+    assert straighten(pair, [[0, 1]], W) == pair
+    crooked = [replace(c, angle=a) for c, a in zip(cards, (0, 330, 40, 300), strict=True)]
+    assert straighten(crooked, [[0, 1, 2, 3]], W) == crooked
 
 
 def test_corner_angles_tens_of_degrees_off_still_pair_and_the_surer_one_decides() -> None:
@@ -614,6 +686,24 @@ def test_corner_angles_tens_of_degrees_off_still_pair_and_the_surer_one_decides(
     # A ten's two halves, each read with its own angle, are one hit.
     halves = [_hit("Td", 241, 64, 317, 0.85), _hit("Td", 254, 66, 47, 0.65)]
     assert len(_merge(halves)) == 1
+
+
+def test_corners_sharing_one_wrong_angle_pair_on_the_photo_axes() -> None:
+    # From a held-out table: an upright 7d pile whose two corners both read best 36° off
+    # (the 7's diagonal stroke): in their frame the corners do not fit one card, in the
+    # photo's they do. One card, upright: a vertical (dirty) pile, not a "7d 7d" meld.
+    a, b = _corner_hits("7d", 400, 300)
+    a, b = (
+        IndexHit(a.card, 0.98, a.x, a.y, 324.0, None),
+        IndexHit(b.card, 0.98, b.x, b.y, 143.0, None),
+    )
+    cards = pair_indices([a, b], W)
+    assert len(cards) == 1
+    assert cards[0].angle == pytest.approx(0.0)
+    assert pile_orientation(cards[0].angle, None) == "vertical"
+    # Two 7d of a set, fanned: still two cards.
+    fan = [_hit("7d", 100, 100), _hit("7d", 100 + 0.3 * W, 100)]
+    assert len(pair_indices(fan, W)) == 2
 
 
 def test_a_card_that_spoils_a_meld_is_flagged_and_mended_by_its_runner_up() -> None:

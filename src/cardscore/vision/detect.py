@@ -174,17 +174,21 @@ def _suit_guesses(
 
 
 def _merge(hits: list[IndexHit]) -> list[IndexHit]:
-    """One hit per glyph: the two halves of a "10", or rank and suit both firing, merge."""
+    """One hit per glyph: the two halves of a "10", or rank and suit both firing, merge; and
+    a weaker reading of another card that close is the same glyph misread, not a card."""
     kept: list[IndexHit] = []
     for hit in sorted(hits, key=lambda h: -h.prob):
         duplicate = any(
-            k.card == hit.card
-            and (
-                # A ten's halves can each give their own (wrong) angle; nothing else of the
-                # same card lies this close.
+            # A ten's halves can each give their own (wrong) angle; nothing else of the same
+            # card lies this close. Nor does another card lying alike: the next index of a
+            # fan is at least a glyph's width to the side (or it hides this one), so a crop
+            # this close reads the same glyph, or half of it and half of its neighbour (two
+            # fanned indices side by side read as a "10").
+            (
                 np.hypot(k.x - hit.x, k.y - hit.y) < MERGE_ACROSS * NORMAL_WIDTH
-                or (_gap(k.angle, hit.angle) < 45 and _same_glyph(k, hit))
+                and (k.card == hit.card or _gap(k.angle, hit.angle) < 45)
             )
+            or (k.card == hit.card and _gap(k.angle, hit.angle) < 45 and _same_glyph(k, hit))
             for k in kept
         )
         if not duplicate:

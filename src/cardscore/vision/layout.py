@@ -11,7 +11,7 @@ that look legal and lie alike set that reference; without them the photo's own a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -32,6 +32,7 @@ __all__ = [
     "pair_indices",
     "pile_orientation",
     "plausible_meld",
+    "straighten",
 ]
 
 ASPECT = 1.4  # card height / width
@@ -43,6 +44,11 @@ FLAG_BELOW = 0.9  # cards less sure than this are flagged for the user to confir
 GROUPED = 0.12  # outlines sharing more than this fraction of a card lie in one group
 PAIR_ANGLE = 50.0  # a corner index's angle may come from its local edges, tens of degrees off
 COHERENT = 0.95  # mean resultant length of doubled angles: two cards within about 18°
+# A weak card this close (card widths, centre to centre) to a card found is another reading of
+# it. Not more: a tight fan puts the next card 0.25 W over, and a centre guessed from one index
+# (decks place their indices differently) can land 0.19 W from its neighbour's.
+SAME_CARD = 0.15
+STRAIGHTEN = 15.0  # a one-index card this far (degrees) from its meld's angle takes the meld's
 
 
 @dataclass(frozen=True)
@@ -83,21 +89,24 @@ def _centre(hit: IndexHit, w: float) -> np.ndarray:
     )
 
 
-def _partners(a: IndexHit, b: IndexHit, w: float) -> bool:
-    """Are a and b the two corner indices of one card?"""
+def _partners(a: IndexHit, b: IndexHit, w: float) -> float | None:
+    """If a and b are the two corner indices of one card, the card's angle (else ``None``)."""
     if a.card != b.card or _gap(a.angle, b.angle + 180) > PAIR_ANGLE:
-        return False
+        return None
     v = np.array([b.x - a.x, b.y - a.y])
     # Generous: decks place their indices differently, and a hit's angle may be a guess
     # (the photo's axes) some degrees off the card's own; so the offset is checked in a's
-    # frame and in the frame halfway between the two hits' angles.
+    # frame and in the frame halfway between the two hits' angles. Both hits can also share
+    # one wrong angle (a 7's diagonal stroke read upright 35° off, at both corners): then
+    # the photo's nearest axes, where the corners do fit, are the card's.
     halfway = a.angle + ((b.angle + 180 - a.angle + 180) % 360 - 180) / 2
-    for angle in (a.angle, halfway):
+    square = 90.0 * round(halfway / 90.0)
+    for angle, card_angle in ((a.angle, a.angle), (halfway, a.angle), (square, square)):
         right, down = _axes(angle)
         du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
         if 0.4 <= du <= 1.1 and 0.55 <= dv <= 1.05:
-            return True
-    return False
+            return card_angle
+    return None
 
 
 def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
@@ -110,9 +119,13 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
             continue
         used.add(i)
         a = hits[i]
-        partner = next(
-            (j for j in order if j not in used and _partners(a, hits[j], w)),
-            None,
+        partner, card_angle = next(
+            (
+                (j, t)
+                for j in order
+                if j not in used and (t := _partners(a, hits[j], w)) is not None
+            ),
+            (None, a.angle),
         )
         if partner is None:
             c = _centre(a, w)
@@ -124,7 +137,7 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
         b = hits[partner]
         # The surer hit gives the angle (the other's may be tens of degrees off), turned to
         # whichever of the card's two ends is nearer upright.
-        angle = min(a.angle % 360, (a.angle + 180) % 360, key=lambda t: _gap(t, 0))
+        angle = min(card_angle % 360, (card_angle + 180) % 360, key=lambda t: _gap(t, 0))
         c = (np.array([a.x, a.y]) + np.array([b.x, b.y])) / 2
         both = 1 - (1 - a.prob) * (1 - b.prob)
         cards.append(
@@ -167,23 +180,71 @@ def adopt_weak(
 ) -> list[Placement]:
     """Weak cards (too unsure to report alone) that complete a meld they lie in.
 
-    A weak card is adopted when it overlaps exactly one group of two or more cards, lies like
-    them, sits on no card already found, and the group with it still looks like a legal meld:
-    a second Ac half hidden in a fanned set of aces. It stays flagged (its confidence is low).
+    A weak card is adopted when the groups its outline overlaps hold two cards or more, it
+    lies like them, sits on no card already found, and they with it still look like a legal
+    meld: a second Ac half hidden in a fanned set of aces. A weak card may bridge a lone card
+    and the rest of its meld (a run's second card read weakly), and one adopted card can make
+    room for the next (two weak cards side by side): adoption repeats with the groups redrawn.
+    Adopted cards stay flagged (their confidence is low).
     """
     adopted: list[Placement] = []
-    for p in sorted(weak, key=lambda p: -p.confidence):
-        touching = [g for g in groups if any(_overlap(p, cards[i], w) > GROUPED for i in g)]
-        if len(touching) != 1 or len(touching[0]) < 2:
-            continue
-        members = [cards[i] for i in touching[0]]
-        if any(np.hypot(p.x - q.x, p.y - q.y) < 0.2 * w for q in members + adopted):
-            continue
-        if _upright([q.angle for q in members] + [p.angle]) is None:
-            continue
-        if plausible_meld([q.card for q in members] + [p.card]):
-            adopted.append(p)
+    pending = sorted(weak, key=lambda p: -p.confidence)
+    while pending:
+        everyone = cards + adopted
+        taken = []
+        for p in pending:
+            touching = [g for g in groups if any(_overlap(p, everyone[i], w) > GROUPED for i in g)]
+            members = [everyone[i] for g in touching for i in g]
+            if len(members) < 2:
+                continue
+            if any(np.hypot(p.x - q.x, p.y - q.y) < SAME_CARD * w for q in members + adopted):
+                continue
+            if _upright([q.angle for q in members] + [p.angle]) is None:
+                continue
+            if plausible_meld([q.card for q in members] + [p.card]):
+                adopted.append(p)
+                taken.append(p)
+        if not taken:
+            break
+        pending = [p for p in pending if p not in taken]
+        groups = group_cards(cards + adopted, w)
     return adopted
+
+
+def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> list[Placement]:
+    """Cards of a meld lie alike: a card seen by one index at an angle far from the others'
+    is re-centred at their angle (its index stays where it was seen).
+
+    One index gives the card's centre through its angle: a 9d read best 30° off (a stroke
+    taken for the card's edge) put its centre on its neighbour's and its outline across the
+    meld. Only groups of three or more whose other cards all lie alike (:data:`COHERENT`)
+    set the angle; two-index cards keep theirs (both corners fix it).
+    """
+    out = list(cards)
+    for group in groups:
+        if len(group) < 3:
+            continue
+        for i in group:
+            p = cards[i]
+            others = [cards[j].angle for j in group if j != i]
+            common = _upright(others)
+            if p.indices != 1 or common is None:
+                continue
+            # _upright is modulo 180°: the meld's cards are upright, so take the end near p's.
+            if _gap(common, p.angle) > 90:
+                common += 180
+            if _gap(common, p.angle) <= STRAIGHTEN:
+                continue
+            old_right, old_down = _axes(p.angle)
+            right, down = _axes(common)
+            # The centre from the same index spot, seen at the meld's angle.
+            shift = (0.5 - INDEX_U) * w * (right - old_right) + (0.5 - INDEX_V) * w * ASPECT * (
+                down - old_down
+            )
+            out[i] = replace(
+                p, x=p.x + float(shift[0]), y=p.y + float(shift[1]), angle=common % 360
+            )
+    return out
 
 
 def meld_doubts(cards: list[Placement], groups: list[list[int]]) -> dict[int, Card | None]:

@@ -28,6 +28,7 @@ from cardscore.vision.layout import (
     meld_reference,
     pair_indices,
     pile_orientation,
+    straighten,
 )
 from cardscore.vision.proposals import NORMAL_WIDTH, find_regions, normalise
 
@@ -181,6 +182,7 @@ def recognize(
     placed = [p for p in paired if p.confidence >= MIN_CARD]
     weak = [p for p in paired if p.confidence < MIN_CARD]
     placed += adopt_weak(placed, weak, NORMAL_WIDTH, group_cards(placed, NORMAL_WIDTH))
+    placed = straighten(placed, group_cards(placed, NORMAL_WIDTH), NORMAL_WIDTH)
     groups = _groups(placed, NORMAL_WIDTH)
     # A meld that cannot be one points at a misread card: flag it, and where one card's
     # runner-up alone mends the meld, show that card with the first reading as alternative.
