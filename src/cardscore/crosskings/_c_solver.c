@@ -1183,7 +1183,8 @@ static void table_release(Solver *S) {
 static PyTypeObject SolverType;
 
 /* Another solver reads this one's table from its own thread: the table must not move, so it
- * gets its full size now (before any search runs beside it) and keeps it while pinned. */
+ * grows now to 2**log2 slots (its largest for log2 <= 0), before any search runs beside it,
+ * and keeps that size while pinned. */
 static int pin_table(Solver *O, int log2) {
     if (log2 <= 0 || log2 > O->table_max_log2) log2 = O->table_max_log2;
     if (!O->table_sharers && O->table_log2 < log2 && table_resize(O, log2) < 0) {
