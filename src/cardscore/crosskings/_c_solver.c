@@ -1502,25 +1502,28 @@ static PyTypeObject SolverType = {
     .tp_methods = Solver_methods,
 };
 
-static PyObject *py_score(PyObject *self, PyObject *arg) {
-    unsigned long long hand = PyLong_AsUnsignedLongLong(arg);
-    if (hand == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
-    if (hand >> 36) {
+/* A hand mask from Python (a 36-bit int); -1 with an exception set when it is not one. */
+static int hand_of(PyObject *arg, uint64_t *hand) {
+    unsigned long long mask = PyLong_AsUnsignedLongLong(arg);
+    if (mask == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    if (mask >> 36) {
         PyErr_SetString(PyExc_ValueError, "a hand is a 36-bit mask");
-        return NULL;
+        return -1;
     }
-    uint64_t assigned;
+    *hand = mask;
+    return 0;
+}
+
+static PyObject *py_score(PyObject *self, PyObject *arg) {
+    uint64_t hand, assigned;
+    if (hand_of(arg, &hand) < 0) return NULL;
     int value = score_hand(hand, &assigned);
     return Py_BuildValue("(iK)", value, (unsigned long long)assigned);
 }
 
 static PyObject *py_score_bound(PyObject *self, PyObject *arg) {
-    unsigned long long hand = PyLong_AsUnsignedLongLong(arg);
-    if (hand == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
-    if (hand >> 36) {
-        PyErr_SetString(PyExc_ValueError, "a hand is a 36-bit mask");
-        return NULL;
-    }
+    uint64_t hand;
+    if (hand_of(arg, &hand) < 0) return NULL;
     return PyLong_FromLong(score_upper(hand));
 }
 
