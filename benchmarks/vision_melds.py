@@ -23,6 +23,8 @@ import cv2
 import numpy as np
 
 from cardscore.vision import detect, recognition
+from cardscore.vision.evaluate import match_cards
+from cardscore.vision.layout import index_to_centre
 from cardscore.vision.proposals import NORMAL_WIDTH
 
 CORNER = 0.15  # card widths: a candidate or hit this near a corner index's spot is on it
@@ -60,9 +62,7 @@ def _rank(cause: str) -> int:
 
 def _corners(x: float, y: float, angle: float, w: float) -> list[np.ndarray]:
     """Where a card's two corner indices lie (photo px), from its centre and rotation."""
-    t = np.deg2rad(angle)
-    right, down = np.array([np.cos(t), -np.sin(t)]), np.array([np.sin(t), np.cos(t)])
-    off = 0.37 * w * right + 0.38 * 1.4 * w * down
+    off = index_to_centre(angle, w)
     return [np.array([x, y]) - off, np.array([x, y]) + off]
 
 
@@ -92,17 +92,7 @@ def main() -> int:
         points = np.array(seen["points"])[:, :2] / to_norm
         probs = np.concatenate(seen["probs"])
         truth = [(p.card, p.x * 1.2, p.y * 1.2, p.angle, p.group) for p in scene.cards]
-        # Match truth and report as evaluate.score_table does (nearest first, 0.45 W).
-        pairs = sorted(
-            (float(np.hypot(s.x - x, s.y - y)), i, j)
-            for i, (_, x, y, _, _) in enumerate(truth)
-            for j, s in enumerate(result.cards)
-            if np.hypot(s.x - x, s.y - y) < 0.45 * w
-        )
-        match: dict[int, int] = {}
-        for _, i, j in pairs:
-            if i not in match and j not in match.values():
-                match[i] = j
+        match = match_cards([(x, y) for _, x, y, _, _ in truth], result, w)
         group_of = {j: g for g in result.groups for j in g.cards}
         for gid, kind in scene.groups.items():
             members = [i for i, t in enumerate(truth) if t[4] == gid]

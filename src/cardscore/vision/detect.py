@@ -113,21 +113,17 @@ def find_indices(
         inside = (regions.labels > 0).astype(np.uint8)
         card_mask = cv2.resize(inside, (w, h), interpolation=cv2.INTER_NEAREST)
     blobs = candidates(norm, PALE_INK, card_mask, DARK_INK)
-    cands = _with_region_angles(blobs, regions, factor)
-    points = [(c.x, c.y, c.size, (c.angle + 90 * k) % 360) for c in cands for k in range(4)]
-    probs = classify(crop_batch(norm, points), model)
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,
     # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.
+    points: list[tuple[float, float, float, float]] = []
     rows_of: dict[tuple[float, float], list[int]] = {}
-    for n, c in enumerate(cands):
-        rows_of.setdefault((c.x, c.y), []).extend(range(4 * n, 4 * n + 4))
+    _add_turns(_with_region_angles(blobs, regions, factor), points, rows_of)
+    probs = classify(crop_batch(norm, points), model)
     more = _suit_guesses(blobs, points, probs, rows_of)
     if more:
         start = len(points)
-        points += [(c.x, c.y, c.size, (c.angle + 90 * k) % 360) for c in more for k in range(4)]
+        _add_turns(more, points, rows_of)
         probs = np.concatenate([probs, classify(crop_batch(norm, points[start:]), model)])
-        for n, c in enumerate(more):
-            rows_of[c.x, c.y].extend(range(start + 4 * n, start + 4 * n + 4))
     hits: list[IndexHit] = []
     for rows in rows_of.values():
         cards = probs[rows, :BACKGROUND]
@@ -140,6 +136,20 @@ def find_indices(
         x, y, _, angle = points[rows[int(k)]]
         hits.append(IndexHit(Card.from_id(int(label)), prob, x, y, angle, second))
     return _merge(hits)
+
+
+def _add_turns(
+    cands: list[Candidate],
+    points: list[tuple[float, float, float, float]],
+    rows_of: dict[tuple[float, float], list[int]],
+) -> None:
+    """Adds each candidate's crop in its four quarter turns to ``points``, and their rows to
+    its blob's in ``rows_of``."""
+    for c in cands:
+        rows = rows_of.setdefault((c.x, c.y), [])
+        for k in range(4):
+            rows.append(len(points))
+            points.append((c.x, c.y, c.size, (c.angle + 90 * k) % 360))
 
 
 def _suit_guesses(

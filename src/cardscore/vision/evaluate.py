@@ -14,7 +14,15 @@ from pathlib import Path
 from cardscore.cards import Card, parse_cards
 from cardscore.vision.recognition import Recognition
 
-__all__ = ["PhotoScore", "TableScore", "cards_of", "read_labels", "score_cards", "score_table"]
+__all__ = [
+    "PhotoScore",
+    "TableScore",
+    "cards_of",
+    "match_cards",
+    "read_labels",
+    "score_cards",
+    "score_table",
+]
 
 
 @dataclass(frozen=True)
@@ -83,6 +91,26 @@ class TableScore:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
+def match_cards(
+    where: list[tuple[float, float]], result: Recognition, width: float
+) -> dict[int, int]:
+    """Each true card (its centre in ``where``) to the reported card that stands for it: the
+    nearest pairs first, each card once, within 0.45 card widths."""
+    pairs: list[tuple[float, int, int]] = []
+    for i, (x, y) in enumerate(where):
+        for j, seen in enumerate(result.cards):
+            d = ((seen.x - x) ** 2 + (seen.y - y) ** 2) ** 0.5
+            if d < 0.45 * width:
+                pairs.append((d, i, j))
+    match: dict[int, int] = {}
+    taken: set[int] = set()
+    for _, i, j in sorted(pairs):
+        if i not in match and j not in taken:
+            match[i] = j
+            taken.add(j)
+    return match
+
+
 def score_table(
     truth: list[tuple[Card, float, float, int]],
     kinds: dict[int, str],
@@ -96,18 +124,8 @@ def score_table(
     the card width in pixels.
     """
     score = TableScore()
-    pairs: list[tuple[float, int, int]] = []
-    for i, (_, x, y, _) in enumerate(truth):
-        for j, seen in enumerate(result.cards):
-            d = ((seen.x - x) ** 2 + (seen.y - y) ** 2) ** 0.5
-            if d < 0.45 * width:
-                pairs.append((d, i, j))
-    match: dict[int, int] = {}
-    taken: set[int] = set()
-    for _, i, j in sorted(pairs):
-        if i not in match and j not in taken:
-            match[i] = j
-            taken.add(j)
+    match = match_cards([(x, y) for _, x, y, _ in truth], result, width)
+    taken = set(match.values())
     score.cards = len(truth)
     score.cards_extra = len(result.cards) - len(taken)
     right = {i for i, j in match.items() if result.cards[j].card == truth[i][0]}

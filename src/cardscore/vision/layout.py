@@ -25,6 +25,7 @@ __all__ = [
     "Placement",
     "adopt_weak",
     "group_cards",
+    "index_to_centre",
     "is_dollar",
     "is_pile_top",
     "meld_doubts",
@@ -82,11 +83,14 @@ def _axes(angle: float) -> tuple[np.ndarray, np.ndarray]:
     return np.array([np.cos(t), -np.sin(t)]), np.array([np.sin(t), np.cos(t)])
 
 
+def index_to_centre(angle: float, w: float) -> np.ndarray:
+    """From a card's top-left corner index to its centre, for a card turned ``angle``."""
+    right, down = _axes(angle)
+    return (0.5 - INDEX_U) * w * right + (0.5 - INDEX_V) * w * ASPECT * down
+
+
 def _centre(hit: IndexHit, w: float) -> np.ndarray:
-    right, down = _axes(hit.angle)
-    return (
-        np.array([hit.x, hit.y]) + (0.5 - INDEX_U) * w * right + (0.5 - INDEX_V) * w * ASPECT * down
-    )
+    return np.array([hit.x, hit.y]) + index_to_centre(hit.angle, w)
 
 
 def _partners(a: IndexHit, b: IndexHit, w: float) -> float | None:
@@ -235,12 +239,8 @@ def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> lis
                 common += 180
             if _gap(common, p.angle) <= STRAIGHTEN:
                 continue
-            old_right, old_down = _axes(p.angle)
-            right, down = _axes(common)
             # The centre from the same index spot, seen at the meld's angle.
-            shift = (0.5 - INDEX_U) * w * (right - old_right) + (0.5 - INDEX_V) * w * ASPECT * (
-                down - old_down
-            )
+            shift = index_to_centre(common, w) - index_to_centre(p.angle, w)
             out[i] = replace(
                 p, x=p.x + float(shift[0]), y=p.y + float(shift[1]), angle=common % 360
             )
