@@ -86,7 +86,8 @@ def _axes(angle: float) -> tuple[np.ndarray, np.ndarray]:
 def index_to_centre(angle: float, w: float) -> np.ndarray:
     """From a card's top-left corner index to its centre, for a card turned ``angle``."""
     right, down = _axes(angle)
-    return (0.5 - INDEX_U) * w * right + (0.5 - INDEX_V) * w * ASPECT * down
+    offset: np.ndarray = (0.5 - INDEX_U) * w * right + (0.5 - INDEX_V) * w * ASPECT * down
+    return offset
 
 
 def _centre(hit: IndexHit, w: float) -> np.ndarray:
