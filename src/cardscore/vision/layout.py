@@ -86,12 +86,11 @@ def _axes(angle: float) -> tuple[np.ndarray, np.ndarray]:
 def index_to_centre(angle: float, w: float) -> np.ndarray:
     """From a card's top-left corner index to its centre, for a card turned ``angle``."""
     right, down = _axes(angle)
-    offset: np.ndarray = (0.5 - INDEX_U) * w * right + (0.5 - INDEX_V) * w * ASPECT * down
-    return offset
+    return np.asarray((0.5 - INDEX_U) * w * right + (0.5 - INDEX_V) * w * ASPECT * down)
 
 
 def _centre(hit: IndexHit, w: float) -> np.ndarray:
-    return np.array([hit.x, hit.y]) + index_to_centre(hit.angle, w)
+    return np.asarray(np.array([hit.x, hit.y]) + index_to_centre(hit.angle, w))
 
 
 def _partners(a: IndexHit, b: IndexHit, w: float) -> float | None:
