@@ -143,6 +143,15 @@ static void place(Placement *p, int start, int left, int value) {
     }
 }
 
+/* A hand's naturals: each suit's ranks (bit r: the rank r above the ace) and each rank's count. */
+static void naturals_of(uint64_t hand, unsigned naturals[4], int counts[8]) {
+    memset(counts, 0, 8 * sizeof counts[0]);
+    for (int s = 0; s < 4; s++) {
+        naturals[s] = (unsigned)(hand >> (9 * s)) & 0xFF;
+        for (int r = 0; r < 8; r++) counts[r] += (naturals[s] >> r) & 1;
+    }
+}
+
 /* The best score of a hand and (in *assigned) the natural cards its kings stand for.
  *
  * Only cards that can sit in a scoring run or set with k kings are candidates: a window of 3
@@ -153,13 +162,9 @@ static void place(Placement *p, int start, int left, int value) {
 static int score_hand(uint64_t hand, uint64_t *assigned) {
     Placement p;
     int k = popcount64(hand & KING_BITS);
-    memset(p.counts, 0, sizeof p.counts);
+    naturals_of(hand, p.naturals, p.counts);
+    memset(p.kings, 0, sizeof p.kings);
     memset(p.placed, 0, sizeof p.placed);
-    for (int s = 0; s < 4; s++) {
-        p.naturals[s] = (unsigned)(hand >> (9 * s)) & 0xFF;
-        p.kings[s] = 0;
-        for (int r = 0; r < 8; r++) p.counts[r] += (p.naturals[s] >> r) & 1;
-    }
     if (assigned) *assigned = 0;
     if (k == 0) return placement_value(&p);
     p.ncandidates = 0;
@@ -223,13 +228,13 @@ static int score_hand(uint64_t hand, uint64_t *assigned) {
  * plus the most they could add to sets alone. A king's gain is its run's share plus its
  * set's, so the two maxima together bound every assignment. */
 static int score_upper(uint64_t hand) {
-    int k = popcount64(hand & KING_BITS), counts[8] = {0}, value = 0;
+    int k = popcount64(hand & KING_BITS), counts[8], value = 0;
     int runs[5] = {0, 0, 0, 0, 0}, sets[5] = {0, 0, 0, 0, 0};
+    unsigned naturals[4];
+    naturals_of(hand, naturals, counts);
     for (int s = 0; s < 4; s++) {
-        unsigned naturals = (unsigned)(hand >> (9 * s)) & 0xFF;
-        value += RUN[naturals << 8];
-        for (int r = 0; r < 8; r++) counts[r] += (naturals >> r) & 1;
-        const int8_t *more = RUN_MORE[naturals << 8];
+        value += RUN[naturals[s] << 8];
+        const int8_t *more = RUN_MORE[naturals[s] << 8];
         for (int t = k; t > 0; t--) /* max-plus: runs[t] = the most t kings add to these suits */
             for (int x = 1; x <= t; x++)
                 if (runs[t - x] + more[x] > runs[t]) runs[t] = runs[t - x] + more[x];
@@ -306,23 +311,33 @@ static double now_seconds(void) {
 }
 
 /* The hands with kings scored so far, for every solver and thread of the process (a hand's
- * score depends on nothing else): one word each, hand | score << 40 | 1 << 63, read and
+ * score depends on nothing else): one word each, hand | tag | score << 40, read and
  * written whole, so a thread sees either an old entry or a new one, both right. One cache
  * instead of one per solver: the anytime search's four solvers and the next position's find
  * each other's scores, and it is zeroed once, not at every new solver. */
 #define CACHE_LOG2 20
-#define CACHE_HAND (ALL_CARDS | (1ULL << 63))
+#define EXACT_TAG (1ULL << 63) /* a key's tag: the hand's score */
+#define BOUND_TAG (3ULL << 62) /* a key's tag: score_upper of the hand */
+#define CACHE_KEY (ALL_CARDS | (3ULL << 62))
 static uint64_t *HAND_CACHE;
 
-/* score_upper, cached beside the exact scores (bit 62 of the key marks the bound). */
+/* The value cached for key (a hand and its tag), or -1; *slot: where to put it. */
+static inline int cache_get(uint64_t key, size_t *slot) {
+    *slot = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> (64 - CACHE_LOG2));
+    uint64_t entry = __atomic_load_n(&HAND_CACHE[*slot], __ATOMIC_RELAXED);
+    return (entry & CACHE_KEY) == key ? (int)(entry >> 40 & 0xFF) : -1;
+}
+
+static inline void cache_put(size_t slot, uint64_t key, int value) {
+    __atomic_store_n(&HAND_CACHE[slot], key | (uint64_t)value << 40, __ATOMIC_RELAXED);
+}
+
+/* score_upper, cached beside the exact scores under its own tag. */
 static int cached_upper(uint64_t hand) {
     if (!(hand & KING_BITS)) return score_hand(hand, NULL);
-    uint64_t key = hand | (3ULL << 62), h = key * 0x9E3779B97F4A7C15ULL;
-    size_t i = (size_t)(h >> (64 - CACHE_LOG2));
-    uint64_t entry = __atomic_load_n(&HAND_CACHE[i], __ATOMIC_RELAXED);
-    if ((entry & (CACHE_HAND | (1ULL << 62))) == key) return (int)(entry >> 40 & 0xFF);
-    int value = score_upper(hand);
-    __atomic_store_n(&HAND_CACHE[i], key | (uint64_t)value << 40, __ATOMIC_RELAXED);
+    size_t slot;
+    int value = cache_get(hand | BOUND_TAG, &slot);
+    if (value < 0) cache_put(slot, hand | BOUND_TAG, value = score_upper(hand));
     return value;
 }
 
@@ -331,14 +346,12 @@ static int cached_score(Solver *S, uint64_t hand) {
         S->scored++;
         return score_hand(hand, NULL);
     }
-    uint64_t h = hand * 0x9E3779B97F4A7C15ULL;
-    size_t i = (size_t)(h >> (64 - CACHE_LOG2));
-    uint64_t entry = __atomic_load_n(&HAND_CACHE[i], __ATOMIC_RELAXED);
-    if ((entry & (CACHE_HAND | (1ULL << 62))) == (hand | (1ULL << 63)))
-        return (int)(entry >> 40 & 0xFF);
-    S->scored++;
-    int value = score_hand(hand, NULL);
-    __atomic_store_n(&HAND_CACHE[i], hand | (1ULL << 63) | (uint64_t)value << 40, __ATOMIC_RELAXED);
+    size_t slot;
+    int value = cache_get(hand | EXACT_TAG, &slot);
+    if (value < 0) {
+        S->scored++;
+        cache_put(slot, hand | EXACT_TAG, value = score_hand(hand, NULL));
+    }
     return value;
 }
 

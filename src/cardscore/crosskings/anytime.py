@@ -316,7 +316,7 @@ def search(
 
     if helper is not None and result_only is not None:
         entries = proof_nodes if nodes is not None else seconds * PROOF_ENTRIES_PER_SECOND
-        helper.share_table(result_only, max(16, math.ceil(math.log2(4 * max(entries, 1)))))
+        helper.share_table(result_only, math.ceil(math.log2(4 * max(entries, 1))))
     try:
         with ThreadPoolExecutor(2) as pool:
             running = [pool.submit(deepen_then_help)] + ([pool.submit(proof)] if prove else [])
