@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import os
 import random
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardscore.cards import parse_cards
-from cardscore.crosskings import Board, Bot, Game, Move, analyse, explain, score, search
+from cardscore.crosskings import Board, Bot, Game, Move, _c_solver, analyse, explain, score, search
 from cardscore.crosskings._c_solver import Solver, score_bound
 from cardscore.crosskings.analysis import position, solver_cells
 from cardscore.crosskings.cards import CARDS, card_number, cards_of, mask_of
@@ -585,3 +586,11 @@ def test_the_kingless_score_bound_is_never_below_the_score(cards: list[int]) -> 
     assert bound >= exact
     if not mask & sum(1 << k for k in KINGS):
         assert bound == exact
+
+
+@pytest.mark.parametrize("scorer", [_c_solver.score, _c_solver.score_bound])
+def test_a_hand_mask_beyond_36_bits_is_refused(scorer: Callable[[int], object]) -> None:
+    with pytest.raises(ValueError, match="a hand is a 36-bit mask"):
+        scorer(1 << 36)
+    with pytest.raises(OverflowError):
+        scorer(-1)
