@@ -562,6 +562,17 @@ static int oracle_bounds(Solver *S, uint64_t k0, uint64_t k1, int64_t scale, int
 static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, uint64_t visible,
                 V alpha, V beta, int depth, int *best_cell);
 
+/* Near the end of the game a subtree costs less than the memory accesses that would shorten it
+ * (the table and the hand cache are probed at random and mostly miss the processor's caches),
+ * so each aid to pruning starts at some number of cards left. Tuned on result-only proofs of
+ * 16-17 cards, one thread (benchmarks/crosskings_ab.py): 3 times the nodes, 0.62 times the
+ * time of using every aid at every node. */
+#define TABLE_MIN_LEFT 5          /* a node's transposition-table lookup and store */
+#define ETC_MIN_LEFT 11           /* the enhanced transposition cutoff's lookups of its children */
+#define SURE_MIN_LEFT 7           /* the result-only search's check for a sure win, draw or loss */
+#define CHANCE_BOUNDS_MIN_LEFT 5  /* Star1's bounds on a chance node's children */
+#define ORDER_MIN_LEFT 5          /* ordering the moves by what they add to the mover's score */
+
 /* The estimate at the horizon of a depth-limited search, on the exact values' scale: the score
  * difference so far as the margin, and as the win chance a logistic function of features of
  * the position, each weighted by a + b / cards left (weights fitted on exact values: see
@@ -666,13 +677,13 @@ static int star2_probe(Solver *S, uint64_t next, int cell, uint64_t p1, uint64_t
         sum_low += lows[i];
         sum_high += highs[i];
     }
-    int changed = 0;
+    int changed = 0, left = popcount64(next);
     uint64_t moves = LINES[cell] & next;
     for (int i = 0; i < n; i++) {
         uint64_t x = bits[i], c1 = mover ? p1 : p1 | x, c2 = mover ? p2 | x : p2;
         uint64_t k0 = c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42);
         uint64_t k1 = c2 | ((next >> 22) << 36) | (1ULL << 63);
-        Entry copy, *hit = table_find(S, k0, k1, &copy);
+        Entry copy, *hit = left >= TABLE_MIN_LEFT ? table_find(S, k0, k1, &copy) : NULL;
         int probe = -1;
         if (hit && hit->best >= 0 && (moves >> hit->best & 1)) {
             probe = hit->best;
@@ -733,7 +744,9 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
         pool &= pool - 1;
     }
     V lows[12], highs[12];
-    if (S->prune) { /* the lookups below miss the cache: overlap them */
+    int left = popcount64(next), bounded = S->prune && left >= CHANCE_BOUNDS_MIN_LEFT;
+    int tabled = S->prune && left >= TABLE_MIN_LEFT;
+    if (tabled) { /* the lookups below miss the cache: overlap them */
         for (int i = 0; i < n; i++) {
             uint64_t x = bits[i], c1 = mover ? p1 : p1 | x, c2 = mover ? p2 | x : p2;
             table_prefetch(S, c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42),
@@ -743,7 +756,7 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
     for (int i = 0; i < n; i++) {
         lows[i] = -V_INF;
         highs[i] = V_INF;
-        if (S->prune) {
+        if (bounded) {
             uint64_t x = bits[i], c1 = mover ? p1 : p1 | x, c2 = mover ? p2 | x : p2;
             int lo_m, hi_m;
             node_margins(S, c1, c2, &lo_m, &hi_m);
@@ -752,9 +765,9 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
             /* what the table already knows about the child narrows its bounds */
             uint64_t k0 = c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42);
             uint64_t k1 = c2 | ((next >> 22) << 36) | (1ULL << 63);
-            if (S->oracle && depth == FULL_DEPTH && popcount64(next) >= ORACLE_MIN_LEFT)
+            if (S->oracle && depth == FULL_DEPTH && left >= ORACLE_MIN_LEFT)
                 oracle_bounds(S, k0, k1, scale, lo_m, hi_m, &lows[i], &highs[i], NULL);
-            Entry copy, *hit = table_find(S, k0, k1, &copy);
+            Entry copy, *hit = tabled ? table_find(S, k0, k1, &copy) : NULL;
             if (hit && hit->depth >= depth) {
                 V v = pack(S, hit->er, hit->em);
                 if (hit->bound != UPPER && v > lows[i]) lows[i] = v;
@@ -841,7 +854,8 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
     }
     uint64_t k0 = p1 | ((uint64_t)marker << 36) | ((rem & 0x3FFFFF) << 42);
     uint64_t k1 = p2 | ((rem >> 22) << 36) | (1ULL << 63);
-    Entry copy, *hit = restricted ? NULL : table_find(S, k0, k1, &copy);
+    int left = popcount64(rem), tabled = !restricted && left >= TABLE_MIN_LEFT;
+    Entry copy, *hit = tabled ? table_find(S, k0, k1, &copy) : NULL;
     int first = -1;
     if (hit && hit->depth >= depth) {
         V v = pack(S, hit->er, hit->em);
@@ -854,7 +868,7 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
         if (hit->bound == UPPER && v < beta) beta = v;
     }
     if (hit) first = hit->best;
-    if (S->oracle && depth == FULL_DEPTH && !root && popcount64(rem) >= ORACLE_MIN_LEFT) {
+    if (S->oracle && depth == FULL_DEPTH && !root && left >= ORACLE_MIN_LEFT) {
         int64_t scale = FACT[popcount64(rem & FACEDOWN)];
         V low = -V_INF, high = V_INF;
         int oracle_best = -1;
@@ -872,7 +886,7 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
      * loss): 15-20% fewer nodes. With the margin kept the bounds seldom meet, and the check
      * costs more than it saves. Not at the root: each of its moves must be searched (root
      * bounds, best move). */
-    if (S->prune && S->objective == 2 && depth == FULL_DEPTH && !root) {
+    if (S->prune && S->objective == 2 && depth == FULL_DEPTH && !root && left >= SURE_MIN_LEFT) {
         V low, high;
         node_bounds(S, p1, p2, FACT[popcount64(rem & FACEDOWN)], &low, &high);
         if (low == high || high <= alpha || low >= beta) {
@@ -884,7 +898,8 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
     }
     V alpha0 = alpha, beta0 = beta;
     int mover = popcount64(p1 | p2) & 1, chosen = -1;
-    if (S->prune) { /* enhanced transposition cutoff: a face-up child already known good enough */
+    /* enhanced transposition cutoff: a face-up child already known good enough */
+    if (S->prune && left >= ETC_MIN_LEFT) {
         for (uint64_t m = moves; m; m &= m - 1) { /* the lookups miss the cache: overlap them */
             int cell = __builtin_ctzll(m);
             uint64_t card = S->cellcard[cell];
@@ -919,11 +934,12 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
      * raise the mover's score most, face-down cards counted as a small gain */
     int order[36], keys[36], count = 0;
     uint64_t own = mover ? p2 : p1;
-    int base = S->prune ? cached_score(S, own) : 0;
+    int ordered = S->prune && left >= ORDER_MIN_LEFT;
+    int base = ordered ? cached_score(S, own) : 0;
     while (moves) {
         int cell = __builtin_ctzll(moves), key = 0;
         moves &= moves - 1;
-        if (S->prune) {
+        if (ordered) {
             uint64_t card = S->cellcard[cell];
             key = cell == first ? 1000 : card ? 4 * (cached_score(S, own | card) - base) : 2;
         }
@@ -957,7 +973,7 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
     int bound = !S->prune ? EXACT : best <= alpha0 ? UPPER : best >= beta0 ? LOWER : EXACT;
     int64_t er, em;
     unpack(S, best, &er, &em);
-    if (!restricted) table_store(S, k0, k1, er, em, chosen, bound, depth);
+    if (tabled) table_store(S, k0, k1, er, em, chosen, bound, depth);
     if (best_cell) *best_cell = chosen;
     return best;
 }
