@@ -18,6 +18,7 @@ from cardscore.cards import parse_cards
 from cardscore.crosskings import Board, Bot, Game, Move, _c_solver, analyse, explain, score, search
 from cardscore.crosskings._c_solver import Solver, score_bound
 from cardscore.crosskings.analysis import position, solver_cells
+from cardscore.crosskings.anytime import QUICK, WEIGHTS
 from cardscore.crosskings.cards import CARDS, card_number, cards_of, mask_of
 from cardscore.crosskings.game import FACE_DOWN, cell_name
 from cardscore.crosskings.scoring import score_mask
@@ -594,3 +595,24 @@ def test_a_hand_mask_beyond_36_bits_is_refused(scorer: Callable[[int], object]) 
         scorer(1 << 36)
     with pytest.raises(OverflowError):
         scorer(-1)
+
+
+@pytest.mark.parametrize("seed", [0, 2, 7, 21])
+def test_anytime_proof_finds_a_better_move_than_its_first(seed: int) -> None:
+    """Positions where the shallow search's move, which the proof values first, is not
+    optimal: the proof must find a better one and show every other move no better; with a
+    tiny deepening budget the proof alone decides."""
+    game = position_after(seed, 14)
+    quick = Solver(solver_cells(game), 0)
+    quick.set_heuristic(WEIGHTS)
+    first = quick.search_depth(*position(game), QUICK)
+    assert first is not None
+    analysis = analyse(game)
+    best = max(m.expected_result for m in analysis.moves)
+    optimal = {m.cell for m in analysis.moves if m.expected_result == best}
+    assert cell_name(first[2]) not in optimal
+    result = search(game, nodes=(1_000, 10**9), margin_tie_break=False)
+    assert result.exact
+    assert not result.exact_margin
+    assert result.cell in optimal
+    assert result.expected_result == pytest.approx(float(best))

@@ -131,12 +131,15 @@ def search(
     seconds: float = 1.0,
     *,
     prove: bool = True,
+    margin_tie_break: bool = True,
     progress: Callable[[int, float, str], None] | None = None,
     nodes: tuple[int, int] | None = None,
 ) -> SearchResult:
     """The best move found in about ``seconds`` (see the module's docstring).
 
     ``prove=False`` runs the iterative deepening alone (one core).
+    ``margin_tie_break=False`` stops once a move is proven best in expected result, without
+    breaking its ties by expected margin.
     ``progress(depth, elapsed, best_cell)`` is called about ten times a second.
     ``nodes``: instead of the clock, node budgets for the deepening and the proof (the same
     choice whatever the machine's load: for comparing variants; ``seconds`` is then ignored).
@@ -281,6 +284,8 @@ def search(
         valued = best_valued()
         assert valued is not None
         proofs["result"] = (valued[1], 0, valued[0])
+        if not margin_tie_break:
+            return
         if nodes is not None:  # the tie-break gets what the proof left of the budget
             left = proof_nodes - (result_only.stats()["nodes"] - counted[result_only])
             if left <= 0:
@@ -309,6 +314,9 @@ def search(
         else:
             solver.set_node_limit(proof_nodes)
 
+    def proven_enough() -> bool:
+        return "full" in proofs or ("result" in proofs and not margin_tie_break)
+
     def deepen_then_help() -> None:
         deepen()
         if helper is not None and not (deepest and deepest[-1][1] >= cards):
@@ -322,10 +330,10 @@ def search(
             running = [pool.submit(deepen_then_help)] + ([pool.submit(proof)] if prove else [])
             while True:
                 remaining = started + main - time.perf_counter() if nodes is None else 0.1
-                if remaining <= 0 or "full" in proofs:
+                if remaining <= 0 or proven_enough():
                     break
                 wait(running, min(0.1, remaining), FIRST_COMPLETED)
-                if "full" in proofs:
+                if proven_enough():
                     break
                 # each search runs out its time or budget, unless the deepening became exact
                 exact_deepening = bool(deepest) and deepest[-1][1] >= cards
