@@ -5,6 +5,8 @@ extension module takes the file's dotted path (``cardscore.poker._c_eval``), so 
 is all a game needs to do.
 """
 
+import platform
+import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -13,12 +15,18 @@ ROOT = Path(__file__).parent
 SOURCES = sorted((ROOT / "src").glob("cardscore/**/_c_*.c"))
 
 
+# x86-64 processors have had the popcnt instruction since 2008; without the flag GCC calls a
+# library function for each count (3% of a Cross Kings proof's time). GCC and Clang only.
+X86_64 = platform.machine().lower() in {"x86_64", "amd64"}
+POPCNT = ["-mpopcnt"] if X86_64 and sys.platform != "win32" else []
+
+
 def _extension(source: Path) -> Extension:
     relative = source.relative_to(ROOT / "src").with_suffix("")
     return Extension(
         ".".join(relative.parts),
         sources=[str(source.relative_to(ROOT))],
-        extra_compile_args=["-O3", "-std=c11"],
+        extra_compile_args=["-O3", "-std=c11", *POPCNT],
     )
 
 

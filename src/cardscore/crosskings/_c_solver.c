@@ -314,8 +314,9 @@ static double now_seconds(void) {
  * score depends on nothing else): one word each, hand | tag | score << 40, read and
  * written whole, so a thread sees either an old entry or a new one, both right. One cache
  * instead of one per solver: the anytime search's four solvers and the next position's find
- * each other's scores, and it is zeroed once, not at every new solver. */
-#define CACHE_LOG2 20
+ * each other's scores, and it is zeroed once, not at every new solver. 2^22 words (32 MiB):
+ * 2% faster proofs than 2^20 (crosskings_ab, 16-17 cards). */
+#define CACHE_LOG2 22
 #define EXACT_TAG (1ULL << 63) /* a key's tag: the hand's score */
 #define BOUND_TAG (3ULL << 62) /* a key's tag: score_upper of the hand */
 #define CACHE_KEY (ALL_CARDS | (3ULL << 62))
