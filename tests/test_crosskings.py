@@ -616,3 +616,37 @@ def test_anytime_proof_finds_a_better_move_than_its_first(seed: int) -> None:
     assert not result.exact_margin
     assert result.cell in optimal
     assert result.expected_result == pytest.approx(float(best))
+
+
+def test_tables_taken_back_from_another_deal_keep_values_exact() -> None:
+    """A freed solver's table goes to a pool, and the next solver takes it back without
+    zeroing it. Here the other deal has two cards on the board swapped, so its positions have
+    the same keys and other values: its entries must read as empty."""
+    game = _tiny_positions()[0]
+    cells = solver_cells(game)
+    up = [c for c in range(36) if cells[c] >= 0 and game.cells_left >> c & 1]
+    swapped = list(cells)
+    swapped[up[0]], swapped[up[1]] = cells[up[1]], cells[up[0]]
+    left = frozenset(c for c in range(36) if game.cells_left >> c & 1)
+    scale = math.factorial(game.face_down_left)
+    expected = []
+    for deal in (cells, swapped):
+        reference: list[int | None] = [None if n < 0 else n for n in deal]
+        expected.append(
+            {
+                cell: move_value(reference, left, game.hand_masks, cell, score_mask)[:2]
+                for cell in game.legal_cells
+            }
+        )
+    assert expected[0] != expected[1]
+    for _ in range(3):
+        for deal, values in zip((cells, swapped), expected, strict=True):
+            solver = Solver(deal, 0, 16)
+            found = solver.evaluate(*position(game))
+            assert found is not None
+            assert {c: (Fraction(er, 2 * scale), Fraction(em, scale)) for c, er, em in found} == (
+                values
+            )
+            solver.clear()  # a cleared table, too, moves on to its next epoch
+            assert solver.evaluate(*position(game)) == found
+            del solver
