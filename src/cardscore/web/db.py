@@ -7,6 +7,8 @@ SQLite write transactions start with ``BEGIN IMMEDIATE`` so that two writers que
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
@@ -22,11 +24,26 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     # Let SQLAlchemy's "begin" event issue BEGIN itself (pysqlite's implicit BEGIN is deferred).
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_S * 1000}")
+    _turn_on_wal(cursor)
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_S * 1000}")
     cursor.close()
+
+
+def _turn_on_wal(cursor: Any) -> None:
+    # WAL is the file's mode: the first connection sets it for all. Setting it needs the file
+    # to itself, and SQLite then answers "database is locked" at once, without the busy
+    # timeout, while another connection holds a lock (workers starting at once): retry.
+    deadline = time.monotonic() + _BUSY_TIMEOUT_S
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")  # a no-op where it is on already
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _sqlite_begin(connection: Any) -> None:
