@@ -272,6 +272,16 @@ typedef struct {
     uint64_t meta; /* er (32 bits), best, bound, depth (8 bits each) */
 } Slot;
 
+/* A position's key, two words: k0 = player 1's cards (36 bits), the marker's cell (6) and the
+ * first 22 cells left; k1 = player 2's cards, the other 14 cells left and the top bit (bits
+ * 50-62 stay free for the table's epoch). */
+static inline uint64_t key0(uint64_t rem, int marker, uint64_t p1) {
+    return p1 | ((uint64_t)marker << 36) | ((rem & 0x3FFFFF) << 42);
+}
+static inline uint64_t key1(uint64_t rem, uint64_t p2) {
+    return p2 | ((rem >> 22) << 36) | (1ULL << 63);
+}
+
 /* Depth-limited search (the anytime search's iterations) values the nodes `depth` plies down
  * with a heuristic; a node with no more cards left than its depth is searched to the end, so
  * its depth becomes FULL_DEPTH and its value is exact. A table entry serves a search of at most
@@ -769,9 +779,9 @@ static int star2_probe(Solver *S, uint64_t next, int cell, uint64_t p1, uint64_t
     uint64_t moves = LINES[cell] & next;
     for (int i = 0; i < n; i++) {
         uint64_t x = bits[i], c1 = mover ? p1 : p1 | x, c2 = mover ? p2 | x : p2;
-        uint64_t k0 = c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42);
-        uint64_t k1 = c2 | ((next >> 22) << 36) | (1ULL << 63);
-        Entry copy, *hit = left >= TABLE_MIN_LEFT ? table_find(S, k0, k1, &copy) : NULL;
+        Entry copy, *hit = left >= TABLE_MIN_LEFT
+                               ? table_find(S, key0(next, cell, c1), key1(next, c2), &copy)
+                               : NULL;
         int probe = -1;
         if (hit && hit->best >= 0 && (moves >> hit->best & 1)) {
             probe = hit->best;
@@ -838,8 +848,7 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
     if (tabled) { /* the lookups below miss the cache: overlap them */
         for (int i = 0; i < n; i++) {
             uint64_t x = bits[i], c1 = mover ? p1 : p1 | x, c2 = mover ? p2 | x : p2;
-            table_prefetch(S, c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42),
-                           c2 | ((next >> 22) << 36) | (1ULL << 63));
+            table_prefetch(S, key0(next, cell, c1), key1(next, c2));
         }
     }
     for (int i = 0; i < n; i++) {
@@ -852,8 +861,7 @@ static V move_value(Solver *S, uint64_t rem, uint64_t p1, uint64_t p2, uint64_t 
             lows[i] = pack(S, result_of(lo_m) * scale, lo_m * scale);
             highs[i] = pack(S, result_of(hi_m) * scale, hi_m * scale);
             /* what the table already knows about the child narrows its bounds */
-            uint64_t k0 = c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42);
-            uint64_t k1 = c2 | ((next >> 22) << 36) | (1ULL << 63);
+            uint64_t k0 = key0(next, cell, c1), k1 = key1(next, c2);
             if (S->oracle && depth == FULL_DEPTH && left >= ORACLE_MIN_LEFT)
                 oracle_bounds(S, k0, k1, scale, lo_m, hi_m, &lows[i], &highs[i], NULL);
             Entry copy, *hit = tabled ? table_find(S, k0, k1, &copy) : NULL;
@@ -941,8 +949,7 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
         if (best_cell) *best_cell = -1;
         return heuristic(S, rem, marker, p1, p2);
     }
-    uint64_t k0 = p1 | ((uint64_t)marker << 36) | ((rem & 0x3FFFFF) << 42);
-    uint64_t k1 = p2 | ((rem >> 22) << 36) | (1ULL << 63);
+    uint64_t k0 = key0(rem, marker, p1), k1 = key1(rem, p2);
     int left = popcount64(rem), tabled = !restricted && left >= TABLE_MIN_LEFT;
     Entry copy, *hit = tabled ? table_find(S, k0, k1, &copy) : NULL;
     int first = -1;
@@ -995,8 +1002,7 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
             if (!card) continue;
             uint64_t next = rem & ~(1ULL << cell), c1 = mover ? p1 : p1 | card;
             uint64_t c2 = mover ? p2 | card : p2;
-            table_prefetch(S, c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42),
-                           c2 | ((next >> 22) << 36) | (1ULL << 63));
+            table_prefetch(S, key0(next, cell, c1), key1(next, c2));
         }
         for (uint64_t m = moves; m; m &= m - 1) {
             int cell = __builtin_ctzll(m);
@@ -1004,8 +1010,7 @@ static V search(Solver *S, uint64_t rem, int marker, uint64_t p1, uint64_t p2, u
             if (!card) continue;
             uint64_t next = rem & ~(1ULL << cell), c1 = mover ? p1 : p1 | card;
             uint64_t c2 = mover ? p2 | card : p2;
-            Entry child, *e = table_find(S, c1 | ((uint64_t)cell << 36) | ((next & 0x3FFFFF) << 42),
-                                         c2 | ((next >> 22) << 36) | (1ULL << 63), &child);
+            Entry child, *e = table_find(S, key0(next, cell, c1), key1(next, c2), &child);
             if (!e || e->depth < child_depth(depth)) continue;
             V v = pack(S, e->er, e->em);
             if ((mover == 0 && e->bound != UPPER && v >= beta) ||
