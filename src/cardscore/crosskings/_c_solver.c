@@ -431,7 +431,7 @@ static void table_free(void *table, size_t bytes) {
 typedef struct {
     Slot *table;
     int log2;
-    uint64_t epoch;
+    uint64_t tag; /* its last epoch's */
 } Pooled;
 static Pooled POOL[POOL_TABLES];
 static char POOL_LOCK; /* tables are taken and given from the searches' threads */
@@ -443,15 +443,26 @@ static void pool_unlock(void) { __atomic_clear(&POOL_LOCK, __ATOMIC_RELEASE); }
 
 static size_t table_bytes(int log2) { return ((size_t)1 << log2) * sizeof(Slot); }
 
+/* The tag of the epoch after `tag`'s for a table of 2**log2 slots: every slot then reads free
+ * (after the last epoch, the table is zeroed and starts over). */
+static uint64_t next_epoch(Slot *table, int log2, uint64_t tag) {
+    uint64_t epoch = (tag >> EPOCH_SHIFT) + 1;
+    if (epoch > EPOCH_LIMIT) {
+        memset(table, 0, table_bytes(log2));
+        epoch = 1;
+    }
+    return epoch << EPOCH_SHIFT;
+}
+
 /* A table of 2**log2 slots, none of them in its epoch (*tag): from the pool, else fresh. */
 static Slot *table_take(int log2, uint64_t *tag) {
     Slot *table = NULL;
-    uint64_t epoch = 0;
+    uint64_t old = 0; /* a fresh table: zeroed, every slot free in epoch 1 */
     pool_lock();
     for (int i = 0; i < POOL_TABLES; i++) {
         if (POOL[i].table && POOL[i].log2 == log2) {
             table = POOL[i].table;
-            epoch = POOL[i].epoch;
+            old = POOL[i].tag;
             POOL[i].table = NULL;
             break;
         }
@@ -461,11 +472,7 @@ static Slot *table_take(int log2, uint64_t *tag) {
         table = table_alloc(table_bytes(log2));
         if (!table) return NULL;
     }
-    if (++epoch > EPOCH_LIMIT) { /* every epoch used: start over on a zeroed table */
-        memset(table, 0, table_bytes(log2));
-        epoch = 1;
-    }
-    *tag = epoch << EPOCH_SHIFT;
+    *tag = next_epoch(table, log2, old);
     return table;
 }
 
@@ -481,7 +488,7 @@ static void table_give(Slot *table, int log2, uint64_t tag) {
             free_at = i;
     }
     if (free_at >= 0 && pooled <= POOL_BYTES) {
-        POOL[free_at] = (Pooled){table, log2, tag >> EPOCH_SHIFT};
+        POOL[free_at] = (Pooled){table, log2, tag};
         table = NULL;
     }
     pool_unlock();
@@ -1502,12 +1509,7 @@ static PyObject *Solver_clear(Solver *S, PyObject *Py_UNUSED(ignored)) {
         PyErr_SetString(PyExc_ValueError, "a shared table cannot be cleared (stop sharing first)");
         return NULL;
     }
-    uint64_t epoch = (S->table_tag >> EPOCH_SHIFT) + 1;
-    if (epoch > EPOCH_LIMIT) { /* every epoch used: start over on a zeroed table */
-        memset(S->table, 0, table_bytes(S->table_log2));
-        epoch = 1;
-    }
-    S->table_tag = epoch << EPOCH_SHIFT;
+    S->table_tag = next_epoch(S->table, S->table_log2, S->table_tag);
     S->table_count = 0;
     Py_RETURN_NONE;
 }
