@@ -2,10 +2,11 @@
 
 The Debian designs print few "J", "Q", "K" indices in the Latin letters and bold serif faces
 of a common casino deck (several use B/D/R/V, German or French courts), so the classifier saw
-few of them. Each design here is one TrueType font (from Debian's ``fonts-dejavu-core`` and
-``fonts-liberation``, fetched like the decks when the system has none) with its own seeded
-index size, weight and place; faces are point-symmetric, with pips or a coloured court block
-in the middle. Pillow (``train`` extra) draws the glyphs; it is imported only here.
+few of them. Each design here is one TrueType font (from Debian's ``fonts-dejavu-core``,
+``fonts-dejavu-extra`` (the condensed faces) and ``fonts-liberation``, fetched like the decks
+when the system has none) with its own seeded index size, weight and place; faces are
+point-symmetric, with pips or a coloured court block in the middle. Pillow (``train`` extra)
+draws the glyphs; it is imported only here.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ _SUIT_CHARS = {
     Suit.DIAMONDS: "\u2666",
     Suit.CLUBS: "\u2663",
 }
-_PACKAGES = ("fonts-dejavu-core", "fonts-liberation")
+_PACKAGES = ("fonts-dejavu-core", "fonts-dejavu-extra", "fonts-liberation")
 WIDTH, HEIGHT = 240, 336  # the rendered Debian faces' width; a poker card's aspect
 
 
