@@ -17,7 +17,7 @@ pytest.importorskip("onnxruntime", reason="needs the vision extra (onnxruntime)"
 from cardscore.cards import Card, parse_cards  # noqa: E402
 from cardscore.cli import main  # noqa: E402
 from cardscore.vision import ImageError, recognize  # noqa: E402
-from cardscore.vision.detect import DARK_INK, PALE_INK, IndexHit, _merge  # noqa: E402
+from cardscore.vision.detect import DARK_INK, FAINT_INK, PALE_INK, IndexHit, _merge  # noqa: E402
 from cardscore.vision.evaluate import read_labels, score_cards  # noqa: E402
 from cardscore.vision.image_io import MAX_PIXELS, load_image  # noqa: E402
 from cardscore.vision.layout import (  # noqa: E402
@@ -278,6 +278,27 @@ def test_the_fainter_ink_mask_finds_a_soft_pale_index_once() -> None:
     assert 9 <= found.size <= 13  # the whole glyph, so the crop frames it
     # The usual candidates all stay.
     assert set(candidates(soft)) <= set(candidates(soft, PALE_INK))
+
+
+def test_the_faintest_ink_mask_finds_a_washed_out_index_once() -> None:
+    # An over-exposed photo of a thin, light index: its strokes are 15-30 grey levels under
+    # the paper, too faint even for the pale mask's hysteresis.
+    washed = _card_with_a_five(205, 1.2)
+    assert _index_blobs(candidates(washed, PALE_INK, None, DARK_INK)) == []
+    (found,) = _index_blobs(candidates(washed, PALE_INK, None, DARK_INK, FAINT_INK))
+    assert abs(found.x - 112) < 3
+    assert abs(found.y - 72) < 3
+    assert 9 <= found.size <= 13
+    # Given the card regions, it looks on them alone: off them is the table's grain.
+    card = np.zeros(washed.shape[:2], np.uint8)
+    card[50:219, 100:221] = 1
+    assert len(_index_blobs(candidates(washed, PALE_INK, card, DARK_INK, FAINT_INK))) == 1
+    elsewhere = np.zeros_like(card)
+    elsewhere[150:219, 100:221] = 1
+    assert _index_blobs(candidates(washed, PALE_INK, elsewhere, DARK_INK, FAINT_INK)) == []
+    # A glyph the other masks find is not proposed again.
+    sharp = _card_with_a_five(150, 0.0)
+    assert candidates(sharp, PALE_INK, None, DARK_INK, FAINT_INK) == candidates(sharp)
 
 
 def test_the_darker_ink_mask_parts_a_glyph_from_a_thin_pale_line_it_touches() -> None:

@@ -241,6 +241,7 @@ def candidates(
     pale: tuple[int, int] | None = None,
     cards: np.ndarray | None = None,
     dark: tuple[int, int] | None = None,
+    faint: tuple[int, int] | None = None,
 ) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
 
@@ -255,6 +256,11 @@ def candidates(
     meld, a pip's stem) makes the two one blob, too large to be a glyph or framed around
     both; the glyph's own strokes are darker and stand alone in it.
 
+    ``faint`` (levels under ``pale``'s) adds a third mask's new blobs for the thinnest, palest
+    indices of an over-exposed photo, whose strokes lie 10-30 grey levels under the paper;
+    given ``cards``, only those on a card region: at that level a wooden table's grain makes
+    glyph-sized blobs.
+
     ``cards`` (a mask of the card regions at the normalised image's size) counts as paper
     too: the photo-wide paper level misses cards in shade when the light is uneven.
     """
@@ -267,11 +273,13 @@ def candidates(
     c4, s4 = _local_angles(gray)
     hat = _black_hat(norm)  # both masks threshold the same black-hat
     out = _blobs(_strokes(hat, (INK_LOW, INK_HIGH)), paper, paper_level, c4, s4)
-    for levels in (pale, dark):
+    for levels, on_cards in ((pale, False), (dark, False), (faint, True)):
         if levels is None:
             continue
         before = list(out)
         for c in _blobs(_strokes(hat, levels), paper, paper_level, c4, s4):
+            if on_cards and cards is not None and not cards[round(c.y), round(c.x)]:
+                continue  # off the cards: the table's grain and texture, never an index
             if not any(
                 abs(c.x - k.x) < 0.25 * k.size
                 and abs(c.y - k.y) < 0.25 * k.size
