@@ -271,7 +271,7 @@ def candidates(
         # A card region's pixels count as paper (255) whatever their brightness.
         paper = np.where(cards > 0, np.uint8(255), paper)
     c4, s4 = _local_angles(gray)
-    hat = _black_hat(norm)  # both masks threshold the same black-hat
+    hat = _black_hat(norm)  # every mask thresholds the same black-hat
     out = _blobs(_strokes(hat, (INK_LOW, INK_HIGH)), paper, paper_level, c4, s4)
     for levels, on_cards in ((pale, False), (dark, False), (faint, True)):
         if levels is None:
