@@ -112,3 +112,47 @@ def test_soft_crops_blur_and_are_seeded() -> None:
         return float(np.abs(np.diff(x, axis=2)).mean())
 
     assert roughness(soft) < 0.9 * roughness(plain)
+
+
+# --- crops harvested from labelled real photos ------------------------------------------------
+
+
+@pytest.mark.needs_shared
+def test_real_photo_crops_are_labelled_with_the_photos_own_cards(shared: Path) -> None:
+    from cardscore.vision.classifier import MODEL_PATH
+    from cardscore.vision.evaluate import read_labels
+    from cardscore.vision.labels import BACKGROUND
+    from cardscore.vision.train.real import photo_crops
+
+    folder = shared / "data" / "real-photos"
+    labels = read_labels(folder)
+    for name in ("train_01.jpg", "train_06.jpg"):
+        cards = labels[name]
+        x, y = photo_crops(folder / name, cards, MODEL_PATH, np.random.default_rng(0), 3, 0.5)
+        assert x.shape == (len(y), 32, 32, 3)
+        found = Counter(Card.from_id(int(label)) for label in y if label != BACKGROUND)
+        assert set(found) <= set(cards)
+        # Each card crop is cut three times; a card shows two indices at most.
+        assert all(n % 3 == 0 and n <= 3 * 2 * 4 for n in found.values())
+        assert len(found) >= len(cards) - 3
+        assert (y == BACKGROUND).sum() > 5 * len(found)
+    # train_06's label lists a Jd where the photo shows a Js: no crop of it becomes a Jd (the
+    # model reads a J♠, far above the J♦ it is restricted to).
+    assert Card("Jd") not in found
+    again, _ = photo_crops(
+        folder / name, labels[name], MODEL_PATH, np.random.default_rng(0), 3, 0.5
+    )
+    assert np.array_equal(again, x)
+
+
+def test_a_recipe_that_learns_from_photos_says_where_they_are_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cardscore.vision.train.__main__ import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--recipe", "plain", "--photos", str(tmp_path)])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "'plain' recipe learns from labelled photos" in err
+    assert repr(str(tmp_path)) in err

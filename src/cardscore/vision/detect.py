@@ -6,6 +6,7 @@ only when the card is upright in it (rank above suit), which also tells 6 from 9
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from cardscore.vision.classifier import classify
 from cardscore.vision.labels import BACKGROUND
 from cardscore.vision.proposals import NORMAL_WIDTH, Candidate, Regions, candidates, crop_batch
 
-__all__ = ["IndexHit", "find_indices"]
+__all__ = ["BlobReadings", "IndexHit", "find_indices", "read_blobs"]
 
 # A fainter, a darker and a faintest ink mask's levels (see proposals.candidates); None: no
 # such mask.
@@ -98,13 +99,22 @@ def _region_at(labels: np.ndarray, x: float, y: float, card: float) -> int:
     return region
 
 
-def find_indices(
+@dataclass(frozen=True)
+class BlobReadings:
+    """Every crop looked at and its class probabilities, grouped by the blob it came from."""
+
+    points: list[tuple[float, float, float, float]]  # x, y, size, angle (normalised px, deg)
+    probs: np.ndarray  # (len(points), 53)
+    rows_of: dict[tuple[float, float], list[int]]  # a blob's centre → its rows
+
+
+def read_blobs(
     norm: np.ndarray,
-    model: Path | None = None,
+    model: Path | Sequence[Path] | None = None,
     regions: Regions | None = None,
     factor: float = 1.0,
-) -> list[IndexHit]:
-    """Index glyphs in a normalised image (cards :data:`NORMAL_WIDTH` px wide).
+) -> BlobReadings:
+    """Every ink blob of a glyph's size, cropped in each orientation guessed and classified.
 
     ``regions`` (from the photo, with ``factor`` = normalised px per photo px) adds the card
     regions' axes as a second guess of each candidate's orientation.
@@ -126,6 +136,19 @@ def find_indices(
         start = len(points)
         _add_turns(more, points, rows_of)
         probs = np.concatenate([probs, classify(crop_batch(norm, points[start:]), model)])
+    return BlobReadings(points, probs, rows_of)
+
+
+def find_indices(
+    norm: np.ndarray,
+    model: Path | Sequence[Path] | None = None,
+    regions: Regions | None = None,
+    factor: float = 1.0,
+) -> list[IndexHit]:
+    """Index glyphs in a normalised image (cards :data:`NORMAL_WIDTH` px wide); ``regions``
+    and ``factor`` as in :func:`read_blobs`."""
+    read = read_blobs(norm, model, regions, factor)
+    points, probs, rows_of = read.points, read.probs, read.rows_of
     hits: list[IndexHit] = []
     for rows in rows_of.values():
         cards = probs[rows, :BACKGROUND]

@@ -8,6 +8,7 @@ result are the original photo's pixels.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -163,11 +164,12 @@ def recognize(
     source: str | Path | bytes | np.ndarray,
     *,
     card_width: float | None = None,
-    model: Path | None = None,
+    model: Path | Sequence[Path] | None = None,
 ) -> Recognition:
     """Read the cards on a table photo (a path, file bytes, or a BGR uint8 array).
 
-    ``card_width`` (photo pixels) skips the card-size estimate when it is known.
+    ``card_width`` (photo pixels) skips the card-size estimate when it is known; ``model``:
+    an ONNX classifier, or several to average, instead of the shipped ones.
     Raises :class:`~cardscore.vision.image_io.ImageError` for files that are not usable photos.
     """
     loaded = load_image(source)

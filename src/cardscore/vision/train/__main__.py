@@ -7,13 +7,20 @@ own candidate stage on them, labels each crop from the known geometry, trains
 The ``fonts`` recipe adds font-drawn designs, deals court cards more often, photographs some
 tables out of focus and blurs or coarsens some crops: it reads soft photos and Latin court
 indices better, the ``plain`` one is more often right; together they beat either.
+
+The ``plain`` recipe then reads the labelled real photos (``--photos``, by default
+``../shared/data/real-photos``) with the model just trained, labels their crops with the
+photos' own cards (:mod:`cardscore.vision.train.real`), and trains again from the start on
+both: a real deck's thin, pale glyphs are what no rendered design teaches.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import random
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +35,17 @@ from cardscore.vision.train.decks import TRAIN_DECKS, default_cache, load_decks
 from cardscore.vision.train.model import build_net
 from cardscore.vision.train.synth import Scene, SceneMaker
 
-__all__ = ["RECIPES", "Recipe", "build_dataset", "main", "scene_crops"]
+__all__ = [
+    "RECIPES",
+    "Recipe",
+    "build_dataset",
+    "export",
+    "harvest",
+    "main",
+    "scene_crops",
+    "synthetic_crops",
+    "train",
+]
 
 
 @dataclass(frozen=True)
@@ -41,12 +58,15 @@ class Recipe:
     soft_focus: float  # share of tables photographed out of focus (SceneMaker)
     court_weight: float  # J, Q, K dealt that much more often (SceneMaker)
     soft_crops: bool  # crop-level soft focus and low-resolution augmentation
+    photos: bool = False  # then trained again with crops harvested from labelled real photos
 
 
 RECIPES = {
-    "plain": Recipe("index_classifier.onnx", 900, False, 0.0, 1.0, False),
+    "plain": Recipe("index_classifier.onnx", 900, False, 0.0, 1.0, False, photos=True),
     "fonts": Recipe("index_classifier_fonts.onnx", 1200, True, 0.2, 1.6, True),
 }
+# The labelled photos a recipe with ``photos`` learns the real deck from (../shared).
+PHOTOS = Path(os.environ.get("CARDSCORE_SHARED", "../shared")) / "data" / "real-photos"
 
 
 def _crop_code_hash() -> str:
@@ -255,40 +275,89 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--cache-crops", action="store_true", help="keep the labelled crops for re-runs"
     )
+    parser.add_argument(
+        "--photos",
+        type=Path,
+        default=PHOTOS,
+        help="labelled real photos (a folder with labels.csv), for recipes that learn from them",
+    )
     args = parser.parse_args(argv)
+    recipe = RECIPES[args.recipe]
+    if recipe.photos and not (args.photos / "labels.csv").is_file():
+        parser.error(
+            f"the {args.recipe!r} recipe learns from labelled photos: no labels.csv in {str(args.photos)!r} (set --photos)"
+        )
     import torch
 
     torch.set_num_threads(args.threads)
-    random.seed(args.seed)
     started = time.time()
-    recipe = RECIPES[args.recipe]
-    scenes = args.scenes or recipe.scenes
-    cache = args.cache or default_cache()
+    with Progress() as progress:
+        crops = args.out.parent / ".cache" if args.cache_crops else None
+        x, y = synthetic_crops(args.recipe, args.seed, args.scenes, args.cache, crops, progress)
+        net = train(x, y, args.epochs, args.seed, progress, recipe.soft_crops)
+        if recipe.photos:
+            # The synthetic model reads the photos; their cards' crops so labelled join the
+            # synthetic ones, and the model is trained again from the start on both.
+            real = harvest(net, args.photos, args.seed, progress)
+            rx = np.concatenate([c[0] for c in real.values()])
+            ry = np.concatenate([c[1] for c in real.values()])
+            progress.console.print(
+                f"{len(rx)} crops from {args.photos}, {int((ry != BACKGROUND).sum())} indices"
+            )
+            x, y = np.concatenate([x, rx]), np.concatenate([y, ry])
+            net = train(x, y, args.epochs, args.seed, progress, recipe.soft_crops)
+    export(net, args.out / recipe.model)
+    print(f"wrote {args.out / recipe.model} in {time.time() - started:.0f} s")
+
+
+def synthetic_crops(
+    recipe_name: str,
+    seed: int,
+    scenes: int | None,
+    cache: Path | None,
+    crops: Path | None,
+    progress: Progress,
+) -> tuple[np.ndarray, np.ndarray]:
+    """A recipe's labelled crops from its synthetic tables; ``crops``: a folder to keep them
+    in for re-runs (None: build them every time)."""
+    recipe = RECIPES[recipe_name]
+    random.seed(seed)
+    scenes = scenes or recipe.scenes
+    cache = cache or default_cache()
     decks = {d.name: d.faces for d in load_decks(cache, TRAIN_DECKS)}
     if recipe.font_designs:
         from cardscore.vision.train.fontdecks import font_decks  # needs pillow
 
-        decks.update(font_decks(cache, args.seed))
-    maker = SceneMaker(decks, args.seed, recipe.soft_focus, recipe.court_weight)
-    with Progress() as progress:
-        # The crops depend only on the seed, scene count and code: cache them for re-runs,
-        # named by a hash of the code that makes them so an edit never reuses stale crops.
-        name = f"crops-{args.recipe}-{args.seed}-{scenes}-{_crop_code_hash()}.npz"
-        data = args.out.parent / ".cache" / name
-        if args.cache_crops and data.exists():
-            saved = np.load(data)
-            x, y = saved["x"], saved["y"]
-        else:
-            x, y = build_dataset(maker, scenes, args.seed, progress)
-            if args.cache_crops:
-                data.parent.mkdir(parents=True, exist_ok=True)
-                np.savez(data, x=x, y=y)
-        progress.console.print(
-            f"{len(x)} crops, {int((y != BACKGROUND).sum())} indices, {len(decks)} decks"
-        )
-        net = train(x, y, args.epochs, args.seed, progress, recipe.soft_crops)
-    export(net, args.out / recipe.model)
-    print(f"wrote {args.out / recipe.model} in {time.time() - started:.0f} s")
+        decks.update(font_decks(cache, seed))
+    maker = SceneMaker(decks, seed, recipe.soft_focus, recipe.court_weight)
+    # The crops depend only on the seed, scene count and code: named by a hash of the code
+    # that makes them, a kept copy is never stale.
+    data = crops / f"crops-{recipe_name}-{seed}-{scenes}-{_crop_code_hash()}.npz" if crops else None
+    if data is not None and data.exists():
+        saved = np.load(data)
+        x, y = saved["x"], saved["y"]
+    else:
+        x, y = build_dataset(maker, scenes, seed, progress)
+        if data is not None:
+            data.parent.mkdir(parents=True, exist_ok=True)
+            np.savez(data, x=x, y=y)
+    progress.console.print(
+        f"{len(x)} crops, {int((y != BACKGROUND).sum())} indices, {len(decks)} decks"
+    )
+    return x, y
+
+
+def harvest(
+    net: Any, photos: Path, seed: int, progress: Progress
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Crops of each labelled photo in ``photos``, labelled by what ``net`` reads there
+    (:mod:`cardscore.vision.train.real`)."""
+    from cardscore.vision.train.real import real_dataset
+
+    with tempfile.TemporaryDirectory() as tmp:
+        model = Path(tmp) / "synthetic.onnx"
+        export(net, model)
+        return real_dataset(photos, model, seed, progress)
 
 
 if __name__ == "__main__":
