@@ -20,12 +20,13 @@ from cardscore.vision.proposals import NORMAL_WIDTH, Candidate, Regions, candida
 
 __all__ = ["BlobReadings", "IndexHit", "find_indices", "read_blobs"]
 
-# A fainter, a darker and a faintest ink mask's levels (see proposals.candidates); None: no
-# such mask.
+# A fainter, a darker, a faintest and a darkest ink mask's levels (see proposals.candidates);
+# None: no such mask.
 # Inference only: training's candidates come from the usual mask alone.
 PALE_INK: tuple[int, int] | None = (20, 30)
 DARK_INK: tuple[int, int] | None = (70, 70)
 FAINT_INK: tuple[int, int] | None = (10, 18)
+DARKEST_INK: tuple[int, int] | None = (130, 130)
 # Ink inside the card regions is on paper even where the photo-wide paper level says shade
 # (uneven light); training's candidates, drawn without regions, do not change.
 CARD_REGIONS_ARE_PAPER = True
@@ -124,7 +125,7 @@ def read_blobs(
         h, w = norm.shape[:2]
         inside = (regions.labels > 0).astype(np.uint8)
         card_mask = cv2.resize(inside, (w, h), interpolation=cv2.INTER_NEAREST)
-    blobs = candidates(norm, PALE_INK, card_mask, DARK_INK, FAINT_INK)
+    blobs = candidates(norm, PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK)
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,
     # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.
     points: list[tuple[float, float, float, float]] = []

@@ -242,6 +242,7 @@ def candidates(
     cards: np.ndarray | None = None,
     dark: tuple[int, int] | None = None,
     faint: tuple[int, int] | None = None,
+    darkest: tuple[int, int] | None = None,
 ) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
 
@@ -261,6 +262,10 @@ def candidates(
     given ``cards``, only those on a card region: at that level a wooden table's grain makes
     glyph-sized blobs.
 
+    ``darkest`` (levels above ``dark``'s) adds a last mask's new blobs: a bold glyph printed
+    close to the big pip beside it (a court card's index in some designs) is one blob with it
+    even at ``dark``'s level, but only the glyph's and the pip's cores are that dark.
+
     ``cards`` (a mask of the card regions at the normalised image's size) counts as paper
     too: the photo-wide paper level misses cards in shade when the light is uneven.
     """
@@ -273,7 +278,7 @@ def candidates(
     c4, s4 = _local_angles(gray)
     hat = _black_hat(norm)  # every mask thresholds the same black-hat
     out = _blobs(_strokes(hat, (INK_LOW, INK_HIGH)), paper, paper_level, c4, s4)
-    for levels, on_cards in ((pale, False), (dark, False), (faint, True)):
+    for levels, on_cards in ((pale, False), (dark, False), (faint, True), (darkest, False)):
         if levels is None:
             continue
         before = list(out)
