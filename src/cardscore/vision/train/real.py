@@ -4,8 +4,9 @@ A model trained on synthetic tables reads every blob of the photo, as the recogn
 Restricted to the photo's own cards, its best reading of a blob labels that crop when it is
 sure enough (:data:`HARVEST_MIN`) and not far under the model's unrestricted best
 (:data:`HARVEST_RATIO`): a weak but right reading of a real deck's glyph becomes a training
-example, which is what a synthetic deck cannot teach. The blob's crops turned a quarter or
-more from it are background, as are blobs the model reads as no card at all.
+example, which is what a synthetic deck cannot teach. Each listed card keeps its two surest
+blobs (a card shows two indices); the blob's crops turned more than 60° from its reading are
+background, as are some of the blobs the model reads as no card at all.
 """
 
 from __future__ import annotations
