@@ -16,7 +16,14 @@ import numpy as np
 from cardscore.cards import Card
 from cardscore.vision.classifier import classify
 from cardscore.vision.labels import BACKGROUND
-from cardscore.vision.proposals import NORMAL_WIDTH, Candidate, Regions, candidates, crop_batch
+from cardscore.vision.proposals import (
+    NORMAL_WIDTH,
+    Candidate,
+    Regions,
+    angle_gap,
+    candidates,
+    crop_batch,
+)
 
 __all__ = ["BlobReadings", "IndexHit", "find_indices", "read_blobs"]
 
@@ -49,10 +56,6 @@ class IndexHit:
     y: float
     angle: float  # the card's rotation, degrees counter-clockwise, as this index shows it
     runner_up: Card | None  # the next most likely card, to explain doubts
-
-
-def _gap(a: float, b: float) -> float:
-    return abs((a - b + 180.0) % 360.0 - 180.0)
 
 
 def _with_region_angles(
@@ -222,9 +225,9 @@ def _merge(hits: list[IndexHit]) -> list[IndexHit]:
             # fanned indices side by side read as a "10").
             (
                 np.hypot(k.x - hit.x, k.y - hit.y) < MERGE_ACROSS * NORMAL_WIDTH
-                and (k.card == hit.card or _gap(k.angle, hit.angle) < 45)
+                and (k.card == hit.card or angle_gap(k.angle, hit.angle) < 45)
             )
-            or (k.card == hit.card and _gap(k.angle, hit.angle) < 45 and _same_glyph(k, hit))
+            or (k.card == hit.card and angle_gap(k.angle, hit.angle) < 45 and _same_glyph(k, hit))
             for k in kept
         )
         if not duplicate:

@@ -19,6 +19,7 @@ import numpy as np
 from cardscore.cards import Card, Rank
 from cardscore.tranca.melds import meld_problems
 from cardscore.vision.detect import IndexHit
+from cardscore.vision.proposals import angle_gap
 
 __all__ = [
     "ASPECT",
@@ -73,11 +74,6 @@ class Placement:
         return np.array([c - right - down, c + right - down, c + right + down, c - right + down])
 
 
-def _gap(a: float, b: float, period: float = 360.0) -> float:
-    half = period / 2
-    return abs((a - b + half) % period - half)
-
-
 def _axes(angle: float) -> tuple[np.ndarray, np.ndarray]:
     t = np.deg2rad(angle)
     return np.array([np.cos(t), -np.sin(t)]), np.array([np.sin(t), np.cos(t)])
@@ -95,7 +91,7 @@ def _centre(hit: IndexHit, w: float) -> np.ndarray:
 
 def _partners(a: IndexHit, b: IndexHit, w: float) -> float | None:
     """If a and b are the two corner indices of one card, the card's angle (else ``None``)."""
-    if a.card != b.card or _gap(a.angle, b.angle + 180) > PAIR_ANGLE:
+    if a.card != b.card or angle_gap(a.angle, b.angle + 180) > PAIR_ANGLE:
         return None
     v = np.array([b.x - a.x, b.y - a.y])
     # Generous: decks place their indices differently, and a hit's angle may be a guess
@@ -141,7 +137,7 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
         b = hits[partner]
         # The surer hit gives the angle (the other's may be tens of degrees off), turned to
         # whichever of the card's two ends is nearer upright.
-        angle = min(card_angle % 360, (card_angle + 180) % 360, key=lambda t: _gap(t, 0))
+        angle = min(card_angle % 360, (card_angle + 180) % 360, key=lambda t: angle_gap(t, 0))
         c = (np.array([a.x, a.y]) + np.array([b.x, b.y])) / 2
         both = 1 - (1 - a.prob) * (1 - b.prob)
         cards.append(
@@ -235,9 +231,9 @@ def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> lis
             if p.indices != 1 or common is None:
                 continue
             # _upright is modulo 180°: the meld's cards are upright, so take the end near p's.
-            if _gap(common, p.angle) > 90:
+            if angle_gap(common, p.angle) > 90:
                 common += 180
-            if _gap(common, p.angle) <= STRAIGHTEN:
+            if angle_gap(common, p.angle) <= STRAIGHTEN:
                 continue
             # The centre from the same index spot, seen at the meld's angle.
             shift = index_to_centre(common, w) - index_to_centre(p.angle, w)
@@ -335,4 +331,4 @@ def pile_orientation(pile_angle: float, reference: float | None) -> str:
     >>> pile_orientation(0.0, None), pile_orientation(0.0, 88.0)
     ('vertical', 'horizontal')
     """
-    return "horizontal" if _gap(pile_angle, reference or 0.0, 180.0) > 45 else "vertical"
+    return "horizontal" if angle_gap(pile_angle, reference or 0.0, 180.0) > 45 else "vertical"

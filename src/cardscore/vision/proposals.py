@@ -18,6 +18,7 @@ __all__ = [
     "NORMAL_WIDTH",
     "Candidate",
     "Regions",
+    "angle_gap",
     "candidates",
     "crop_batch",
     "find_regions",
@@ -52,6 +53,16 @@ class Candidate:
     y: float
     size: float  # the blob's height along the card's axes
     angle: float  # degrees, the local axis; the four orientations add k * 90
+
+
+def angle_gap(a: float, b: float, period: float = 360.0) -> float:
+    """How far apart two angles are (degrees), modulo ``period``.
+
+    >>> angle_gap(350, 10), angle_gap(0, 180), angle_gap(170, 0, period=180.0)
+    (20.0, 180.0, 10.0)
+    """
+    half = period / 2
+    return abs((a - b + half) % period - half)
 
 
 def _otsu(values: np.ndarray) -> tuple[float, float]:

@@ -30,7 +30,7 @@ import numpy as np
 from rich.progress import Progress
 
 from cardscore.vision.labels import BACKGROUND
-from cardscore.vision.proposals import CROP, candidates, crop_batch
+from cardscore.vision.proposals import CROP, angle_gap, candidates, crop_batch
 from cardscore.vision.train.decks import TRAIN_DECKS, default_cache, load_decks
 from cardscore.vision.train.model import build_net
 from cardscore.vision.train.synth import Scene, SceneMaker
@@ -80,10 +80,6 @@ def _crop_code_hash() -> str:
     return digest.hexdigest()[:12]
 
 
-def _angle_gap(a: float, b: float) -> float:
-    return abs((a - b + 180.0) % 360.0 - 180.0)
-
-
 def scene_crops(
     maker: SceneMaker, scene: Scene, rng: np.random.Generator, negatives: float
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -106,7 +102,7 @@ def scene_crops(
                     break
                 # The blob must be the rank glyph itself, not the suit under it or a pip.
                 inside = inside and 0.7 * 2 * hh <= c.size <= 1.4 * 2 * hh + 2
-                if inside and _angle_gap(angle, up) < 45:
+                if inside and angle_gap(angle, up) < 45:
                     label = scene.cards[i].card.id
                     break
             if label is None or (label == BACKGROUND and rng.random() > negatives):

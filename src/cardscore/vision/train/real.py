@@ -12,6 +12,7 @@ background, as are some of the blobs the model reads as no card at all.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,7 @@ from cardscore.vision.detect import read_blobs
 from cardscore.vision.evaluate import read_labels
 from cardscore.vision.image_io import load_image
 from cardscore.vision.labels import BACKGROUND
-from cardscore.vision.proposals import CROP, crop_batch, find_regions, normalise
+from cardscore.vision.proposals import CROP, angle_gap, crop_batch, find_regions, normalise
 
 __all__ = ["HARVEST_MIN", "HARVEST_RATIO", "photo_crops", "real_dataset"]
 
@@ -35,14 +36,10 @@ REAL_VARIANTS = 5
 REAL_NEGATIVES = 0.2
 
 
-def _gap(a: float, b: float) -> float:
-    return abs((a - b + 180.0) % 360.0 - 180.0)
-
-
 def photo_crops(
     photo: Path,
     cards: list[Card],
-    model: Path | list[Path],
+    model: Path | Sequence[Path],
     rng: np.random.Generator,
     variants: int,
     negatives: float,
@@ -82,7 +79,7 @@ def photo_crops(
         taken[card] += 1
         up = read.points[upright][3]
         for row in rows:
-            gap = _gap(read.points[row][3], up)
+            gap = angle_gap(read.points[row][3], up)
             if gap < 30:
                 label = card
             elif gap > 60:
