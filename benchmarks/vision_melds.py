@@ -4,9 +4,10 @@
 
 Same tables as ``vision_bench.py`` (held-out designs, upscaled 1.2). For each lost meld, each
 of its cards is looked at: no card reported near it (then: no candidate at its corner indices,
-the classifier's crops there all under 0.25 for it, or a crop read it at 0.25 or more and no
-card came of it: a weak hit not adopted, or beaten on its blob by another reading), a wrong
-card (flagged or not), an extra card grouped in, the meld split, or not reported as a meld.
+the classifier's crops there all under ``detect.MIN_PROB`` for it, or a crop read it that
+well and no card came of it: a weak hit not adopted, or beaten on its blob by another
+reading), a wrong card (flagged or not), an extra card grouped in, the meld split, or not
+reported as a meld.
 A meld counts under the most upstream of its faults, in that order (a weak hit is not
 adopted, or a meld is left short, because of a card missed or misread).
 Needs the deck cache (skipped with a message when absent).
@@ -116,14 +117,14 @@ def main() -> int:
                     elif best < detect.MIN_PROB:
                         faults.append(
                             (
-                                "crops there read under 0.25 (classifier)",
+                                f"crops there read under {detect.MIN_PROB} (classifier)",
                                 f"missed {card.code}: best crop {best:.2f}",
                             )
                         )
                     else:
                         faults.append(
                             (
-                                "a crop read it >= 0.25, no card came of it",
+                                f"a crop read it >= {detect.MIN_PROB}, no card came of it",
                                 f"missed {card.code}: crop {best:.2f}",
                             )
                         )

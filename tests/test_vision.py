@@ -22,6 +22,7 @@ from cardscore.vision.detect import (  # noqa: E402
     DARKEST_INK,
     FAINT_INK,
     PALE_INK,
+    SHADED_PAPER,
     IndexHit,
     _merge,
 )
@@ -364,6 +365,26 @@ def test_ink_on_a_card_region_in_shade_is_a_candidate() -> None:
     assert set(candidates(image)) <= set(candidates(image, None, cards))
 
 
+def test_ink_on_grey_paper_in_shade_is_a_candidate_without_regions() -> None:
+    # A card in a dark corner of the photo whose outline the card regions lost (synthetic
+    # tables: the first card of a meld against a dark table): its paper is grey, under 0.7 of
+    # the photo's brightest, but grey, where a wooden or felt table of that brightness is not.
+    image = _card_with_a_five(20, 0.0)
+    image[:, 240:] = (30, 60, 80)
+    cv2.rectangle(image, (260, 50), (380, 140), (150, 150, 150), -1)
+    cv2.rectangle(image, (260, 160), (380, 280), (90, 150, 200), -1)  # orange wood, as bright
+    for y in (78, 188):
+        cv2.putText(image, "5", (268, y), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+    assert [c for c in candidates(image) if c.x > 240] == []
+    found = [c for c in candidates(image, shaded=SHADED_PAPER) if c.x > 240]
+    (five,) = found
+    assert abs(five.x - 272) < 3
+    assert abs(five.y - 72) < 3
+    # On a bright photo's paper nothing changes.
+    clean = _card_with_a_five(20, 0.0)
+    assert candidates(clean, shaded=SHADED_PAPER) == candidates(clean)
+
+
 def test_region_and_photo_axes_reach_a_bitten_corner_and_a_card_off_every_region() -> None:
     from cardscore.vision.detect import _with_region_angles
     from cardscore.vision.proposals import Regions
@@ -409,6 +430,38 @@ def test_a_blob_read_weakly_gets_one_more_look_along_its_rank_to_suit_axis() -> 
     (guess,) = _suit_guesses(blobs, points, probs, rows_of)
     assert (guess.x, guess.y, guess.size) == (100.0, 100.0, 16.0)
     assert guess.angle == pytest.approx(30.0)
+
+
+def test_a_blob_read_weakly_is_cropped_again_larger(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardscore.vision import detect
+    from cardscore.vision.detect import LARGER, SECOND_LOOK, BlobReadings, _larger
+    from cardscore.vision.labels import BACKGROUND
+
+    # Three blobs, each cropped in two turns: read weakly (0.3), as a card (0.9), as no ink.
+    # Only the weak one is cropped again, in both its turns, LARGER times larger.
+    points = [(10.0 * n, 5.0, 12.0, 90.0 * k) for n in range(3) for k in range(2)]
+    rows_of = {(10.0 * n, 5.0): [2 * n, 2 * n + 1] for n in range(3)}
+    probs = np.zeros((6, BACKGROUND + 1))
+    for n, best in enumerate((0.3, 0.9, SECOND_LOOK / 2)):
+        probs[2 * n, 7], probs[2 * n :, BACKGROUND] = best, 1 - best
+    batches: list[int] = []
+
+    def classify(batch: np.ndarray, model: object = None) -> np.ndarray:
+        batches.append(len(batch))
+        return np.full((len(batch), BACKGROUND + 1), 1 / (BACKGROUND + 1))
+
+    monkeypatch.setattr(detect, "classify", classify)
+    norm = np.zeros((40, 60, 3), np.uint8)
+    read = _larger(norm, BlobReadings(points, probs, rows_of), None)
+    assert batches == [2]
+    assert read.points[6:] == [(0.0, 5.0, 12.0 * LARGER, 0.0), (0.0, 5.0, 12.0 * LARGER, 90.0)]
+    assert read.rows_of == {(0.0, 5.0): [0, 1, 6, 7], (10.0, 5.0): [2, 3], (20.0, 5.0): [4, 5]}
+    assert read.probs.shape == (8, BACKGROUND + 1)
+    assert (read.probs[:6] == probs).all()
+    # Nothing read weakly: the readings as they were, no second call.
+    strong = BlobReadings(points[2:4], probs[2:4], {(10.0, 5.0): [0, 1]})
+    assert _larger(norm, strong, None) is strong
+    assert batches == [2]
 
 
 # --- the classifier ensemble ----------------------------------------------------------------
@@ -509,12 +562,11 @@ def test_real_photos_precision_and_recall(
     assert right / expected >= PHOTO_RECALL
 
 
-# What the shipped models reach together on the six shared photos (benchmarks/RESULTS.md):
-# precision 0.984, recall 0.955 (session 9: the plain model learns from these photos' own
-# crops; 0.984 / 0.924 before). The project's target is 0.98 for both; these floors only
-# stop it from getting worse.
-PHOTO_PRECISION = 0.97
-PHOTO_RECALL = 0.95
+# The project's target on the shared photos, which the shipped models reach: 65 of the 66
+# cards, precision and recall 0.985 (benchmarks/RESULTS.md). The one left is train_06's "Jd",
+# whose photo shows a Js: 64 would fall under 0.98.
+PHOTO_PRECISION = 0.98
+PHOTO_RECALL = 0.98
 
 
 # --- the command line ----------------------------------------------------------------------

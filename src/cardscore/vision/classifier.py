@@ -24,7 +24,7 @@ MODEL_PATH = MODELS / "index_classifier.onnx"  # the plain recipe's model
 # The plain model first: it screens the crops for the others.
 MODEL_PATHS = (MODEL_PATH, *sorted(p for p in MODELS.glob("*.onnx") if p != MODEL_PATH))
 # A crop the first member gives less than this for every card is background for the ensemble
-# (its label smoothing leaves about 0.001 per card on background; an index hit needs 0.25).
+# (its label smoothing leaves about 0.001 per card on background; a hit needs detect.MIN_PROB).
 SCREEN = 0.005
 
 

@@ -34,6 +34,9 @@ PALE_INK: tuple[int, int] | None = (20, 30)
 DARK_INK: tuple[int, int] | None = (70, 70)
 FAINT_INK: tuple[int, int] | None = (10, 18)
 DARKEST_INK: tuple[int, int] | None = (130, 130)
+# Grey pixels (channels within 40 levels) at 0.4 of the paper level are paper in shade too
+# (see proposals.candidates); None: only the photo-wide paper level.
+SHADED_PAPER: tuple[int, float] | None = (40, 0.4)
 # Ink inside the card regions is on paper even where the photo-wide paper level says shade
 # (uneven light); training's candidates, drawn without regions, do not change.
 CARD_REGIONS_ARE_PAPER = True
@@ -41,8 +44,10 @@ CARD_REGIONS_ARE_PAPER = True
 # paper, and the mask's opening eats the thin paper beside the glyph): a candidate off every
 # region takes the one most present within this reach (card widths).
 REGION_REACH = 0.15
-MIN_PROB = 0.25  # below this a crop is not an index hit at all (cards need more: layout)
+MIN_PROB = 0.2  # below this a crop is not an index hit at all (cards need more: layout)
 SECOND_LOOK = 0.02  # a blob read this well in some crop, but no hit, gets one more guess
+# A blob read this well, but under a card's 0.5, is cropped again this much larger (_larger).
+LARGER, LARGER_BELOW = 1.15, 0.5
 MERGE_ACROSS, MERGE_ALONG = 0.15, 0.3  # one glyph's hits, in card widths (see _same_glyph)
 
 
@@ -117,25 +122,30 @@ def read_blobs(
     model: Path | Sequence[Path] | None = None,
     regions: Regions | None = None,
     factor: float = 1.0,
+    *,
+    shaded: tuple[int, float] | None = SHADED_PAPER,
+    hit_at: float = MIN_PROB,
 ) -> BlobReadings:
     """Every ink blob of a glyph's size, cropped in each orientation guessed and classified.
 
     ``regions`` (from the photo, with ``factor`` = normalised px per photo px) adds the card
-    regions' axes as a second guess of each candidate's orientation.
+    regions' axes as a second guess of each candidate's orientation. ``shaded`` is
+    :func:`~cardscore.vision.proposals.candidates`' rule for paper in shade; a blob read
+    under ``hit_at`` gets a guess more (:func:`_suit_guesses`).
     """
     card_mask = None
     if regions is not None and CARD_REGIONS_ARE_PAPER:
         h, w = norm.shape[:2]
         inside = (regions.labels > 0).astype(np.uint8)
         card_mask = cv2.resize(inside, (w, h), interpolation=cv2.INTER_NEAREST)
-    blobs = candidates(norm, PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK)
+    blobs = candidates(norm, PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK, shaded)
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,
     # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.
     points: list[tuple[float, float, float, float]] = []
     rows_of: dict[tuple[float, float], list[int]] = {}
     _add_turns(_with_region_angles(blobs, regions, factor), points, rows_of)
     probs = classify(crop_batch(norm, points), model)
-    more = _suit_guesses(blobs, points, probs, rows_of)
+    more = _suit_guesses(blobs, points, probs, rows_of, hit_at)
     if more:
         start = len(points)
         _add_turns(more, points, rows_of)
@@ -151,7 +161,7 @@ def find_indices(
 ) -> list[IndexHit]:
     """Index glyphs in a normalised image (cards :data:`NORMAL_WIDTH` px wide); ``regions``
     and ``factor`` as in :func:`read_blobs`."""
-    read = read_blobs(norm, model, regions, factor)
+    read = _larger(norm, read_blobs(norm, model, regions, factor), model)
     points, probs, rows_of = read.points, read.probs, read.rows_of
     hits: list[IndexHit] = []
     for rows in rows_of.values():
@@ -165,6 +175,32 @@ def find_indices(
         x, y, _, angle = points[rows[int(k)]]
         hits.append(IndexHit(Card.from_id(int(label)), prob, x, y, angle, second))
     return _merge(hits)
+
+
+def _larger(
+    norm: np.ndarray, read: BlobReadings, model: Path | Sequence[Path] | None
+) -> BlobReadings:
+    """The readings plus, for each blob read weakly (:data:`SECOND_LOOK` up to
+    :data:`LARGER_BELOW`), its crops again :data:`LARGER` times larger.
+
+    A blob's box can be smaller than its glyph: a thin, pale glyph's strokes break apart in the
+    ink mask, and a tilted glyph's box is shrunk by a rough guess. Framed too tight, it reads
+    weakly; framed a little wider, better (a real photo's Q♣ turned 120°, its blob 13 px where
+    glyphs are about 15: 0.36, then 0.53, a card). Only weak blobs, a few in a hundred: the
+    cost stays small.
+    """
+    points, rows_of = list(read.points), {key: list(rows) for key, rows in read.rows_of.items()}
+    start = len(points)
+    for rows in rows_of.values():
+        if SECOND_LOOK <= read.probs[rows, :BACKGROUND].max() < LARGER_BELOW:
+            for r in list(rows):
+                x, y, size, angle = points[r]
+                rows.append(len(points))
+                points.append((x, y, size * LARGER, angle))
+    if len(points) == start:
+        return read
+    more = classify(crop_batch(norm, points[start:]), model)
+    return BlobReadings(points, np.concatenate([read.probs, more]), rows_of)
 
 
 def _add_turns(
@@ -186,9 +222,10 @@ def _suit_guesses(
     points: list[tuple[float, float, float, float]],
     probs: np.ndarray,
     rows_of: dict[tuple[float, float], list[int]],
+    hit_at: float = MIN_PROB,
 ) -> list[Candidate]:
     """One more orientation for each blob that looks a little like an index in some crop
-    (:data:`SECOND_LOOK`) but is no hit: the direction to its nearest blob of suit size, which
+    (:data:`SECOND_LOOK`) but is no hit (under ``hit_at``): the direction to its nearest blob of suit size, which
     lies under the rank. Edges nearby (another card's, a court frame's) can turn the other
     guesses tens of degrees off a tilted card; the rank and suit are the card's own axis.
     """
@@ -198,7 +235,7 @@ def _suit_guesses(
     out = []
     for b in blobs:
         rows = rows_of[b.x, b.y]
-        if not SECOND_LOOK <= probs[rows, :BACKGROUND].max() < MIN_PROB:
+        if not SECOND_LOOK <= probs[rows, :BACKGROUND].max() < hit_at:
             continue
         d = np.hypot(xs - b.x, ys - b.y)
         suit = (d > 0.6 * b.size) & (d < 1.5 * b.size) & (sizes > 0.4 * b.size)

@@ -30,6 +30,7 @@ CROP = 32  # classifier input side (px)
 CROP_SIDE = 3.2  # crop side, in glyph heights: decks' indices differ in size, not shape
 CROP_SHIFT = 0.6  # crop centre sits this far below the glyph (card frame), toward the suit
 INK_LOW, INK_HIGH = 45, 45  # black-hat levels of a glyph's strokes and of its darkest core
+PAPER_LEVEL = 0.7  # a blob lies on paper this bright, of the photo's brightest (99th pct.)
 _MASK_SIDE = 1000  # long side of the image the card mask is computed on
 LOOSE_FILL = 0.7  # a card-proportioned region this full still gives the card width
 
@@ -254,6 +255,7 @@ def candidates(
     dark: tuple[int, int] | None = None,
     faint: tuple[int, int] | None = None,
     darkest: tuple[int, int] | None = None,
+    shaded: tuple[int, float] | None = None,
 ) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
 
@@ -279,10 +281,20 @@ def candidates(
 
     ``cards`` (a mask of the card regions at the normalised image's size) counts as paper
     too: the photo-wide paper level misses cards in shade when the light is uneven.
+
+    ``shaded`` (a chroma, a fraction) counts as paper, too, the grey pixels (channels within
+    the chroma of each other) at least that fraction of the photo's paper level: a card in a
+    dark corner of the photo is grey, under the paper level and often in no card region (its
+    outline is lost against a dark table), where a wooden or felt table is coloured.
     """
     gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
-    paper_level = 0.7 * float(np.percentile(gray, 99))
+    paper_level = PAPER_LEVEL * float(np.percentile(gray, 99))
     paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
+    if shaded is not None:
+        chroma = norm.max(axis=2).astype(np.int16) - norm.min(axis=2)
+        grey = (chroma < shaded[0]) & (gray >= shaded[1] * paper_level / PAPER_LEVEL)
+        grey = cv2.dilate(grey.astype(np.uint8), np.ones((15, 15), np.uint8))
+        paper = np.where(grey > 0, np.uint8(255), paper)
     if cards is not None:
         # A card region's pixels count as paper (255) whatever their brightness.
         paper = np.where(cards > 0, np.uint8(255), paper)
