@@ -1,7 +1,7 @@
 """Held-out figures for a recipe that learns from the labelled photos it is measured on.
 
     python benchmarks/vision_photo_folds.py [--shared ../shared] [--recipe plain] \\
-        [--folds 03 06 01,10 08,11] [--cache-crops]
+        [--folds 03 06 01,10 08,11] [--cache-crops] [--keep DIR]
 
 The shipped plain model is trained on crops harvested from the shared photos
 (``cardscore.vision.train.real``), so ``vision_bench.py``'s photo figures are on photos it has
@@ -36,6 +36,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--cache-crops", action="store_true")
+    parser.add_argument("--keep", type=Path, help="a folder to keep each fold's model in")
     args = parser.parse_args()
     import torch
 
@@ -55,7 +56,8 @@ def main() -> None:
             kept = [c for photo, c in real.items() if photo not in held]
             fx = np.concatenate([x, *(c[0] for c in kept)])
             fy = np.concatenate([y, *(c[1] for c in kept)])
-            model = Path(tmp) / f"fold-{len(rows)}.onnx"
+            model = (args.keep or Path(tmp)) / f"fold-{fold.replace(',', '-')}.onnx"
+            model.parent.mkdir(parents=True, exist_ok=True)
             export(train(fx, fy, args.epochs, args.seed, progress, recipe.soft_crops), model)
             members = [model if p.name == recipe.model else p for p in MODEL_PATHS]
             for photo in held:

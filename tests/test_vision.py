@@ -125,6 +125,22 @@ def _corner_hits(code: str, cx: float, cy: float, angle: float = 0.0) -> list[In
     return [_hit(code, x1, y1, angle), _hit(code, x2, y2, angle + 180)]
 
 
+def test_a_card_whose_two_corners_read_as_different_cards_is_reported_once() -> None:
+    from cardscore.vision.layout import one_per_spot
+
+    # A real photo's Q♠ (a model held out from that photo): one corner read Qs 0.74, the
+    # other 4s 0.52. They cannot pair, and each alone put a card on the same spot.
+    queen, four = _corner_hits("Qs", 500, 400)
+    four = replace(four, card=Card("4s"), prob=0.52)
+    placed = pair_indices([replace(queen, prob=0.74), four], W)
+    assert len(placed) == 2
+    (kept,) = one_per_spot(placed, W)
+    assert (kept.card, kept.confidence) == (Card("Qs"), 0.74)
+    # Two cards of a tight fan, a quarter of a card apart, both stay.
+    fan = pair_indices(_corner_hits("9h", 500, 400)[:1] + _corner_hits("Th", 530, 400)[:1], W)
+    assert len(one_per_spot(fan, W)) == 2
+
+
 def test_two_corner_indices_make_one_card() -> None:
     cards = pair_indices(_corner_hits("9h", 500, 400), W)
     assert len(cards) == 1

@@ -31,6 +31,7 @@ __all__ = [
     "is_pile_top",
     "meld_doubts",
     "meld_reference",
+    "one_per_spot",
     "pair_indices",
     "pile_orientation",
     "plausible_meld",
@@ -50,6 +51,7 @@ COHERENT = 0.95  # mean resultant length of doubled angles: two cards within abo
 # it. Not more: a tight fan puts the next card 0.25 W over, and a centre guessed from one index
 # (decks place their indices differently) can land 0.19 W from its neighbour's.
 SAME_CARD = 0.15
+SAME_SPOT = 0.08  # two cards' centres this close (card widths): one card read twice
 STRAIGHTEN = 15.0  # a one-index card this far (degrees) from its meld's angle takes the meld's
 
 
@@ -241,6 +243,25 @@ def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> lis
                 p, x=p.x + float(shift[0]), y=p.y + float(shift[1]), angle=common % 360
             )
     return out
+
+
+def one_per_spot(cards: list[Placement], w: float) -> list[Placement]:
+    """One card per spot: of two cards whose centres lie closer than :data:`SAME_SPOT`, the
+    one with more indices read, then the surer, stays (the order is kept).
+
+    No two cards lie that close (a tight fan puts the next a quarter of a card over), so the
+    two are one card read twice: its two corners, each alone, read as different cards (a real
+    Q♠ whose second corner read as a 4♠).
+
+    >>> queen, four = (Placement(Card(c), p, x, 0, a, 1, None) for c, p, x, a in (("Qs", 0.74, 0, 0), ("4s", 0.52, 5, 180)))
+    >>> [p.card.code for p in one_per_spot([four, queen], 120)], len(one_per_spot([four, queen], 30))
+    (['Qs'], 2)
+    """
+    kept: list[Placement] = []
+    for p in sorted(cards, key=lambda p: (-p.indices, -p.confidence)):
+        if all(np.hypot(p.x - q.x, p.y - q.y) >= SAME_SPOT * w for q in kept):
+            kept.append(p)
+    return [p for p in cards if any(p is q for q in kept)]
 
 
 def meld_doubts(cards: list[Placement], groups: list[list[int]]) -> dict[int, Card | None]:

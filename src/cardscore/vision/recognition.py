@@ -27,6 +27,7 @@ from cardscore.vision.layout import (
     is_pile_top,
     meld_doubts,
     meld_reference,
+    one_per_spot,
     pair_indices,
     pile_orientation,
     straighten,
@@ -185,6 +186,7 @@ def recognize(
     weak = [p for p in paired if p.confidence < MIN_CARD]
     placed += adopt_weak(placed, weak, NORMAL_WIDTH, group_cards(placed, NORMAL_WIDTH))
     placed = straighten(placed, group_cards(placed, NORMAL_WIDTH), NORMAL_WIDTH)
+    placed = one_per_spot(placed, NORMAL_WIDTH)
     groups = _groups(placed, NORMAL_WIDTH)
     # A meld that cannot be one points at a misread card: flag it, and where one card's
     # runner-up alone mends the meld, show that card with the first reading as alternative.
