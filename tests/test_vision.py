@@ -401,6 +401,25 @@ def test_ink_on_grey_paper_in_shade_is_a_candidate_without_regions() -> None:
     assert candidates(clean, shaded=SHADED_PAPER) == candidates(clean)
 
 
+def test_grey_cards_on_a_brighter_pink_table_still_give_the_card_width() -> None:
+    from cardscore.vision.proposals import _card_mask, _shapes, find_regions
+
+    # A held-out synthetic table: pink, brighter than the grey cards lying in its shade. The
+    # brightest pixels, taken as paper, are the table's; no whole card comes out of that mask,
+    # so the least coloured of the bright pixels are taken as paper instead.
+    ramp = np.linspace(0, 1, 900)[None, :, None]
+    image = (np.array([115, 109, 156]) * (1 - ramp) + np.array([155, 148, 205]) * ramp).astype(
+        np.uint8
+    )
+    image = np.repeat(image, 600, axis=0)
+    for k in range(4):
+        x = 40 + 130 * k
+        cv2.rectangle(image, (x, 100), (x + 110, 254), (145, 140, 136), -1)
+        cv2.putText(image, "7", (x + 8, 125), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20,) * 3, 2)
+    assert not any(_shapes(mask, 1.0).single for mask in _card_mask(image))
+    assert find_regions(image).card_width == pytest.approx(110, abs=3)
+
+
 def test_region_and_photo_axes_reach_a_bitten_corner_and_a_card_off_every_region() -> None:
     from cardscore.vision.detect import _with_region_angles
     from cardscore.vision.proposals import Regions

@@ -74,15 +74,17 @@ def _otsu(values: np.ndarray) -> tuple[float, float]:
     return float(level), gap
 
 
-def whiteness(bgr: np.ndarray) -> np.ndarray:
+def whiteness(bgr: np.ndarray, neutral: bool = False) -> np.ndarray:
     """Brightness, less any colour cast relative to the brightest pixels (taken as the cards).
 
     Paper under any light is the whitest, least coloured thing on a table; wooden and felt
-    tables are more yellow or more saturated than it.
+    tables are more yellow or more saturated than it. ``neutral``: relative to the brightest
+    of the least coloured pixels instead (a pale, bright table brighter than the cards).
     """
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.int16)
     light = lab[..., 0]
-    top = light >= np.percentile(light, 97)
+    key = light - 2 * np.hypot(lab[..., 1] - 128, lab[..., 2] - 128) if neutral else light
+    top = key >= np.percentile(key, 97)
     a_ref = float(np.median(lab[..., 1][top]))
     b_ref = float(np.median(lab[..., 2][top]))
     yellow = np.maximum(0, lab[..., 2] - b_ref - 3)
@@ -91,14 +93,15 @@ def whiteness(bgr: np.ndarray) -> np.ndarray:
     return out
 
 
-def _card_mask(small: np.ndarray) -> list[np.ndarray]:
-    """Candidate card masks, the preferred first: the bright class of the photo's whiteness,
-    and when that class is itself bimodal (a pale table and the cards) its brighter part first.
+def _card_mask(small: np.ndarray, neutral: bool = False) -> list[np.ndarray]:
+    """Candidate card masks, the preferred first: the bright class of the photo's whiteness
+    (``neutral`` as in :func:`whiteness`), and when that class is itself bimodal (a pale table
+    and the cards) its brighter part first.
 
     Uneven light can make the second split keep only the best-lit cards: find_regions picks
     the mask that shows the most card-shaped regions.
     """
-    white = whiteness(small)
+    white = whiteness(small, neutral)
     level, _ = _otsu(white.ravel())
     levels = [level]
     upper = white[white > level]
@@ -178,6 +181,10 @@ def find_regions(image: np.ndarray, card_width: float | None = None) -> Regions:
     scale = min(1.0, _MASK_SIDE / max(h, w))
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     tried = [_shapes(mask, scale) for mask in _card_mask(small)]
+    if not any(shapes.single for shapes in tried):
+        # No whole card: the brightest pixels may be a pale pink or bright felt table under
+        # cards in its shade; the least coloured of the bright pixels are the paper then.
+        tried += [_shapes(mask, scale) for mask in _card_mask(small, neutral=True)]
     # The first mask unless another shows more whole cards (max keeps the first of equals).
     found = max(tried, key=lambda s: (len(s.single), len(s.loose)))
     if card_width is None:
