@@ -259,6 +259,14 @@ def test_one_glyph_merges_but_the_same_card_fanned_twice_stays_two() -> None:
     assert len(_merge([turned[0], _hit("Kc", 125, 100, 90, 0.6)])) == 1
 
 
+def test_a_wide_tens_halves_merge_where_other_cards_stay_two() -> None:
+    # A held-out design's wide "10": its "1" and its "0" each read Ts, 0.2 W apart across
+    # the card. Two 9s that far apart are two cards of a tight fan.
+    assert len(_merge([_hit("Ts", 100, 100), _hit("Ts", 100 + 0.2 * W, 102, prob=0.87)])) == 1
+    assert len(_merge([_hit("9s", 100, 100), _hit("9s", 100 + 0.2 * W, 102, prob=0.87)])) == 2
+    assert len(_merge([_hit("Ts", 100, 100), _hit("Ts", 100 + 0.25 * W, 102, prob=0.87)])) == 2
+
+
 def test_a_weaker_reading_of_another_card_on_the_same_glyph_is_no_card() -> None:
     # From held-out tables: in a run of clubs fanned 0.25 W apart, the "10" glyph also read
     # as Ts 0.04 W away, and a crop halfway between a J and a Q read as a ten 0.15 W from

@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from cardscore.cards import Card
+from cardscore.cards import Card, Rank
 from cardscore.vision.classifier import classify
 from cardscore.vision.labels import BACKGROUND
 from cardscore.vision.proposals import (
@@ -49,6 +49,7 @@ SECOND_LOOK = 0.02  # a blob read this well in some crop, but no hit, gets one m
 # A blob read this well, but under a card's 0.5, is cropped again this much larger (_larger).
 LARGER, LARGER_BELOW = 1.15, 0.5
 MERGE_ACROSS, MERGE_ALONG = 0.15, 0.3  # one glyph's hits, in card widths (see _same_glyph)
+MERGE_TEN = 0.22  # a wide "10" index's halves lie up to this far apart across (card widths)
 
 
 @dataclass(frozen=True)
@@ -280,4 +281,5 @@ def _same_glyph(a: IndexHit, b: IndexHit) -> bool:
     dx, dy = b.x - a.x, b.y - a.y
     du = abs(dx * np.cos(t) - dy * np.sin(t))
     dv = abs(dx * np.sin(t) + dy * np.cos(t))
-    return bool(du < MERGE_ACROSS * NORMAL_WIDTH and dv < MERGE_ALONG * NORMAL_WIDTH)
+    across = MERGE_TEN if a.card.rank is Rank.TEN else MERGE_ACROSS
+    return bool(du < across * NORMAL_WIDTH and dv < MERGE_ALONG * NORMAL_WIDTH)
