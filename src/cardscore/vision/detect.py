@@ -47,7 +47,7 @@ REGION_REACH = 0.15
 MIN_PROB = 0.2  # below this a crop is not an index hit at all (cards need more: layout)
 SECOND_LOOK = 0.02  # a blob read this well in some crop, but no hit, gets one more guess
 # A blob read this well, but under a card's 0.5, is cropped again this much larger (_larger).
-LARGER, LARGER_BELOW = 1.15, 0.5
+LARGER, LARGER_FROM, LARGER_BELOW = 1.15, 0.1, 0.5
 MERGE_ACROSS, MERGE_ALONG = 0.15, 0.3  # one glyph's hits, in card widths (see _same_glyph)
 MERGE_TEN = 0.22  # a wide "10" index's halves lie up to this far apart across (card widths)
 
@@ -181,7 +181,7 @@ def find_indices(
 def _larger(
     norm: np.ndarray, read: BlobReadings, model: Path | Sequence[Path] | None
 ) -> BlobReadings:
-    """The readings plus, for each blob read weakly (:data:`SECOND_LOOK` up to
+    """The readings plus, for each blob read weakly (:data:`LARGER_FROM` up to
     :data:`LARGER_BELOW`), its crops again :data:`LARGER` times larger.
 
     A blob's box can be smaller than its glyph: a thin, pale glyph's strokes break apart in the
@@ -193,7 +193,7 @@ def _larger(
     points, rows_of = list(read.points), {key: list(rows) for key, rows in read.rows_of.items()}
     start = len(points)
     for rows in rows_of.values():
-        if SECOND_LOOK <= read.probs[rows, :BACKGROUND].max() < LARGER_BELOW:
+        if LARGER_FROM <= read.probs[rows, :BACKGROUND].max() < LARGER_BELOW:
             for r in list(rows):
                 x, y, size, angle = points[r]
                 rows.append(len(points))
