@@ -301,8 +301,8 @@ def candidates(
         b, g, r = cv2.split(norm)  # OpenCV: numpy's per-pixel max over channels is 40x slower
         chroma = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
         grey = (chroma < shaded[0]) & (gray >= shaded[1] * paper_level / PAPER_LEVEL)
-        grey = cv2.dilate(grey.astype(np.uint8) * 255, np.ones((15, 15), np.uint8))
-        paper = cv2.max(paper, grey)
+        grey_paper = cv2.dilate(grey.astype(np.uint8) * 255, np.ones((15, 15), np.uint8))
+        paper = cv2.max(paper, grey_paper)
     if cards is not None:
         # A card region's pixels count as paper (255) whatever their brightness.
         paper = np.where(cards > 0, np.uint8(255), paper)
