@@ -34,8 +34,8 @@ PALE_INK: tuple[int, int] | None = (20, 30)
 DARK_INK: tuple[int, int] | None = (70, 70)
 FAINT_INK: tuple[int, int] | None = (10, 18)
 DARKEST_INK: tuple[int, int] | None = (130, 130)
-# Grey pixels (channels within 40 levels) at 0.4 of the paper level are paper in shade too
-# (see proposals.candidates); None: only the photo-wide paper level.
+# Grey pixels (channels within 40 levels) at 0.4 of the photo's brightest are paper in shade
+# too (see proposals.candidates); None: only the photo-wide paper level.
 SHADED_PAPER: tuple[int, float] | None = (40, 0.4)
 # Ink inside the card regions is on paper even where the photo-wide paper level says shade
 # (uneven light); training's candidates, drawn without regions, do not change.
@@ -226,9 +226,10 @@ def _suit_guesses(
     hit_at: float = MIN_PROB,
 ) -> list[Candidate]:
     """One more orientation for each blob that looks a little like an index in some crop
-    (:data:`SECOND_LOOK`) but is no hit (under ``hit_at``): the direction to its nearest blob of suit size, which
-    lies under the rank. Edges nearby (another card's, a court frame's) can turn the other
-    guesses tens of degrees off a tilted card; the rank and suit are the card's own axis.
+    (:data:`SECOND_LOOK`) but is no hit (under ``hit_at``): the direction to its nearest blob
+    of suit size, which lies under the rank. Edges nearby (another card's, a court frame's) can
+    turn the other guesses tens of degrees off a tilted card; the rank and suit are the card's
+    own axis.
     """
     xs = np.array([b.x for b in blobs])
     ys = np.array([b.y for b in blobs])

@@ -290,17 +290,19 @@ def candidates(
     too: the photo-wide paper level misses cards in shade when the light is uneven.
 
     ``shaded`` (a chroma, a fraction) counts as paper, too, the grey pixels (channels within
-    the chroma of each other) at least that fraction of the photo's paper level: a card in a
-    dark corner of the photo is grey, under the paper level and often in no card region (its
-    outline is lost against a dark table), where a wooden or felt table is coloured.
+    the chroma of each other) at least that fraction of the photo's brightest (its 99th
+    percentile, of which the paper level is :data:`PAPER_LEVEL`): a card in a dark corner of
+    the photo is grey, under the paper level and often in no card region (its outline is lost
+    against a dark table), where a wooden or felt table is coloured.
     """
     gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
-    paper_level = PAPER_LEVEL * float(np.percentile(gray, 99))
+    brightest = float(np.percentile(gray, 99))
+    paper_level = PAPER_LEVEL * brightest
     paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
     if shaded is not None:
         b, g, r = cv2.split(norm)  # OpenCV: numpy's per-pixel max over channels is 40x slower
         chroma = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
-        grey = (chroma < shaded[0]) & (gray >= shaded[1] * paper_level / PAPER_LEVEL)
+        grey = (chroma < shaded[0]) & (gray >= shaded[1] * brightest)
         grey_paper = cv2.dilate(grey.astype(np.uint8) * 255, np.ones((15, 15), np.uint8))
         paper = cv2.max(paper, grey_paper)
     if cards is not None:
