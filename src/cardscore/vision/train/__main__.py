@@ -33,7 +33,7 @@ from cardscore.vision.labels import BACKGROUND
 from cardscore.vision.proposals import CROP, angle_gap, candidates, crop_batch
 from cardscore.vision.train.decks import TRAIN_DECKS, default_cache, load_decks
 from cardscore.vision.train.model import build_net
-from cardscore.vision.train.synth import Scene, SceneMaker
+from cardscore.vision.train.synth import Scene, SceneMaker, jitter
 
 __all__ = [
     "RECIPES",
@@ -107,7 +107,7 @@ def scene_crops(
                     break
             if label is None or (label == BACKGROUND and rng.random() > negatives):
                 continue
-            rows.append((c.x, c.y, c.size * rng.uniform(0.93, 1.07), angle + rng.normal(0, 2.5)))
+            rows.append(jitter((c.x, c.y, c.size, angle), rng))
             labels.append(label)
     if not rows:
         return np.empty((0, CROP, CROP, 3), np.uint8), np.empty(0, np.int64)

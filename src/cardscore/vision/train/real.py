@@ -24,6 +24,7 @@ from cardscore.vision.evaluate import read_labels
 from cardscore.vision.image_io import load_image
 from cardscore.vision.labels import BACKGROUND
 from cardscore.vision.proposals import CROP, angle_gap, crop_batch, find_regions, normalise
+from cardscore.vision.train.synth import jitter
 
 __all__ = ["HARVEST_MIN", "HARVEST_RATIO", "photo_crops", "real_dataset"]
 
@@ -50,8 +51,8 @@ def photo_crops(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Crops (N, 32, 32, 3) and labels (N,) harvested from one labelled photo.
 
-    Each card crop is cut ``variants`` times with the synthetic crops' jitter (size ±7%,
-    angle σ 2.5°), background ones once; a background blob is kept with probability
+    Each card crop is cut ``variants`` times with the synthetic crops' jitter
+    (:func:`~cardscore.vision.train.synth.jitter`), background ones once; a background blob is kept with probability
     ``negatives``.
     """
     image = load_image(photo).image
@@ -99,9 +100,9 @@ def photo_crops(
         return np.empty((0, CROP, CROP, 3), np.uint8), np.empty(0, np.int64)
     # Cards are few: each labelled crop is cut again with jitter; background is plentiful.
     jittered, ys = [], []
-    for (x, y, size, angle), label in zip(rows_out, labels, strict=True):
+    for point, label in zip(rows_out, labels, strict=True):
         for _ in range(variants if label != BACKGROUND else 1):
-            jittered.append((x, y, size * rng.uniform(0.93, 1.07), angle + rng.normal(0, 2.5)))
+            jittered.append(jitter(point, rng))
             ys.append(label)
     return crop_batch(norm, jittered), np.array(ys, np.int64)
 
