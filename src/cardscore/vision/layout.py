@@ -25,6 +25,8 @@ __all__ = [
     "ASPECT",
     "Placement",
     "adopt_weak",
+    "card_axes",
+    "common_upright",
     "group_cards",
     "index_to_centre",
     "is_dollar",
@@ -76,14 +78,15 @@ class Placement:
         return np.array([c - right - down, c + right - down, c + right + down, c - right + down])
 
 
-def _axes(angle: float) -> tuple[np.ndarray, np.ndarray]:
+def card_axes(angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """Unit vectors along a card turned ``angle``: its right and its down, in image px."""
     t = np.deg2rad(angle)
     return np.array([np.cos(t), -np.sin(t)]), np.array([np.sin(t), np.cos(t)])
 
 
 def index_to_centre(angle: float, w: float) -> np.ndarray:
     """From a card's top-left corner index to its centre, for a card turned ``angle``."""
-    right, down = _axes(angle)
+    right, down = card_axes(angle)
     return np.asarray((0.5 - INDEX_U) * w * right + (0.5 - INDEX_V) * w * ASPECT * down)
 
 
@@ -104,7 +107,7 @@ def _partners(a: IndexHit, b: IndexHit, w: float) -> float | None:
     halfway = a.angle + ((b.angle + 180 - a.angle + 180) % 360 - 180) / 2
     square = 90.0 * round(halfway / 90.0)
     for angle, card_angle in ((a.angle, a.angle), (halfway, a.angle), (square, square)):
-        right, down = _axes(angle)
+        right, down = card_axes(angle)
         du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
         if 0.4 <= du <= 1.1 and 0.55 <= dv <= 1.05:
             return card_angle
@@ -201,7 +204,7 @@ def adopt_weak(
                 continue
             if any(np.hypot(p.x - q.x, p.y - q.y) < SAME_CARD * w for q in members + adopted):
                 continue
-            if _upright([q.angle for q in members] + [p.angle]) is None:
+            if common_upright([q.angle for q in members] + [p.angle]) is None:
                 continue
             if plausible_meld([q.card for q in members] + [p.card]):
                 adopted.append(p)
@@ -229,7 +232,7 @@ def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> lis
         for i in group:
             p = cards[i]
             others = [cards[j].angle for j in group if j != i]
-            common = _upright(others)
+            common = common_upright(others)
             if p.indices != 1 or common is None:
                 continue
             # _upright is modulo 180°: the meld's cards are upright, so take the end near p's.
@@ -315,7 +318,7 @@ def plausible_meld(cards: Sequence[Card]) -> bool:
     return False
 
 
-def _upright(angles: Sequence[float]) -> float | None:
+def common_upright(angles: Sequence[float]) -> float | None:
     """The common long-axis direction (period 180°) of cards lying alike, else ``None``."""
     t = np.deg2rad(np.array(angles, dtype=float) * 2)
     c, s = float(np.cos(t).mean()), float(np.sin(t).mean())
@@ -339,9 +342,9 @@ def meld_reference(melds: Sequence[Sequence[Placement]]) -> float | None:
     angles = []
     for meld in melds:
         own = [p.angle for p in meld]
-        if plausible_meld([p.card for p in meld]) and _upright(own) is not None:
+        if plausible_meld([p.card for p in meld]) and common_upright(own) is not None:
             angles.extend(own)
-    return _upright(angles) if angles else None
+    return common_upright(angles) if angles else None
 
 
 def pile_orientation(pile_angle: float, reference: float | None) -> str:

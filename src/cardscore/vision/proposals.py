@@ -33,6 +33,11 @@ INK_LOW, INK_HIGH = 45, 45  # black-hat levels of a glyph's strokes and of its d
 PAPER_LEVEL = 0.7  # a blob lies on paper this bright, of the photo's brightest (99th pct.)
 _MASK_SIDE = 1000  # long side of the image the card mask is computed on
 LOOSE_FILL = 0.7  # a card-proportioned region this full still gives the card width
+SPLITS, SPLIT_GAP = 3, 25  # whiteness levels tried, while the bright class splits this clearly
+# A card narrower than this (photo px) could not be read (its index a few pixels high), and
+# one wider than this share of the photo's short side is no card on a table: white regions
+# of card shape outside these (a gap between pips, the whole pale table) give no card width.
+MIN_CARD_PX, MAX_CARD_SHARE = 50.0, 0.5
 
 
 @dataclass(frozen=True)
@@ -95,20 +100,23 @@ def whiteness(bgr: np.ndarray, neutral: bool = False) -> np.ndarray:
 
 def _card_mask(small: np.ndarray, neutral: bool = False) -> list[np.ndarray]:
     """Candidate card masks, the preferred first: the bright class of the photo's whiteness
-    (``neutral`` as in :func:`whiteness`), and when that class is itself bimodal (a pale table
-    and the cards) its brighter part first.
+    (``neutral`` as in :func:`whiteness`), and while that class is itself bimodal (a pale table
+    and the cards) its brighter part, up to :data:`SPLITS` times, brightest first.
 
-    Uneven light can make the second split keep only the best-lit cards: find_regions picks
+    Uneven light can make a further split keep only the best-lit cards: find_regions picks
     the mask that shows the most card-shaped regions.
     """
     white = whiteness(small, neutral)
     level, _ = _otsu(white.ravel())
     levels = [level]
-    upper = white[white > level]
-    if upper.size > 100:
-        second, gap = _otsu(upper)
-        if gap > 30:
-            levels.insert(0, second)
+    while len(levels) < SPLITS:
+        upper = white[white > levels[0]]
+        if upper.size <= 100:
+            break
+        brighter, gap = _otsu(upper)
+        if gap <= SPLIT_GAP:
+            break
+        levels.insert(0, brighter)
     return [_filled(white, level) for level in levels]
 
 
@@ -134,6 +142,7 @@ class _Shapes:
 
 def _shapes(mask: np.ndarray, scale: float) -> _Shapes:
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    widest = MAX_CARD_SHARE * min(mask.shape[:2]) / scale
     min_area = (0.02 * max(mask.shape[:2])) ** 2
     out = _Shapes(labels, {}, {}, [], [], [])
     for i in range(1, count):
@@ -152,6 +161,8 @@ def _shapes(mask: np.ndarray, scale: float) -> _Shapes:
         out.angles[i] = float(np.degrees(-np.arctan2(p1[1] - p0[1], p1[0] - p0[0])) % 90.0)
         out.boxes[i] = ((cx / scale, cy / scale), (rw / scale, rh / scale), float(ang))
         short, long_ = sorted((rw, rh))
+        if not MIN_CARD_PX <= short / scale <= widest:
+            continue
         out.sides.append(short / scale)
         fill = stats[i, cv2.CC_STAT_AREA] / max(rw * rh, 1.0)
         if 1.25 < long_ / max(short, 1.0) < 1.7:
@@ -164,12 +175,12 @@ def _shapes(mask: np.ndarray, scale: float) -> _Shapes:
 
 def _typical(sides: list[float]) -> float:
     """The side most whole-card regions share (within 12%); a tight meld can look like one
-    card, only larger, so of equally common sides the smaller wins. The median when no two
-    agree."""
+    card, only larger, so of equally common sides the smaller wins, and the smallest when no
+    two agree."""
     values = np.sort(np.asarray(sides))
     support = [int(np.sum((values > v / 1.12) & (values < v * 1.12))) for v in values]
     if max(support) < 2:
-        return float(np.median(values))
+        return float(values[0])
     best = int(np.argmax(support))  # the first, so the smallest, of the most supported
     v = values[best]
     return float(np.median(values[(values > v / 1.12) & (values < v * 1.12)]))

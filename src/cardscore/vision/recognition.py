@@ -17,6 +17,7 @@ import numpy as np
 
 from cardscore.cards import Card
 from cardscore.vision.detect import find_indices
+from cardscore.vision.fans import drop_crowded, fill_gaps
 from cardscore.vision.image_io import load_image
 from cardscore.vision.layout import (
     FLAG_BELOW,
@@ -187,6 +188,8 @@ def recognize(
     placed += adopt_weak(placed, weak, NORMAL_WIDTH, group_cards(placed, NORMAL_WIDTH))
     placed = straighten(placed, group_cards(placed, NORMAL_WIDTH), NORMAL_WIDTH)
     placed = one_per_spot(placed, NORMAL_WIDTH)
+    placed += fill_gaps(norm, placed, group_cards(placed, NORMAL_WIDTH), hits, model)
+    placed = drop_crowded(placed, group_cards(placed, NORMAL_WIDTH))
     groups = _groups(placed, NORMAL_WIDTH)
     # A meld that cannot be one points at a misread card: flag it, and where one card's
     # runner-up alone mends the meld, show that card with the first reading as alternative.

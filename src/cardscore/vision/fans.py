@@ -1,0 +1,238 @@
+"""A meld is fanned at a regular step: where that step says a card is missing, look for it;
+where a reading has no room of its own on the fan, drop it.
+
+The first stages miss a card whose index glyph merges with the big pip beside it or is too
+pale for every ink mask; two of its neighbours then lie two steps apart. Its index sits where
+theirs do, one step over, so the classifier looks there directly, and only readings that keep
+the meld legal count. The other way round, a crop straddling two fanned indices can read as a
+card more (a "10" from a J and the next card's edge): it sits between two cards one step apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
+
+import numpy as np
+
+from cardscore.cards import Card, Rank
+from cardscore.vision.classifier import classify
+from cardscore.vision.detect import MERGE_ACROSS, IndexHit
+from cardscore.vision.labels import BACKGROUND
+from cardscore.vision.layout import (
+    SAME_CARD,
+    Placement,
+    card_axes,
+    common_upright,
+    index_to_centre,
+    plausible_meld,
+)
+from cardscore.vision.proposals import NORMAL_WIDTH, angle_gap, crop_batch
+
+__all__ = ["drop_crowded", "fill_gaps"]
+
+W = NORMAL_WIDTH
+GAP = 1.6  # a step this many times the fan's usual one holds a card more
+WIDE = 0.6  # so does one this wide (card widths) when every step is alike
+GAP_MIN = 0.1  # a legal reading this sure, in a gap, is a card (flagged)
+END_MIN = 0.3  # one step past an end (the table, or a card's face) needs a surer one
+SHARE = 0.5  # and at least this share of its crop's best reading of any card
+SIZES = (0.11, 0.135, 0.16)  # glyph heights tried (card widths)
+# Index spot offsets tried across and along the card (card widths): a centre guessed from one
+# index is off by as much as decks place their indices differently.
+ACROSS = (-0.08, -0.04, 0.0, 0.04, 0.08)
+ALONG = (-0.04, 0.0, 0.04)
+
+
+@dataclass(frozen=True)
+class _Probe:
+    """Where a missed card would lie (normalised px, degrees), and how sure a reading must be."""
+
+    centre: np.ndarray
+    angle: float
+    end: bool  # past the fan's first or last card, not in a gap
+
+    @property
+    def least(self) -> float:
+        return END_MIN if self.end else GAP_MIN
+
+
+def _along(members: Sequence[Placement]) -> tuple[float, np.ndarray] | None:
+    """The fan's upright angle (the end nearer the first card's) and each card's place along
+    it; ``None`` when the cards do not lie alike."""
+    common = common_upright([p.angle for p in members])
+    if common is None:
+        return None
+    if angle_gap(common, members[0].angle) > 90:
+        common += 180
+    right, _ = card_axes(common)
+    return common % 360, np.array([np.array([p.x, p.y]) @ right for p in members])
+
+
+def _usual_step(places: np.ndarray, smallest: bool = False) -> float | None:
+    """The median step between sorted places (or the ``smallest``), leaving out one card read
+    twice (too close).
+
+    The median: a centre guessed from one index can sit a tenth of a card off its step.
+    """
+    steps = np.diff(np.sort(places))
+    steps = steps[steps > SAME_CARD * W]
+    if not steps.size:
+        return None
+    return float(steps.min() if smallest else np.median(steps))
+
+
+def _probes(members: list[Placement]) -> list[_Probe]:
+    """Where the fan's step says a card may be missing: in its gaps, one step past either end."""
+    fan = _along(members)
+    if fan is None:
+        return []
+    angle, places = fan
+    usual = _usual_step(places)
+    if usual is None:
+        return []
+    order = np.argsort(places)
+    cards = [members[i] for i in order]
+    centres = [np.array([p.x, p.y]) for p in cards]
+    out = []
+    for (a, b), step in zip(pairwise(centres), np.diff(places[order]), strict=True):
+        missing = round(step / usual) - 1 if step >= GAP * usual else 0
+        if missing == 0 and step >= WIDE * W:
+            missing = 1
+        for k in range(1, min(missing, 3) + 1):
+            out.append(_Probe(a + (b - a) * k / (missing + 1), angle, end=False))
+    right, _ = card_axes(angle)
+    out.append(_Probe(centres[0] - usual * right, angle, end=True))
+    # A last card read at both corners is the fan's top card: past it lies its own face.
+    if cards[-1].indices == 1:
+        out.append(_Probe(centres[-1] + usual * right, angle, end=True))
+    return out
+
+
+def _crops_at(probe: _Probe) -> list[tuple[float, float, float, float]]:
+    """Crops around where a card centred at the probe shows its top-left index."""
+    spot = probe.centre - index_to_centre(probe.angle, W)
+    right, down = card_axes(probe.angle)
+    return [
+        (float(p[0]), float(p[1]), size * W, probe.angle)
+        for size in SIZES
+        for du in ACROSS
+        for dv in ALONG
+        for p in (spot + (du * right + dv * down) * W,)
+    ]
+
+
+def _open(probe: _Probe, hits: list[IndexHit], placed: list[Placement]) -> bool:
+    """No card found at the probe, and no index read there went into a card found (a card
+    whose corners paired with a neighbour's is placed off its step and leaves a false gap)."""
+    x, y = probe.centre
+    if any(np.hypot(p.x - x, p.y - y) < SAME_CARD * W for p in placed):
+        return False
+    sx, sy = probe.centre - index_to_centre(probe.angle, W)
+    return not any(
+        np.hypot(h.x - sx, h.y - sy) < MERGE_ACROSS * W
+        and any(p.card == h.card and np.hypot(p.x - h.x, p.y - h.y) < W for p in placed)
+        for h in hits
+    )
+
+
+def _completable(cards: list[Card], free: bool) -> bool:
+    """A legal meld as it is, or with one card more when ``free`` (a gap not read yet)."""
+    if plausible_meld(cards):
+        return True
+    return free and any(plausible_meld([*cards, Card.from_id(c)]) for c in range(BACKGROUND))
+
+
+def _reading(probs: np.ndarray, probe: _Probe, meld: list[Card], free: bool) -> Card | None:
+    """The likeliest card of a probe's crops (``probs``, crops × cards) that keeps the meld
+    legal, sure enough, and not much less likely than another card in its own crop."""
+    best = probs.max(axis=0)
+    for c in np.argsort(best)[::-1]:
+        if best[c] < probe.least:
+            return None
+        crop = probs[int(np.argmax(probs[:, c]))]
+        card = Card.from_id(int(c))
+        if best[c] < SHARE * crop.max() or (probe.end and card.rank is Rank.TWO):
+            continue  # a big pip on a card's face reads like a 2's index
+        if _completable([*meld, card], free):
+            return card
+    return None
+
+
+def fill_gaps(
+    norm: np.ndarray,
+    placed: list[Placement],
+    groups: list[list[int]],
+    hits: list[IndexHit],
+    model: Path | Sequence[Path] | None = None,
+) -> list[Placement]:
+    """Cards missed in the fans of three or more (``groups`` of ``placed``, normalised px).
+
+    Each has the probability of its reading as confidence (flagged below
+    :data:`~cardscore.vision.layout.FLAG_BELOW`) and one index.
+    """
+    found: list[Placement] = []
+    for group in groups:
+        members = [placed[i] for i in group]
+        if len(members) < 3:
+            continue
+        probes = [p for p in _probes(members) if _open(p, hits, placed)]
+        if not probes:
+            continue
+        crops = [_crops_at(p) for p in probes]
+        probs = classify(crop_batch(norm, [c for each in crops for c in each]), model)
+        per = len(crops[0])
+        readings = [probs[k * per : (k + 1) * per, :BACKGROUND] for k in range(len(probes))]
+        # The surest probe first: its card then narrows what the others may be.
+        order = sorted(range(len(probes)), key=lambda k: -float(readings[k].max()))
+        for done, k in enumerate(order):
+            meld = [p.card for p in members]
+            card = _reading(readings[k], probes[k], meld, free=done < len(order) - 1)
+            if card is None:
+                continue
+            probe = probes[k]
+            x, y = (float(v) for v in probe.centre)
+            prob = float(readings[k][:, card.id].max())
+            new = Placement(card, prob, x, y, probe.angle, 1, None)
+            members.append(new)
+            found.append(new)
+    return found
+
+
+def _has_room(i: int, group: list[int], placed: list[Placement]) -> bool:
+    """Whether card ``i`` has a place of its own on its group's fan: between neighbours two
+    steps apart, or half a step or more past an end."""
+    fan = _along([placed[j] for j in group])
+    if fan is None:
+        return True
+    places = fan[1]
+    mine = places[group.index(i)]
+    rest = np.sort(np.delete(places, group.index(i)))
+    # The smallest step: with one of four cards left out, the median is half a gap's.
+    usual = _usual_step(rest, smallest=True)
+    if usual is None:
+        return True
+    k = int(np.searchsorted(rest, mine))
+    if 0 < k < len(rest):
+        return bool(rest[k] - rest[k - 1] >= GAP * usual)
+    return bool(min(abs(mine - rest[0]), abs(mine - rest[-1])) >= 0.5 * usual)
+
+
+def drop_crowded(placed: list[Placement], groups: list[list[int]]) -> list[Placement]:
+    """``placed`` less, in each illegal meld of four or more, the least sure card that alone
+    makes it illegal and has no room of its own on the fan (:func:`_has_room`)."""
+    drop = set()
+    for group in groups:
+        codes = [placed[i].card for i in group]
+        if len(group) < 4 or plausible_meld(codes):
+            continue
+        crowded = [
+            i
+            for k, i in enumerate(group)
+            if plausible_meld(codes[:k] + codes[k + 1 :]) and not _has_room(i, group, placed)
+        ]
+        if crowded:
+            drop.add(min(crowded, key=lambda i: placed[i].confidence))
+    return [p for i, p in enumerate(placed) if i not in drop]

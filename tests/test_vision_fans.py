@@ -1,0 +1,213 @@
+"""Recognition: a meld's regular step finds the cards the first stages missed and drops the
+readings too many; the card width on a pale table."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2", reason="needs the vision extra (opencv)")
+pytest.importorskip("onnxruntime", reason="needs the vision extra (onnxruntime)")
+
+from cardscore.cards import Card  # noqa: E402
+from cardscore.vision import fans, recognition  # noqa: E402
+from cardscore.vision.detect import IndexHit  # noqa: E402
+from cardscore.vision.labels import BACKGROUND  # noqa: E402
+from cardscore.vision.layout import FLAG_BELOW, Placement, index_to_centre  # noqa: E402
+from cardscore.vision.proposals import find_regions  # noqa: E402
+from tests.conftest import SHARED, need  # noqa: E402
+
+W = 120.0
+STEP = 0.3 * W
+
+
+def _fan(codes: str, places: list[float], top_read_twice: bool = True) -> list[Placement]:
+    """Upright cards at these places along x (normalised px); the last is the fan's top card."""
+    cards = [
+        Placement(Card(c), 0.95, x, 300.0, 0.0, 1, None)
+        for c, x in zip(codes.split(), places, strict=True)
+    ]
+    if top_read_twice:
+        cards[-1] = Placement(cards[-1].card, 1.0, places[-1], 300.0, 0.0, 2, None)
+    return cards
+
+
+def _probed(cards: list[Placement]) -> list[tuple[float, bool]]:
+    return sorted((round(float(p.centre[0]), 1), p.end) for p in fans._probes(cards))
+
+
+def test_a_gap_two_steps_wide_is_looked_at_once_halfway_and_past_the_first_card() -> None:
+    x = [100, 100 + STEP, 100 + 3 * STEP, 100 + 4 * STEP]
+    assert _probed(_fan("Kh Ks Kc Kd", x)) == [(64.0, True), (172.0, False)]
+    # The top card read at one corner only may hide more cards past it.
+    assert _probed(_fan("Kh Ks Kc Kd", x, top_read_twice=False))[-1] == (280.0, True)
+
+
+def test_a_gap_of_three_steps_holds_two_cards_and_wide_even_steps_one_each() -> None:
+    x = [100 + k * STEP for k in (0, 1, 2, 5, 6)]
+    gaps = [x for x, end in _probed(_fan("5h 6h 7h Th Jh", x)) if not end]
+    assert gaps == [208.0, 244.0]
+    wide = [100 + k * 0.75 * W for k in range(3)]
+    assert [x for x, end in _probed(_fan("9s Js Ks", wide)) if not end] == [145.0, 235.0]
+
+
+def test_even_steps_and_crooked_cards_have_no_gap() -> None:
+    even = [100 + k * STEP for k in range(4)]
+    assert [x for x, end in _probed(_fan("Kh Ks Kc Kd", even)) if not end] == []
+    crooked = _fan("Kh Ks Kc", [100, 136, 208])
+    crooked[1] = Placement(Card("Ks"), 0.95, 136, 300, 40.0, 1, None)
+    assert fans._probes(crooked) == []
+
+
+def _reads(monkeypatch: pytest.MonkeyPatch, code: str, prob: float) -> None:
+    """Every crop the classifier is shown reads ``code`` at ``prob``, the rest background."""
+
+    def classify(crops: np.ndarray, model: object = None) -> np.ndarray:
+        out = np.zeros((len(crops), BACKGROUND + 1), np.float32)
+        out[:, Card(code).id] = prob
+        out[:, BACKGROUND] = 1 - prob
+        return out
+
+    monkeypatch.setattr(fans, "classify", classify)
+
+
+def _fill(cards: list[Placement], hits: list[IndexHit] | None = None) -> list[str]:
+    image = np.full((600, 600, 3), 255, np.uint8)
+    found = fans.fill_gaps(image, cards, [list(range(len(cards)))], hits or [])
+    return [f"{p.card.code}@{p.x:.0f}" for p in found]
+
+
+def test_a_gap_takes_the_reading_that_keeps_the_meld_legal_and_flags_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cards = _fan("Kh Ks Kc", [100, 100 + STEP, 100 + 3 * STEP])
+    _reads(monkeypatch, "Kd", 0.25)  # sure enough in a gap, not past an end
+    blank = np.full((600, 600, 3), 255, np.uint8)
+    (found,) = fans.fill_gaps(blank, cards, [[0, 1, 2]], [])
+    assert (found.card, round(found.x), found.indices) == (Card("Kd"), 172, 1)
+    assert found.confidence == pytest.approx(0.25)
+    assert found.confidence < FLAG_BELOW
+    _reads(monkeypatch, "7d", 0.9)  # no K: the meld would be no meld
+    assert _fill(cards) == []
+    _reads(monkeypatch, "Kd", 0.05)  # too unsure
+    assert _fill(cards) == []
+
+
+def test_past_the_ends_only_a_surer_reading_and_never_a_two(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    even = _fan("Kh Ks Kc", [100 + k * STEP for k in range(3)])
+    _reads(monkeypatch, "Kd", 0.2)
+    assert _fill(even) == []
+    _reads(monkeypatch, "Kd", 0.5)
+    assert _fill(even) == ["Kd@64"]
+    _reads(monkeypatch, "2d", 0.9)  # a pip on the top card's face, not a joker
+    assert _fill(even) == []
+
+
+def test_no_look_where_an_index_read_already_went_into_a_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The third card's corners were paired with the fourth's: its centre lies off its step,
+    # and the gap it seems to leave is where its own index was read.
+    cards = _fan("8h 8c 8d 8d", [100, 100 + STEP, 210, 222])
+    spot = np.array([173.0, 300.0]) - index_to_centre(0.0, W)
+    hit = IndexHit(Card("8d"), 0.9, float(spot[0]), float(spot[1]), 0.0, None)
+    _reads(monkeypatch, "8h", 0.25)
+    assert _fill(cards) == ["8h@173"]
+    assert _fill(cards, [hit]) == []
+
+
+def test_a_reading_squeezed_between_two_cards_one_step_apart_is_dropped() -> None:
+    x = [100, 100 + STEP, 100 + 2 * STEP, 100 + 3 * STEP]
+    cards = _fan("Jd Jd Jd Jd", x)
+    extra = Placement(Card("Td"), 0.58, 100 + 0.5 * STEP, 300, 0.0, 1, None)
+    kept = fans.drop_crowded([*cards, extra], [[0, 4, 1, 2, 3]])
+    assert [p.card.code for p in kept] == ["Jd"] * 4
+    # A misread card on its own step stays (flagged later as spoiling the meld).
+    misread = [*cards[:1], Placement(Card("Td"), 0.7, 100 + STEP, 300, 0.0, 1, None), *cards[2:]]
+    assert len(fans.drop_crowded(misread, [[0, 1, 2, 3]])) == 4
+
+
+# --- the card width on a pale table ---------------------------------------------------------
+
+
+def test_a_card_shaped_meld_and_the_pale_table_itself_are_not_the_card_width() -> None:
+    # A beige table brighter at the top left, its whole frame card-shaped (1320 x 960); a lone
+    # card 130 px wide and a fan of four 0.3 W apart: as wide as 1.9 cards, 1.4 high, so of a
+    # card's shape too, and no two agree.
+    h, w, card = 960, 1320, 130
+    yy, xx = np.mgrid[0:h, 0:w]
+    light = 1.0 - 0.25 * np.hypot(xx / w, yy / h)
+    table = np.stack([175 * light, 195 * light, 210 * light], axis=-1)
+    image = table.astype(np.uint8)
+    face = np.full((round(card * 1.4), card, 3), 246, np.uint8)
+    cv2.rectangle(face, (0, 0), (card - 1, round(card * 1.4) - 1), (200, 200, 200), 1)
+    cv2.putText(face, "K", (8, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (30, 30, 200), 2)
+    for x, y in ((60, 500),):
+        image[y : y + face.shape[0], x : x + card] = face
+    for k in range(4):
+        x = 800 + round(k * 0.3 * card)
+        image[100 : 100 + face.shape[0], x : x + card] = face
+    assert abs(find_regions(image).card_width - card) < 0.1 * card
+
+
+def test_card_shaped_white_regions_too_small_to_read_or_as_large_as_the_table_are_no_cards() -> (
+    None
+):
+    from cardscore.vision.proposals import _shapes
+
+    mask = np.zeros((960, 1320), np.uint8)
+    mask[10:950, 10:1310] = 255  # the whole pale table
+    assert _shapes(mask, 1.0).single == []
+    mask[:] = 0
+    mask[100:142, 100:130] = 255  # a gap between pips, 30 px wide
+    mask[300:482, 300:430] = 255  # a card, 130 px wide
+    assert _shapes(mask, 1.0).single == [pytest.approx(130, abs=2)]
+
+
+def test_a_pale_table_splits_off_the_cards_at_a_third_whiteness_level() -> None:
+    from cardscore.vision.proposals import _card_mask
+
+    # A dark corner, the table in shade, the table in light, cards: four clear classes.
+    image = np.full((600, 800, 3), (120, 130, 135), np.uint8)
+    image[:, :150] = (40, 40, 40)
+    image[:, 400:] = (175, 185, 190)
+    image[200:340, 500:600] = (250, 250, 250)
+    masks = _card_mask(image)
+    assert len(masks) == 3
+    assert masks[0][270, 550]  # the brightest mask: the card,
+    assert not masks[0][100, 700]  # not the table in light
+
+
+# --- end to end, on real photographed cards -------------------------------------------------
+
+
+def test_a_card_whose_index_no_stage_read_is_found_in_its_fan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.test_vision import _bottom_row_cards
+
+    photo = SHARED / "data" / "real-photos" / "train_01.jpg"
+    need(photo.exists(), f"{photo} not found (set CARDSCORE_SHARED)")
+    jack = _bottom_row_cards(photo)[4]  # the Js
+    h, w = jack.shape[:2]
+    image = np.full((2 * h, 4 * w, 3), (150, 185, 215), np.uint8)
+    for k in range(5):
+        x = w // 2 + round(k * 0.32 * w)
+        image[h // 2 : h // 2 + h, x : x + w] = jack
+    # The second card's index is lost to the first stages: its hits are taken away.
+    second = (w // 2 + 0.32 * w + 0.13 * w, h // 2 + 0.12 * 1.4 * w)
+    find = recognition.find_indices
+
+    def blind(norm: np.ndarray, model: object, regions: object, factor: float) -> list[IndexHit]:
+        hits = find(norm, None, regions, factor)  # type: ignore[arg-type]
+        far = [np.hypot(h.x / factor - second[0], h.y / factor - second[1]) for h in hits]
+        return [hit for hit, d in zip(hits, far, strict=True) if d > 0.15 * w]
+
+    monkeypatch.setattr(recognition, "find_indices", blind)
+    result = recognition.recognize(image)
+    melds = [g for g in result.groups if g.kind == "meld"]
+    assert [[result.cards[i].card.code for i in g.cards] for g in melds] == [["Js"] * 5]
+    monkeypatch.setattr(fans, "GAP_MIN", 1.1)  # nothing is ever sure enough: it stays missed
+    assert len(recognition.recognize(image).cards) == 4
