@@ -211,3 +211,20 @@ def test_a_card_whose_index_no_stage_read_is_found_in_its_fan(
     assert [[result.cards[i].card.code for i in g.cards] for g in melds] == [["Js"] * 5]
     monkeypatch.setattr(fans, "GAP_MIN", 1.1)  # nothing is ever sure enough: it stays missed
     assert len(recognition.recognize(image).cards) == 4
+
+
+def test_the_top_cards_far_corner_pairs_with_its_own_index_not_the_next_cards() -> None:
+    from cardscore.vision.layout import ASPECT, INDEX_U, INDEX_V, pair_indices
+
+    # Three Ts fanned 0.3 W apart: the lower two show their top-left index only, the top card
+    # both. The top card's far corner also fits the middle card's index (1.04 W across), and
+    # that index is the surest hit.
+    off = np.array([(0.5 - INDEX_U) * W, (0.5 - INDEX_V) * W * ASPECT])
+    centres = [np.array([200 + k * STEP, 300.0]) for k in range(3)]
+    hits = [
+        IndexHit(Card("Ts"), p, *(c - off), 0.0, None)
+        for c, p in zip(centres, (0.9, 0.99, 0.95), strict=True)
+    ]
+    hits.append(IndexHit(Card("Ts"), 0.97, *(centres[2] + off), 180.0, None))
+    cards = sorted(pair_indices(hits, W), key=lambda p: p.x)
+    assert [(round(p.x), p.indices) for p in cards] == [(200, 1), (236, 1), (272, 2)]

@@ -62,6 +62,7 @@ class IndexHit:
     y: float
     angle: float  # the card's rotation, degrees counter-clockwise, as this index shows it
     runner_up: Card | None  # the next most likely card, to explain doubts
+    size: float = 0.0  # the glyph's height as cropped (normalised px); 0: not known
 
 
 def _with_region_angles(
@@ -173,8 +174,8 @@ def find_indices(
             continue
         order = np.argsort(cards[k])[::-1]
         second = Card.from_id(int(order[1])) if cards[k, order[1]] > 0.05 else None
-        x, y, _, angle = points[rows[int(k)]]
-        hits.append(IndexHit(Card.from_id(int(label)), prob, x, y, angle, second))
+        x, y, size, angle = points[rows[int(k)]]
+        hits.append(IndexHit(Card.from_id(int(label)), prob, x, y, angle, second, size))
     return _merge(hits)
 
 

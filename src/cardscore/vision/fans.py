@@ -39,7 +39,10 @@ WIDE = 0.6  # so does one this wide (card widths) when every step is alike
 GAP_MIN = 0.1  # a legal reading this sure, in a gap, is a card (flagged)
 END_MIN = 0.3  # one step past an end (the table, or a card's face) needs a surer one
 SHARE = 0.5  # and at least this share of its crop's best reading of any card
-SIZES = (0.11, 0.135, 0.16)  # glyph heights tried (card widths)
+# Glyph heights tried: of the photo's median index read (decks differ: 0.1-0.2 card widths),
+# or of a card's width when no index was read.
+SIZES = (0.85, 1.0, 1.2)
+SIZES_UNKNOWN = (0.11, 0.14, 0.17)
 # Index spot offsets tried across and along the card (card widths): a centre guessed from one
 # index is off by as much as decks place their indices differently.
 ACROSS = (-0.08, -0.04, 0.0, 0.04, 0.08)
@@ -111,13 +114,14 @@ def _probes(members: list[Placement]) -> list[_Probe]:
     return out
 
 
-def _crops_at(probe: _Probe) -> list[tuple[float, float, float, float]]:
-    """Crops around where a card centred at the probe shows its top-left index."""
+def _crops_at(probe: _Probe, sizes: Sequence[float]) -> list[tuple[float, float, float, float]]:
+    """Crops around where a card centred at the probe shows its top-left index, its glyph
+    any of these heights (normalised px)."""
     spot = probe.centre - index_to_centre(probe.angle, W)
     right, down = card_axes(probe.angle)
     return [
-        (float(p[0]), float(p[1]), size * W, probe.angle)
-        for size in SIZES
+        (float(p[0]), float(p[1]), size, probe.angle)
+        for size in sizes
         for du in ACROSS
         for dv in ALONG
         for p in (spot + (du * right + dv * down) * W,)
@@ -173,6 +177,11 @@ def fill_gaps(
     Each has the probability of its reading as confidence (flagged below
     :data:`~cardscore.vision.layout.FLAG_BELOW`) and one index.
     """
+    glyphs = [h.size for h in hits if h.size > 0]
+    if glyphs:
+        sizes = [float(np.median(glyphs)) * k for k in SIZES]
+    else:
+        sizes = [W * k for k in SIZES_UNKNOWN]
     found: list[Placement] = []
     for group in groups:
         members = [placed[i] for i in group]
@@ -181,7 +190,7 @@ def fill_gaps(
         probes = [p for p in _probes(members) if _open(p, hits, placed)]
         if not probes:
             continue
-        crops = [_crops_at(p) for p in probes]
+        crops = [_crops_at(p, sizes) for p in probes]
         probs = classify(crop_batch(norm, [c for each in crops for c in each]), model)
         per = len(crops[0])
         readings = [probs[k * per : (k + 1) * per, :BACKGROUND] for k in range(len(probes))]

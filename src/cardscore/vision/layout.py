@@ -94,8 +94,9 @@ def _centre(hit: IndexHit, w: float) -> np.ndarray:
     return np.asarray(np.array([hit.x, hit.y]) + index_to_centre(hit.angle, w))
 
 
-def _partners(a: IndexHit, b: IndexHit, w: float) -> float | None:
-    """If a and b are the two corner indices of one card, the card's angle (else ``None``)."""
+def _partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | None:
+    """If a and b can be the two corner indices of one card: the card's angle, and how far
+    (card sizes) b lies from where a deck-average card puts a's other corner; else ``None``."""
     if a.card != b.card or angle_gap(a.angle, b.angle + 180) > PAIR_ANGLE:
         return None
     v = np.array([b.x - a.x, b.y - a.y])
@@ -110,44 +111,49 @@ def _partners(a: IndexHit, b: IndexHit, w: float) -> float | None:
         right, down = card_axes(angle)
         du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
         if 0.4 <= du <= 1.1 and 0.55 <= dv <= 1.05:
-            return card_angle
+            return card_angle, float(np.hypot(du - (1 - 2 * INDEX_U), dv - (1 - 2 * INDEX_V)))
     return None
 
 
 def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
-    """Physical cards from index hits, pairing each card's two corners where both show."""
-    order = sorted(range(len(hits)), key=lambda i: -hits[i].prob)
+    """Physical cards from index hits, pairing each card's two corners where both show.
+
+    The pairs that fit a card best are taken first: in a fanned set the top card's far
+    corner also fits the next card's index, a card width and a step away.
+    """
+    pairs = sorted(
+        (fit[1], -max(hits[i].prob, hits[j].prob), i, j, fit[0])
+        for i in range(len(hits))
+        for j in range(len(hits))
+        if hits[i].prob >= hits[j].prob and i != j and (fit := _partners(hits[i], hits[j], w))
+    )
     used: set[int] = set()
+    partner_of: dict[int, tuple[int, float]] = {}
+    for _, _, i, j, card_angle in pairs:
+        if i not in used and j not in used:
+            used.update((i, j))
+            partner_of[i] = (j, card_angle)
     cards: list[Placement] = []
-    for i in order:
-        if i in used:
-            continue
-        used.add(i)
+    for i in sorted(range(len(hits)), key=lambda i: -hits[i].prob):
         a = hits[i]
-        partner, card_angle = next(
-            (
-                (j, t)
-                for j in order
-                if j not in used and (t := _partners(a, hits[j], w)) is not None
-            ),
-            (None, a.angle),
-        )
-        if partner is None:
+        if i in partner_of:
+            j, card_angle = partner_of[i]
+            b = hits[j]
+            # The surer hit gives the angle (the other's may be tens of degrees off), turned
+            # to whichever of the card's two ends is nearer upright.
+            angle = min(card_angle % 360, (card_angle + 180) % 360, key=lambda t: angle_gap(t, 0))
+            c = (np.array([a.x, a.y]) + np.array([b.x, b.y])) / 2
+            both = 1 - (1 - a.prob) * (1 - b.prob)
+            cards.append(
+                Placement(
+                    a.card, both, float(c[0]), float(c[1]), angle, 2, a.runner_up or b.runner_up
+                )
+            )
+        elif i not in used:
             c = _centre(a, w)
             cards.append(
                 Placement(a.card, a.prob, float(c[0]), float(c[1]), a.angle, 1, a.runner_up)
             )
-            continue
-        used.add(partner)
-        b = hits[partner]
-        # The surer hit gives the angle (the other's may be tens of degrees off), turned to
-        # whichever of the card's two ends is nearer upright.
-        angle = min(card_angle % 360, (card_angle + 180) % 360, key=lambda t: angle_gap(t, 0))
-        c = (np.array([a.x, a.y]) + np.array([b.x, b.y])) / 2
-        both = 1 - (1 - a.prob) * (1 - b.prob)
-        cards.append(
-            Placement(a.card, both, float(c[0]), float(c[1]), angle, 2, a.runner_up or b.runner_up)
-        )
     return cards
 
 
