@@ -139,6 +139,18 @@ def test_a_card_whose_two_corners_read_as_different_cards_is_reported_once() -> 
     # Two cards of a tight fan, a quarter of a card apart, both stay.
     fan = pair_indices(_corner_hits("9h", 500, 400)[:1] + _corner_hits("Th", 530, 400)[:1], W)
     assert len(one_per_spot(fan, W)) == 2
+    # A deck whose indices sit nearer its corners than the average's: each corner alone puts
+    # the centre 0.12 W short of the true one, so the two guesses lie 0.24 W apart.
+    queen, four = _corner_hits("Qh", 500, 400)
+    shift = 0.085 * W
+    queen = replace(queen, x=queen.x - shift, y=queen.y - shift, prob=0.88)
+    four = replace(four, card=Card("Kh"), x=four.x + shift, y=four.y + shift, prob=0.6)
+    placed = pair_indices([queen, four], W)
+    assert 0.2 * W < np.hypot(placed[0].x - placed[1].x, placed[0].y - placed[1].y) < 0.3 * W
+    assert [p.card.code for p in one_per_spot(placed, W)] == ["Qh"]
+    # Two overlapping cards turned half a turn from each other, farther apart, both stay.
+    apart = pair_indices(_corner_hits("Qh", 500, 400)[:1] + _corner_hits("Kh", 545, 400)[1:], W)
+    assert len(one_per_spot(apart, W)) == 2
 
 
 def test_two_corner_indices_make_one_card() -> None:

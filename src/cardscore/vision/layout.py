@@ -54,6 +54,10 @@ COHERENT = 0.95  # mean resultant length of doubled angles: two cards within abo
 # (decks place their indices differently) can land 0.19 W from its neighbour's.
 SAME_CARD = 0.15
 SAME_SPOT = 0.08  # two cards' centres this close (card widths): one card read twice
+# Two one-index cards turned half a turn from each other (within TURNED degrees) this close:
+# one card's two corners read as different cards, each centre guessed from its own corner
+# with the deck-average offsets (a deck's own can put the two 0.25 W apart).
+TURNED, TURNED_SPOT = 20.0, 0.35
 STRAIGHTEN = 15.0  # a one-index card this far (degrees) from its meld's angle takes the meld's
 
 
@@ -255,8 +259,9 @@ def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> lis
 
 
 def one_per_spot(cards: list[Placement], w: float) -> list[Placement]:
-    """One card per spot: of two cards whose centres lie closer than :data:`SAME_SPOT`, the
-    one with more indices read, then the surer, stays (the order is kept).
+    """One card per spot: of two cards whose centres lie closer than :data:`SAME_SPOT` (or
+    :data:`TURNED_SPOT`, both read at one corner, half a turn apart), the one with more
+    indices read, then the surer, stays (the order is kept).
 
     No two cards lie that close (a tight fan puts the next a quarter of a card over), so the
     two are one card read twice: its two corners, each alone, read as different cards (a real
@@ -268,9 +273,18 @@ def one_per_spot(cards: list[Placement], w: float) -> list[Placement]:
     """
     kept: list[Placement] = []
     for p in sorted(cards, key=lambda p: (-p.indices, -p.confidence)):
-        if all(np.hypot(p.x - q.x, p.y - q.y) >= SAME_SPOT * w for q in kept):
+        if not any(_one_spot(p, q, w) for q in kept):
             kept.append(p)
     return [p for p in cards if any(p is q for q in kept)]
+
+
+def _one_spot(p: Placement, q: Placement, w: float) -> bool:
+    """Whether two cards found are one card read twice (see :func:`one_per_spot`)."""
+    d = np.hypot(p.x - q.x, p.y - q.y)
+    if d < SAME_SPOT * w:
+        return True
+    turned = p.indices == q.indices == 1 and angle_gap(p.angle, q.angle + 180) < TURNED
+    return bool(turned and d < TURNED_SPOT * w)
 
 
 def meld_doubts(cards: list[Placement], groups: list[list[int]]) -> dict[int, Card | None]:
