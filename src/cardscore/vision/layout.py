@@ -268,7 +268,7 @@ def one_per_spot(cards: list[Placement], w: float) -> list[Placement]:
     Q♠ whose second corner read as a 4♠).
 
     >>> queen, four = (Placement(Card(c), p, x, 0, a, 1, None) for c, p, x, a in (("Qs", 0.74, 0, 0), ("4s", 0.52, 5, 180)))
-    >>> [p.card.code for p in one_per_spot([four, queen], 120)], len(one_per_spot([four, queen], 30))
+    >>> [p.card.code for p in one_per_spot([four, queen], 120)], len(one_per_spot([four, queen], 12))
     (['Qs'], 2)
     """
     kept: list[Placement] = []
