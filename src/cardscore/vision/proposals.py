@@ -33,6 +33,7 @@ INK_LOW, INK_HIGH = 45, 45  # black-hat levels of a glyph's strokes and of its d
 PAPER_LEVEL = 0.7  # a blob lies on paper this bright, of the photo's brightest (99th pct.)
 _MASK_SIDE = 1000  # long side of the image the card mask is computed on
 LOOSE_FILL = 0.7  # a card-proportioned region this full still gives the card width
+CARD_ASPECT = 1.4  # a card's height over its width
 SPLITS, SPLIT_GAP = 3, 25  # whiteness levels tried, while the bright class splits this clearly
 # A card narrower than this (photo px) could not be read (its index a few pixels high), and
 # one wider than this share of the photo's short side is no card on a table: white regions
@@ -176,14 +177,22 @@ def _shapes(mask: np.ndarray, scale: float) -> _Shapes:
 def _typical(sides: list[float]) -> float:
     """The side most whole-card regions share (within 12%); a tight meld can look like one
     card, only larger, so of equally common sides the smaller wins, and the smallest when no
-    two agree."""
+    two agree. A fan of five cards a quarter of a card apart is card-shaped too, its short side
+    a card's height: a side shared by two or more regions that is the most common one over
+    the card's aspect is the card's width.
+    """
     values = np.sort(np.asarray(sides))
-    support = [int(np.sum((values > v / 1.12) & (values < v * 1.12))) for v in values]
+
+    def near(v: float) -> np.ndarray:
+        return np.asarray((values > v / 1.12) & (values < v * 1.12))
+
+    support = [int(near(v).sum()) for v in values]
     if max(support) < 2:
         return float(values[0])
-    best = int(np.argmax(support))  # the first, so the smallest, of the most supported
-    v = values[best]
-    return float(np.median(values[(values > v / 1.12) & (values < v * 1.12)]))
+    v = float(values[int(np.argmax(support))])  # the first, so the smallest, of the most supported
+    if int(near(v / CARD_ASPECT).sum()) >= 2:
+        v = v / CARD_ASPECT
+    return float(np.median(values[near(v)]))
 
 
 def find_regions(image: np.ndarray, card_width: float | None = None) -> Regions:

@@ -138,15 +138,16 @@ def _render_deck(rsvg: str, root: Path, name: str, out: Path) -> None:
     import cv2
 
     family = name.split("/")[0]
-    svg = out / "deck.svg"
+    missing = [card for card in full_deck() if not (out / f"{card.code}.png").exists()]
+    if not missing:
+        return
+    # This process's own scratch files: two processes may load the same decks at once.
+    svg, tmp = out / f"deck-{os.getpid()}.svg", out / f"tmp-{os.getpid()}.png"
     svg.write_bytes(gzip.decompress(_svg_path(root, name).read_bytes()))
-    for card in full_deck():
+    for card in missing:
         target = out / f"{card.code}.png"
-        if target.exists():
-            continue
         width = 1000
         for _ in range(3):
-            tmp = out / "tmp.png"
             cmd = [rsvg, "-i", _ids(family, card), "-w", str(width), str(svg), "-o", str(tmp)]
             _run(cmd)
             rendered = cv2.imread(str(tmp), cv2.IMREAD_UNCHANGED)
@@ -164,6 +165,7 @@ def _render_deck(rsvg: str, root: Path, name: str, out: Path) -> None:
         )
         cv2.imwrite(str(target), face)
     svg.unlink()
+    tmp.unlink(missing_ok=True)
 
 
 def _decks_dir(cache: Path, name: str) -> Path:
