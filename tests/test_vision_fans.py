@@ -152,6 +152,19 @@ def test_a_card_shaped_meld_and_the_pale_table_itself_are_not_the_card_width() -
     assert abs(find_regions(image).card_width - card) < 0.1 * card
 
 
+def test_fans_of_five_card_shaped_as_they_are_do_not_set_the_card_width() -> None:
+    from cardscore.vision.proposals import _typical
+
+    # Three fans of five, 0.25 W apart (2 W by 1.4 W: their short side is a card's height),
+    # and two lone cards 133 px wide.
+    assert _typical([133, 133, 206, 204, 205]) == 133
+    # One lone card is enough; lone cards outnumbering the fans, as before.
+    assert _typical([133, 205, 206, 204]) == 133
+    assert _typical([133, 133, 133, 205, 206]) == 133
+    # Cards alike and no fan: their own side.
+    assert _typical([205, 206, 204]) == 205
+
+
 def test_card_shaped_white_regions_too_small_to_read_or_as_large_as_the_table_are_no_cards() -> (
     None
 ):

@@ -177,9 +177,9 @@ def _shapes(mask: np.ndarray, scale: float) -> _Shapes:
 def _typical(sides: list[float]) -> float:
     """The side most whole-card regions share (within 12%); a tight meld can look like one
     card, only larger, so of equally common sides the smaller wins, and the smallest when no
-    two agree. A fan of five cards a quarter of a card apart is card-shaped too, its short side
-    a card's height: a side shared by two or more regions that is the most common one over
-    the card's aspect is the card's width.
+    two agree. A fan of four to seven cards is card-shaped too, its short side a card's
+    height, and a table has more melds than lone cards: a side that is the most common one
+    over the card's aspect is the card's width.
     """
     values = np.sort(np.asarray(sides))
 
@@ -190,7 +190,7 @@ def _typical(sides: list[float]) -> float:
     if max(support) < 2:
         return float(values[0])
     v = float(values[int(np.argmax(support))])  # the first, so the smallest, of the most supported
-    if int(near(v / CARD_ASPECT).sum()) >= 2:
+    if near(v / CARD_ASPECT).any():
         v = v / CARD_ASPECT
     return float(np.median(values[near(v)]))
 
