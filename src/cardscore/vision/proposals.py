@@ -34,7 +34,7 @@ PAPER_LEVEL = 0.7  # a blob lies on paper this bright, of the photo's brightest 
 _MASK_SIDE = 1000  # long side of the image the card mask is computed on
 LOOSE_FILL = 0.7  # a card-proportioned region this full still gives the card width
 CARD_ASPECT = 1.4  # a card's height over its width
-SPLITS, SPLIT_GAP = 3, 25  # whiteness levels tried, while the bright class splits this clearly
+SPLIT_GAP = 25  # the bright class of whiteness is split again while its halves lie this apart
 # A card narrower than this (photo px) could not be read (its index a few pixels high), and
 # one wider than this share of the photo's short side is no card on a table: white regions
 # of card shape outside these (a gap between pips, the whole pale table) give no card width.
@@ -99,10 +99,10 @@ def whiteness(bgr: np.ndarray, neutral: bool = False) -> np.ndarray:
     return out
 
 
-def _card_mask(small: np.ndarray, neutral: bool = False) -> list[np.ndarray]:
+def _card_mask(small: np.ndarray, neutral: bool = False, splits: int = 2) -> list[np.ndarray]:
     """Candidate card masks, the preferred first: the bright class of the photo's whiteness
     (``neutral`` as in :func:`whiteness`), and while that class is itself bimodal (a pale table
-    and the cards) its brighter part, up to :data:`SPLITS` times, brightest first.
+    and the cards) its brighter part, up to ``splits`` levels in all, brightest first.
 
     Uneven light can make a further split keep only the best-lit cards: find_regions picks
     the mask that shows the most card-shaped regions.
@@ -110,7 +110,7 @@ def _card_mask(small: np.ndarray, neutral: bool = False) -> list[np.ndarray]:
     white = whiteness(small, neutral)
     level, _ = _otsu(white.ravel())
     levels = [level]
-    while len(levels) < SPLITS:
+    while len(levels) < splits:
         upper = white[white > levels[0]]
         if upper.size <= 100:
             break
@@ -202,8 +202,12 @@ def find_regions(image: np.ndarray, card_width: float | None = None) -> Regions:
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     tried = [_shapes(mask, scale) for mask in _card_mask(small)]
     if not any(shapes.single for shapes in tried):
-        # No whole card: the brightest pixels may be a pale pink or bright felt table under
-        # cards in its shade; the least coloured of the bright pixels are the paper then.
+        # No whole card: a pale table lit unevenly may need a third level to part from the
+        # cards (a beige table's lit half is as white as the cards' class); or the brightest
+        # pixels may be a pale pink or bright felt table under cards in its shade, and the
+        # least coloured of the bright pixels are the paper.
+        deeper = _card_mask(small, splits=3)
+        tried += [_shapes(mask, scale) for mask in deeper[:1] if len(deeper) == 3]
         tried += [_shapes(mask, scale) for mask in _card_mask(small, neutral=True)]
     # The first mask unless another shows more whole cards (max keeps the first of equals).
     found = max(tried, key=lambda s: (len(s.single), len(s.loose)))
