@@ -2,7 +2,8 @@
 
 Stages: white card regions give the card size (:mod:`~cardscore.vision.proposals`); ink blobs
 of index size are classified in four orientations (:mod:`~cardscore.vision.detect`); hits are
-paired into physical cards and grouped (:mod:`~cardscore.vision.layout`). Coordinates in the
+paired into physical cards and grouped (:mod:`~cardscore.vision.layout`); a meld's regular step
+finds the cards missed in it and drops readings too many (:mod:`~cardscore.vision.fans`). Coordinates in the
 result are the original photo's pixels.
 """
 
