@@ -23,7 +23,9 @@ import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 
+from cardscore.cards import Card
 from cardscore.vision import recognize
 from cardscore.vision.evaluate import TableScore, cards_of, read_labels, score_cards, score_table
 
@@ -52,16 +54,11 @@ def real_photos(folder: Path) -> None:
     )
 
 
-def _draw(tables: int, seed: int) -> TableScore | None:
-    """The score of ``tables`` tables drawn from ``seed``; ``None`` without the deck cache."""
-    from cardscore.vision.train.decks import HELD_OUT, default_cache, load_decks
+def _draw(tables: int, seed: int, faces: dict[str, dict[Card, np.ndarray]]) -> TableScore:
+    """The score of ``tables`` tables drawn from ``seed`` with these designs' faces."""
     from cardscore.vision.train.synth import SceneMaker
 
-    cache = default_cache()
-    if not (cache / "rendered").is_dir():
-        return None
-    decks = load_decks(cache, HELD_OUT)
-    maker = SceneMaker({d.name: d.faces for d in decks}, seed)
+    maker = SceneMaker(faces, seed)
     total = TableScore()
     upscale = 1.2  # tables are drawn at the recogniser's scale; photos come a little bigger
     for _ in range(tables):
@@ -75,18 +72,17 @@ def _draw(tables: int, seed: int) -> TableScore | None:
 
 
 def synthetic(tables: int, seeds: list[int]) -> None:
-    from cardscore.vision.train.decks import HELD_OUT, default_cache
+    from cardscore.vision.train.decks import HELD_OUT, default_cache, load_decks
 
+    cache = default_cache()
+    if not (cache / "rendered").is_dir():
+        print(f"## Synthetic tables: skipped (no rendered decks in {cache}; run the training)\n")
+        return
+    faces = {d.name: d.faces for d in load_decks(cache, HELD_OUT)}
     total = TableScore()
     draws = []
     for seed in seeds:
-        score = _draw(tables, seed)
-        if score is None:
-            print(
-                f"## Synthetic tables: skipped (no rendered decks in {default_cache()};"
-                " run the training)\n"
-            )
-            return
+        score = _draw(tables, seed, faces)
         draws.append((seed, score))
         total.add(score)
     t = total

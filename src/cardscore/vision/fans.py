@@ -210,22 +210,18 @@ def fill_gaps(
     return found
 
 
-def _has_room(i: int, group: list[int], placed: list[Placement]) -> bool:
-    """Whether card ``i`` has a place of its own on its group's fan: between neighbours two
-    steps apart, or half a step or more past an end."""
-    fan = _along([placed[j] for j in group])
-    if fan is None:
-        return True
-    places = fan[1]
-    mine = places[group.index(i)]
-    rest = np.sort(np.delete(places, group.index(i)))
+def _has_room(k: int, places: np.ndarray) -> bool:
+    """Whether the ``k``-th card of a fan (its cards' ``places`` along it) has a place of its
+    own: between neighbours two steps apart, or half a step or more past an end."""
+    mine = places[k]
+    rest = np.sort(np.delete(places, k))
     # The smallest step: with one of four cards left out, the median is half a gap's.
     usual = _usual_step(rest, smallest=True)
     if usual is None:
         return True
-    k = int(np.searchsorted(rest, mine))
-    if 0 < k < len(rest):
-        return bool(rest[k] - rest[k - 1] >= GAP * usual)
+    n = int(np.searchsorted(rest, mine))
+    if 0 < n < len(rest):
+        return bool(rest[n] - rest[n - 1] >= GAP * usual)
     return bool(min(abs(mine - rest[0]), abs(mine - rest[-1])) >= 0.5 * usual)
 
 
@@ -237,10 +233,13 @@ def drop_crowded(placed: list[Placement], groups: list[list[int]]) -> list[Place
         codes = [placed[i].card for i in group]
         if len(group) < 4 or plausible_meld(codes):
             continue
+        fan = _along([placed[i] for i in group])
+        if fan is None:
+            continue  # the cards do not lie alike: no fan to have room on
         crowded = [
             i
             for k, i in enumerate(group)
-            if plausible_meld(codes[:k] + codes[k + 1 :]) and not _has_room(i, group, placed)
+            if plausible_meld(codes[:k] + codes[k + 1 :]) and not _has_room(k, fan[1])
         ]
         if crowded:
             drop.add(min(crowded, key=lambda i: placed[i].confidence))

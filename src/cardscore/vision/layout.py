@@ -126,7 +126,7 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
     corner also fits the next card's index, a card width and a step away.
     """
     pairs = sorted(
-        (fit[1], -max(hits[i].prob, hits[j].prob), i, j, fit[0])
+        (fit[1], -hits[i].prob, i, j, fit[0])
         for i in range(len(hits))
         for j in range(len(hits))
         if hits[i].prob >= hits[j].prob and i != j and (fit := _partners(hits[i], hits[j], w))
@@ -245,7 +245,7 @@ def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> lis
             common = common_upright(others)
             if p.indices != 1 or common is None:
                 continue
-            # _upright is modulo 180°: the meld's cards are upright, so take the end near p's.
+            # common_upright is modulo 180°: the meld's cards are upright, so take the end near p's.
             if angle_gap(common, p.angle) > 90:
                 common += 180
             if angle_gap(common, p.angle) <= STRAIGHTEN:

@@ -52,8 +52,8 @@ def photo_crops(
     """Crops (N, 32, 32, 3) and labels (N,) harvested from one labelled photo.
 
     Each card crop is cut ``variants`` times with the synthetic crops' jitter
-    (:func:`~cardscore.vision.train.synth.jitter`), background ones once; a background blob is kept with probability
-    ``negatives``.
+    (:func:`~cardscore.vision.train.synth.jitter`), background ones once; a background blob
+    is kept with probability ``negatives``.
     """
     image = load_image(photo).image
     regions = find_regions(image)
