@@ -59,11 +59,12 @@ class Recipe:
     court_weight: float  # J, Q, K dealt that much more often (SceneMaker)
     soft_crops: bool  # crop-level soft focus and low-resolution augmentation
     photos: bool = False  # then trained again with crops harvested from labelled real photos
+    width: int = 1  # the network's channels, times (model.build_net)
 
 
 RECIPES = {
     "plain": Recipe("index_classifier.onnx", 900, False, 0.0, 1.0, False, photos=True),
-    "fonts": Recipe("index_classifier_fonts.onnx", 1200, True, 0.2, 1.6, True),
+    "fonts": Recipe("index_classifier_fonts.onnx", 1200, True, 0.2, 1.6, True, width=2),
 }
 # The labelled photos a recipe with ``photos`` learns the real deck from (../shared).
 PHOTOS = Path(os.environ.get("CARDSCORE_SHARED", "../shared")) / "data" / "real-photos"
@@ -198,11 +199,12 @@ def train(
     seed: int,
     progress: Progress,
     soft_crops: bool = False,
+    width: int = 1,
 ) -> Any:
     import torch
 
     torch.manual_seed(seed)
-    net = build_net()
+    net = build_net(width)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     batch = 128
     steps = epochs * ((len(x) + batch - 1) // batch)
@@ -290,7 +292,7 @@ def main(argv: list[str] | None = None) -> None:
     with Progress() as progress:
         crops = args.out.parent / ".cache" if args.cache_crops else None
         x, y = synthetic_crops(args.recipe, args.seed, args.scenes, args.cache, crops, progress)
-        net = train(x, y, args.epochs, args.seed, progress, recipe.soft_crops)
+        net = train(x, y, args.epochs, args.seed, progress, recipe.soft_crops, recipe.width)
         if recipe.photos:
             # The synthetic model reads the photos; their cards' crops so labelled join the
             # synthetic ones, and the model is trained again from the start on both.
@@ -301,7 +303,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"{len(rx)} crops from {args.photos}, {int((ry != BACKGROUND).sum())} indices"
             )
             x, y = np.concatenate([x, rx]), np.concatenate([y, ry])
-            net = train(x, y, args.epochs, args.seed, progress, recipe.soft_crops)
+            net = train(x, y, args.epochs, args.seed, progress, recipe.soft_crops, recipe.width)
     export(net, args.out / recipe.model)
     print(f"wrote {args.out / recipe.model} in {time.time() - started:.0f} s")
 

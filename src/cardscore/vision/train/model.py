@@ -14,8 +14,11 @@ from cardscore.vision.labels import CLASSES
 __all__ = ["build_net"]
 
 
-def build_net() -> Any:
-    """32×32 BGR uint8 crop (NHWC) → 53 logits: the 52 cards (by ``Card.id``), "not an index"."""
+def build_net(width: int = 1) -> Any:
+    """32×32 BGR uint8 crop (NHWC) → 53 logits: the 52 cards (by ``Card.id``), "not an index".
+
+    ``width`` multiplies every layer's channels: a wider net reads unseen designs better.
+    """
     import torch
     from torch import nn
 
@@ -29,21 +32,22 @@ def build_net() -> Any:
     class IndexNet(nn.Module):
         def __init__(self) -> None:
             super().__init__()
+            w = width
             self.features = nn.Sequential(
-                *conv(3, 16),
+                *conv(3, 16 * w),
                 nn.MaxPool2d(2),  # 16×16
-                *conv(16, 32),
+                *conv(16 * w, 32 * w),
                 nn.MaxPool2d(2),  # 8×8
-                *conv(32, 64),
-                *conv(64, 64),
+                *conv(32 * w, 64 * w),
+                *conv(64 * w, 64 * w),
                 nn.MaxPool2d(2),  # 4×4
             )
             self.head = nn.Sequential(
                 nn.Flatten(),
                 nn.Dropout(0.2),
-                nn.Linear(64 * 16, 128),
+                nn.Linear(64 * w * 16, 128 * w),
                 nn.ReLU(inplace=True),
-                nn.Linear(128, CLASSES),
+                nn.Linear(128 * w, CLASSES),
             )
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
