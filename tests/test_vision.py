@@ -487,54 +487,6 @@ def test_a_blob_read_weakly_gets_one_more_look_along_its_rank_to_suit_axis() -> 
     assert guess.angle == pytest.approx(30.0)
 
 
-def _box_outline(x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, float]]:
-    return (
-        [(x, y0) for x in range(int(x0), int(x1) + 1)]
-        + [(x, y1) for x in range(int(x0), int(x1) + 1)]
-        + [(x0, y) for y in range(int(y0), int(y1) + 1)]
-        + [(x1, y) for y in range(int(y0), int(y1) + 1)]
-    )
-
-
-def test_a_blob_too_large_for_a_glyph_is_looked_at_in_its_top_left_corner() -> None:
-    from cardscore.vision.detect import CORNER_LOOK, _corners
-    from cardscore.vision.labels import BACKGROUND
-    from cardscore.vision.proposals import Candidate
-
-    assert CORNER_LOOK is not None
-    # Two blobs read as cards set the photo's glyph height (15). A thin rank (x 100-108, y
-    # 50-65) joined by a blur bridge to a big pip right of it that reaches higher (x 110-130,
-    # y 46-66) is one blob of 30 read as nothing; a blob of 30 read as a card, and one of 60
-    # (too large for a glyph and a pip), are not looked at.
-    rank, bridge = _box_outline(100, 50, 108, 65), _box_outline(108, 55, 110, 57)
-    merged = rank + bridge + _box_outline(110, 46, 130, 66)
-    blobs = [
-        Candidate(10.0, 10.0, 15.0, 0.0),
-        Candidate(40.0, 10.0, 15.0, 0.0),
-        Candidate(115.0, 56.0, 30.0, 0.0, tuple(merged)),
-        Candidate(200.0, 56.0, 30.0, 0.0, tuple(merged)),
-        Candidate(300.0, 56.0, 60.0, 0.0, tuple(merged)),
-    ]
-    points = [(b.x, b.y, b.size, b.angle) for b in blobs]
-    rows_of = {(b.x, b.y): [n] for n, b in enumerate(blobs)}
-    probs = np.zeros((5, BACKGROUND + 1))
-    probs[:, BACKGROUND] = 1.0
-    probs[[0, 1, 3], 7], probs[[0, 1, 3], BACKGROUND] = 0.9, 0.1
-    corners = _corners(blobs, points, probs, rows_of, 0.2)
-    assert len(corners) == 4  # the merged blob's, one per quarter turn
-    x, y, size, angle = corners[0]
-    # Upright: the glyph's left edge is the blob's, its top the rank's (50), not the pip's.
-    assert (angle, size) == (0.0, 15.0)
-    assert x == pytest.approx(100 + 0.35 * 15)
-    assert y == pytest.approx(50 + 0.5 * 15)
-    # Turned half a turn, the blob's other corner: the pip's far end, its bottom edge.
-    x, y, _, angle = corners[2]
-    assert angle == 180.0
-    assert (x, y) == (pytest.approx(130 - 0.35 * 15), pytest.approx(66 - 0.5 * 15))
-    # With too few cards read, the photo's glyph size is unknown: no look.
-    assert _corners(blobs, points, probs[[2, 2, 2, 3, 4]], rows_of, 0.2) == []
-
-
 def test_a_weak_blob_smaller_than_the_photos_glyphs_is_also_cropped_much_larger(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -830,6 +782,35 @@ def test_lone_upright_cards_on_a_photo_are_not_clean_piles(shared: Path) -> None
         else:
             assert (group.kind, group.orientation) == ("pile", "vertical"), seen
     assert all(p["clean"] is False for p in result.tranca_draft()["piles"])
+
+
+@pytest.mark.needs_shared
+@pytest.mark.parametrize("wrong", [0.55, 1.6])
+def test_a_card_width_the_whole_cards_indices_disprove_is_measured_again(
+    shared: Path, monkeypatch: pytest.MonkeyPatch, wrong: float
+) -> None:
+    from cardscore.vision import recognition
+
+    # train_01's white regions give the card width; here they are made to say far too small
+    # or too large (as a pale table's can), and its lone cards' two corners measure it again.
+    path = shared / "data" / "real-photos" / "train_01.jpg"
+    need(path.exists(), f"{path} not found")
+    right = recognize(path)
+    find = recognition.find_regions
+
+    def misjudged(image: np.ndarray, card_width: float | None = None) -> object:
+        regions = find(image, card_width)
+        return replace(regions, card_width=regions.card_width * wrong)
+
+    monkeypatch.setattr(recognition, "find_regions", misjudged)
+    again = recognize(path)
+    assert again.card_width == pytest.approx(right.card_width, rel=0.12)
+    assert sorted(c.card for c in again.cards) == sorted(c.card for c in right.cards)
+    # Without the second reading the wrong width stands, and cards are lost or misread.
+    monkeypatch.setattr(recognition, "REMEASURE", float("inf"))
+    unchecked = recognize(path)
+    assert unchecked.card_width == pytest.approx(right.card_width * wrong)
+    assert sorted(c.card for c in unchecked.cards) != sorted(c.card for c in right.cards)
 
 
 def test_a_weak_card_completing_a_meld_is_adopted_and_flagged() -> None:

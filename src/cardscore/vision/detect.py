@@ -7,7 +7,7 @@ only when the card is upright in it (rank above suit), which also tells 6 from 9
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -45,10 +45,6 @@ CARD_REGIONS_ARE_PAPER = True
 # region takes the one most present within this reach (card widths).
 REGION_REACH = 0.15
 MIN_PROB = 0.2  # below this a crop is not an index hit at all (cards need more: layout)
-# A blob read as no card and this many times the photo's median index glyph (or more, up to
-# the second figure) is looked at in its corners for a glyph merged with ink beside it
-# (_corners); None: never.
-CORNER_LOOK: tuple[float, float] | None = (1.3, 3.2)
 SECOND_LOOK = 0.02  # a blob read this well in some crop, but no hit, gets one more guess
 # A blob read this well, but under a card's 0.5, is cropped again this much larger (_larger),
 # and, when smaller than the photo's median index glyph, UNDERSIZED times larger too.
@@ -92,7 +88,7 @@ def _with_region_angles(
         for angle in ((regions.angles[region],) if region else ()) + (0.0,):
             if _new_angle(angle, guesses):
                 guesses.append(angle)
-                out.append(replace(c, angle=angle))
+                out.append(Candidate(c.x, c.y, c.size, angle))
     return out
 
 
@@ -146,34 +142,17 @@ def read_blobs(
         h, w = norm.shape[:2]
         inside = (regions.labels > 0).astype(np.uint8)
         card_mask = cv2.resize(inside, (w, h), interpolation=cv2.INTER_NEAREST)
-    blobs = candidates(
-        norm,
-        PALE_INK,
-        card_mask,
-        DARK_INK,
-        FAINT_INK,
-        DARKEST_INK,
-        shaded,
-        outlines=CORNER_LOOK is not None,
-    )
+    blobs = candidates(norm, PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK, shaded)
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,
     # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.
     points: list[tuple[float, float, float, float]] = []
     rows_of: dict[tuple[float, float], list[int]] = {}
-    guesses = _with_region_angles(blobs, regions, factor)
-    _add_turns(guesses, points, rows_of)
+    _add_turns(_with_region_angles(blobs, regions, factor), points, rows_of)
     probs = classify(crop_batch(norm, points), model)
     more = _suit_guesses(blobs, points, probs, rows_of, hit_at)
     if more:
         start = len(points)
         _add_turns(more, points, rows_of)
-        probs = np.concatenate([probs, classify(crop_batch(norm, points[start:]), model)])
-    corners = _corners(guesses, points, probs, rows_of, hit_at)
-    if corners:
-        start = len(points)
-        for point in corners:  # each its own blob, in the one orientation it was cut for
-            rows_of.setdefault(point[:2], []).append(len(points))
-            points.append(point)
         probs = np.concatenate([probs, classify(crop_batch(norm, points[start:]), model)])
     return BlobReadings(points, probs, rows_of)
 
@@ -182,58 +161,15 @@ def _glyph_size(
     points: list[tuple[float, float, float, float]],
     probs: np.ndarray,
     rows_of: dict[tuple[float, float], list[int]],
-    hit_at: float = MIN_PROB,
 ) -> float | None:
     """The photo's own index glyph height: the median size of the crops that read a card
-    best on each blob read as one (at least ``hit_at``); None under two such blobs."""
+    best on each blob read as one (:data:`MIN_PROB`); None under two such blobs."""
     sizes = [
         points[rows[int(np.argmax(probs[rows, :BACKGROUND].max(axis=1)))]][2]
         for rows in rows_of.values()
-        if probs[rows, :BACKGROUND].max() >= hit_at
+        if probs[rows, :BACKGROUND].max() >= MIN_PROB
     ]
     return float(np.median(sizes)) if len(sizes) >= 2 else None
-
-
-def _corners(
-    blobs: list[Candidate],
-    points: list[tuple[float, float, float, float]],
-    probs: np.ndarray,
-    rows_of: dict[tuple[float, float], list[int]],
-    hit_at: float,
-) -> list[tuple[float, float, float, float]]:
-    """Crops of a glyph of the photo's own index size at the top-left corner of each blob
-    read as no card and too large to be one glyph (:data:`CORNER_LOOK`), in each orientation
-    guessed (``blobs`` holds a blob once per guess of its axes).
-
-    A thin rank printed a pixel or two from the ink right of it and under it (a court card's
-    big pip, its frame, its small suit) is one blob with them: centred between them and framed
-    far too large, no crop of it reads. In the orientation where the card is upright, the rank
-    is that blob's top-left corner.
-    """
-    glyph = _glyph_size(points, probs, rows_of, hit_at)
-    if CORNER_LOOK is None or glyph is None:
-        return []
-    low, high = CORNER_LOOK
-    out = []
-    for b in blobs:
-        if not (b.outline and low * glyph <= b.size <= high * glyph):
-            continue
-        if probs[rows_of[b.x, b.y], :BACKGROUND].max() >= hit_at:
-            continue
-        outline = np.array(b.outline)
-        for k in range(4):
-            angle = (b.angle + 90 * k) % 360
-            t = np.deg2rad(angle)
-            right, down = np.array([np.cos(t), -np.sin(t)]), np.array([np.sin(t), np.cos(t)])
-            us, vs = outline @ right, outline @ down
-            # The glyph's left edge is the blob's, as upright here; its top is the top of the
-            # blob's part within a glyph's width of that edge (a pip beside it may be higher).
-            left = us.min()
-            u = left + 0.35 * glyph
-            v = vs[us <= left + 0.4 * glyph].min() + 0.5 * glyph
-            x, y = u * right + v * down
-            out.append((float(x), float(y), glyph, angle))
-    return out
 
 
 def find_indices(
@@ -271,9 +207,10 @@ def _larger(
     A blob's box can be smaller than its glyph: a thin, pale glyph's strokes break apart in the
     ink mask, and a tilted glyph's box is shrunk by a rough guess. Framed too tight, it reads
     weakly; framed a little wider, better (a real photo's Q♣ turned 120°, its blob 13 px where
-    glyphs are about 15: 0.36, then 0.53 at 1.15 times and 0.82 at 1.3, a card). A blob
-    already larger than the photo's glyphs is no broken glyph: framed wider still, a pip in
-    glare on a 7♠ read as an 8♠. Only weak blobs, a few in a hundred: the cost stays small.
+    that photo's glyphs are about 15: 0.15, then 0.40 at 1.15 times and 0.74 at 1.3, a card).
+    A blob already larger than the photo's glyphs is no broken glyph: framed wider still, a
+    pip in glare on a 7♠ read as an 8♠. Only weak blobs, a few in a hundred: the cost stays
+    small.
     """
     points, rows_of = list(read.points), {key: list(rows) for key, rows in read.rows_of.items()}
     start = len(points)

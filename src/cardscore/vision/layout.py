@@ -26,6 +26,7 @@ __all__ = [
     "Placement",
     "adopt_weak",
     "card_axes",
+    "card_width_from_indices",
     "common_upright",
     "group_cards",
     "index_to_centre",
@@ -58,6 +59,10 @@ SAME_SPOT = 0.08  # two cards' centres this close (card widths): one card read t
 # one card's two corners read as different cards, each centre guessed from its own corner
 # with the deck-average offsets (a deck's own can put the two 0.25 W apart).
 TURNED, TURNED_SPOT = 20.0, 0.35
+# A card's two indices: read as the same card at least this surely, half a turn apart within
+# MEASURE_TURN degrees, the second where the deck-average diagonal points within
+# MEASURE_BEARING degrees (card_width_from_indices).
+MEASURE_PROB, MEASURE_TURN, MEASURE_BEARING = 0.5, 20.0, 8.0
 STRAIGHTEN = 15.0  # a one-index card this far (degrees) from its meld's angle takes the meld's
 
 
@@ -376,3 +381,43 @@ def pile_orientation(pile_angle: float, reference: float | None) -> str:
     ('vertical', 'horizontal')
     """
     return "horizontal" if angle_gap(pile_angle, reference or 0.0, 180.0) > 45 else "vertical"
+
+
+def card_width_from_indices(hits: Sequence[IndexHit]) -> float | None:
+    """The card width the hits' own whole cards measure (their pixels), or None under two.
+
+    A card seen whole shows its index twice, the second turned half a turn at the far end of
+    its diagonal; that diagonal is a card width times a deck-average factor (decks place
+    their indices a little differently: about ±10%), whatever the table's colour, so it
+    checks the card width the white regions gave. Each pair of surely read hits of one card
+    half a turn apart, the second lying where the first's diagonal points, measures one
+    card; the median of at least two is returned.
+
+    >>> from cardscore.cards import Card
+    >>> from cardscore.vision.detect import IndexHit
+    >>> a = IndexHit(Card("7d"), 0.9, 100.0, 100.0, 0.0, None)
+    >>> b = IndexHit(Card("7d"), 0.9, 100 + 0.74 * 150, 100 + 0.76 * 1.4 * 150, 180.0, None)
+    >>> c = IndexHit(Card("Kc"), 0.9, 400.0, 100.0, 0.0, None)
+    >>> d = IndexHit(Card("Kc"), 0.9, 400 + 0.74 * 150, 100 + 0.76 * 1.4 * 150, 180.0, None)
+    >>> round(card_width_from_indices([a, b, c, d]), 1)
+    150.0
+    >>> card_width_from_indices([a, b]) is None  # one card: not enough
+    True
+    """
+    du, dv = 1 - 2 * INDEX_U, ASPECT * (1 - 2 * INDEX_V)
+    diagonal, bearing = float(np.hypot(du, dv)), float(np.degrees(np.arctan2(dv, du)))
+    sure = [h for h in hits if h.prob >= MEASURE_PROB]
+    widths = []
+    for i, a in enumerate(sure):
+        for b in sure[i + 1 :]:
+            if a.card != b.card or angle_gap(a.angle, b.angle + 180) > MEASURE_TURN:
+                continue
+            # Seen from either index, upright in its own frame, the other lies down its
+            # diagonal (a card is point-symmetric): one card, measured once.
+            right, down = card_axes(a.angle)
+            offset = np.array([b.x - a.x, b.y - a.y])
+            along, across = float(offset @ right), float(offset @ down)
+            seen = float(np.degrees(np.arctan2(across, along)))
+            if angle_gap(seen, bearing) <= MEASURE_BEARING:
+                widths.append(float(np.hypot(along, across)) / diagonal)
+    return float(np.median(widths)) if len(widths) >= 2 else None

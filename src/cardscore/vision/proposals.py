@@ -35,7 +35,6 @@ _MASK_SIDE = 1000  # long side of the image the card mask is computed on
 LOOSE_FILL = 0.7  # a card-proportioned region this full still gives the card width
 CARD_ASPECT = 1.4  # a card's height over its width
 SPLIT_GAP = 25  # the bright class of whiteness is split again while its halves lie this apart
-OUTLINE_FROM = 0.1  # blobs this large (card widths) or more get their outline (candidates)
 # A card narrower than this (photo px) could not be read (its index a few pixels high), and
 # one wider than this share of the photo's short side is no card on a table: white regions
 # of card shape outside these (a gap between pips, the whole pale table) give no card width.
@@ -61,9 +60,6 @@ class Candidate:
     y: float
     size: float  # the blob's height along the card's axes
     angle: float  # degrees, the local axis; the four orientations add k * 90
-    # The blob's outline (its boundary pixels, normalised px), where candidates was asked for
-    # it: where a glyph merged with ink beside it lies (see detect's corners).
-    outline: tuple[tuple[float, float], ...] = ()
 
 
 def angle_gap(a: float, b: float, period: float = 360.0) -> float:
@@ -291,7 +287,6 @@ def candidates(
     faint: tuple[int, int] | None = None,
     darkest: tuple[int, int] | None = None,
     shaded: tuple[int, float] | None = None,
-    outlines: bool = False,
 ) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
 
@@ -323,9 +318,6 @@ def candidates(
     percentile, of which the paper level is :data:`PAPER_LEVEL`): a card in a dark corner of
     the photo is grey, under the paper level and often in no card region (its outline is lost
     against a dark table), where a wooden or felt table is coloured.
-
-    ``outlines`` gives each blob larger than :data:`OUTLINE_FROM` its outline
-    (:attr:`Candidate.outline`).
     """
     gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
     brightest = float(np.percentile(gray, 99))
@@ -342,12 +334,12 @@ def candidates(
         paper = np.where(cards > 0, np.uint8(255), paper)
     c4, s4 = _local_angles(gray)
     hat = _black_hat(norm)  # every mask thresholds the same black-hat
-    out = _blobs(_strokes(hat, (INK_LOW, INK_HIGH)), paper, paper_level, c4, s4, outlines)
+    out = _blobs(_strokes(hat, (INK_LOW, INK_HIGH)), paper, paper_level, c4, s4)
     for levels, on_cards in ((pale, False), (dark, False), (faint, True), (darkest, False)):
         if levels is None:
             continue
         before = list(out)
-        for c in _blobs(_strokes(hat, levels), paper, paper_level, c4, s4, outlines):
+        for c in _blobs(_strokes(hat, levels), paper, paper_level, c4, s4):
             if on_cards and cards is not None and not cards[round(c.y), round(c.x)]:
                 continue  # off the cards: the table's grain and texture, never an index
             if not any(
@@ -361,18 +353,13 @@ def candidates(
 
 
 def _blobs(
-    ink: np.ndarray,
-    paper: np.ndarray,
-    paper_level: float,
-    c4: np.ndarray,
-    s4: np.ndarray,
-    outlines: bool = False,
+    ink: np.ndarray, paper: np.ndarray, paper_level: float, c4: np.ndarray, s4: np.ndarray
 ) -> list[Candidate]:
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     wn = NORMAL_WIDTH
     out: list[Candidate] = []
     for i in range(1, count):
-        x0, y0, bw, bh, area = stats[i]
+        _, _, bw, bh, area = stats[i]
         big = max(bw, bh)
         if not (0.06 * wn <= big <= 0.34 * wn) or area < 0.0012 * wn * wn:
             continue
@@ -383,13 +370,7 @@ def _blobs(
         phi = np.degrees(np.arctan2(s4[iy, ix], c4[iy, ix])) / 4.0
         # A tilted glyph's box is larger than the glyph: undo that roughly.
         size = big / (1 + 0.15 * abs(np.sin(np.deg2rad(2 * phi))))
-        outline: tuple[tuple[float, float], ...] = ()
-        if outlines and size >= OUTLINE_FROM * wn:
-            blob = (labels[y0 : y0 + bh, x0 : x0 + bw] == i).astype(np.uint8)
-            found, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-            edge = np.concatenate(found).reshape(-1, 2) + np.array([x0, y0])
-            outline = tuple((float(x), float(y)) for x, y in edge)
-        out.append(Candidate(float(cx), float(cy), float(size), float((-phi) % 90.0), outline))
+        out.append(Candidate(float(cx), float(cy), float(size), float((-phi) % 90.0)))
     return out
 
 

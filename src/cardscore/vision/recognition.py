@@ -24,6 +24,7 @@ from cardscore.vision.layout import (
     FLAG_BELOW,
     Placement,
     adopt_weak,
+    card_width_from_indices,
     group_cards,
     is_dollar,
     is_pile_top,
@@ -40,6 +41,9 @@ __all__ = ["Group", "Recognition", "SeenCard", "recognize"]
 
 MIN_CARD = 0.5  # a card is reported (flagged below FLAG_BELOW) from this confidence up
 PILE_CARDS = 7  # a closed pile's size cannot be seen; Tranca's minimum canastra is the draft
+# The photo is read again at the card width its whole cards' indices measure when that and
+# the white regions' estimate lie more than this factor apart (and no width was given).
+REMEASURE = 1.25
 
 
 @dataclass(frozen=True)
@@ -178,10 +182,18 @@ def recognize(
     loaded = load_image(source)
     image = loaded.image
     scale = loaded.to_original
+    given = card_width is not None
     regions = find_regions(image, None if card_width is None else card_width / scale)
     card_width = regions.card_width
     norm, factor = normalise(image, card_width)
     hits = find_indices(norm, model, regions, factor)
+    measured = card_width_from_indices(hits)
+    if not given and measured and abs(np.log(measured / NORMAL_WIDTH)) > np.log(REMEASURE):
+        # The whole cards' own indices measure the card otherwise than the white regions
+        # did (a pale table, fans taken for cards): read the photo again at their size.
+        card_width *= measured / NORMAL_WIDTH
+        norm, factor = normalise(image, card_width)
+        hits = find_indices(norm, model, regions, factor)
     # A weak index hit counts only when the card's other corner agrees with it.
     paired = pair_indices(hits, NORMAL_WIDTH)
     placed = [p for p in paired if p.confidence >= MIN_CARD]
