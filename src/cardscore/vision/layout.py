@@ -404,20 +404,19 @@ def card_width_from_indices(hits: Sequence[IndexHit]) -> float | None:
     >>> card_width_from_indices([a, b]) is None  # one card: not enough
     True
     """
-    du, dv = 1 - 2 * INDEX_U, ASPECT * (1 - 2 * INDEX_V)
-    diagonal, bearing = float(np.hypot(du, dv)), float(np.degrees(np.arctan2(dv, du)))
     sure = [h for h in hits if h.prob >= MEASURE_PROB]
     widths = []
     for i, a in enumerate(sure):
         for b in sure[i + 1 :]:
             if a.card != b.card or angle_gap(a.angle, b.angle + 180) > MEASURE_TURN:
                 continue
-            # Seen from either index, upright in its own frame, the other lies down its
-            # diagonal (a card is point-symmetric): one card, measured once.
-            right, down = card_axes(a.angle)
+            # A one-wide deck-average card turned like a: from its index to the other, twice
+            # the way to its centre. Seen from either index (a card is point-symmetric), the
+            # other lies along it: one card, measured once.
+            diagonal = 2 * index_to_centre(a.angle, 1.0)
             offset = np.array([b.x - a.x, b.y - a.y])
-            along, across = float(offset @ right), float(offset @ down)
-            seen = float(np.degrees(np.arctan2(across, along)))
-            if angle_gap(seen, bearing) <= MEASURE_BEARING:
-                widths.append(float(np.hypot(along, across)) / diagonal)
+            cross = diagonal[0] * offset[1] - diagonal[1] * offset[0]
+            turn = np.degrees(np.arctan2(cross, diagonal @ offset))
+            if abs(turn) <= MEASURE_BEARING:
+                widths.append(float(np.hypot(*offset) / np.hypot(*diagonal)))
     return float(np.median(widths)) if len(widths) >= 2 else None
