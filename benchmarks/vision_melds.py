@@ -83,6 +83,7 @@ def main() -> int:
     maker = SceneMaker({d.name: d.faces for d in decks}, args.seed)
     seen = _spy()
     causes: Counter[str] = Counter()
+    designs: Counter[str] = Counter()
     melds = 0
     for table in range(args.tables):
         scene = maker.scene(tranca=True)
@@ -155,13 +156,18 @@ def main() -> int:
                     faults.append((f"merged with {what}", f"merged with {codes}"))
             if faults:
                 codes = " ".join(truth[i][0].code for i in members)
-                print(f"table {table} [{codes}]: " + "; ".join(text for _, text in faults))
+                deck = scene.cards[members[0]].deck
+                print(f"table {table} {deck} [{codes}]: " + "; ".join(text for _, text in faults))
                 causes[min((k for k, _ in faults), key=_rank)] += 1
+                designs[deck] += 1
     lost = sum(causes.values())
     print(f"\n{melds - lost}/{melds} melds grouped exactly; causes of the {lost} lost:\n")
     print("| cause (most upstream) | melds |\n|---|---:|")
     for cause, count in causes.most_common():
         print(f"| {cause} | {count} |")
+    print("\n| design | melds lost |\n|---|---:|")
+    for deck, count in designs.most_common():
+        print(f"| {deck} | {count} |")
     return 0
 
 

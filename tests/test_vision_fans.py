@@ -118,6 +118,59 @@ def test_no_look_where_an_index_read_already_went_into_a_card(
     assert _fill(cards, [hit]) == []
 
 
+def _reads_where(
+    monkeypatch: pytest.MonkeyPatch, code: str, prob: object
+) -> list[tuple[float, float, float, float]]:
+    """Each crop reads ``code`` at ``prob(x, y, size, angle)`` of its point; the points shown."""
+    shown: list[tuple[float, float, float, float]] = []
+
+    def crop_batch(norm: np.ndarray, points: list[tuple[float, float, float, float]]) -> np.ndarray:
+        shown.extend(points)
+        return np.array(points, np.float32)  # the "crops" carry their points to classify
+
+    def classify(crops: np.ndarray, model: object = None) -> np.ndarray:
+        out = np.zeros((len(crops), BACKGROUND + 1), np.float32)
+        out[:, Card(code).id] = [prob(*point) for point in crops]  # type: ignore[operator]
+        out[:, BACKGROUND] = 1 - out[:, Card(code).id]
+        return out
+
+    monkeypatch.setattr(fans, "crop_batch", crop_batch)
+    monkeypatch.setattr(fans, "classify", classify)
+    return shown
+
+
+def test_a_probe_also_looks_a_few_degrees_either_side_of_the_fans_angle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The fan's angle comes from its region, its cards lie 6° off it: only crops turned that
+    # way read the missing card.
+    cards = _fan("Kh Ks Kc", [100, 100 + STEP, 100 + 3 * STEP])
+    # (Sure enough in a gap, not past an end.)
+    shown = _reads_where(monkeypatch, "Kd", lambda x, y, s, a: 0.25 if abs(a - 6) < 1 else 0.01)
+    assert _fill(cards) == ["Kd@172"]
+    assert sorted({round(a) for *_, a in shown}) == [-6, 0, 6]
+    per_angle = len(fans.SIZES) * len(fans.ACROSS) * len(fans.ALONG)
+    assert len(shown) == 3 * per_angle * 2  # two probes: the gap and past the first card
+
+
+def test_a_probe_reaching_a_found_cards_own_index_adds_no_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Past the first card of a tight fan, the probe's offsets reach that card's own index:
+    # its reading is that card again, surest on the crop nearest its glyph.
+    cards = _fan("Jh Jc Jd", [100 + k * 0.2 * W for k in range(3)])
+    spot = np.array([100.0, 300.0]) - index_to_centre(0.0, W)
+    own = IndexHit(Card("Jh"), 0.9, float(spot[0]), float(spot[1]), 0.0, None)
+
+    def near_own(x: float, y: float, s: float, a: float) -> float:
+        return 0.9 if np.hypot(x - own.x, y - own.y) < 12 else 0.02
+
+    _reads_where(monkeypatch, "Jh", near_own)
+    assert _fill(cards, [own]) == []
+    # Without that index, the same reading past the first card would be a card more.
+    assert _fill(cards) == ["Jh@76"]
+
+
 def test_a_reading_squeezed_between_two_cards_one_step_apart_is_dropped() -> None:
     x = [100, 100 + STEP, 100 + 2 * STEP, 100 + 3 * STEP]
     cards = _fan("Jd Jd Jd Jd", x)

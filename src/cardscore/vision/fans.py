@@ -3,8 +3,9 @@ where a reading has no room of its own on the fan, drop it.
 
 The first stages miss a card whose index glyph merges with the big pip beside it or is too
 pale for every ink mask; two of its neighbours then lie two steps apart. Its index sits where
-theirs do, one step over, so the classifier looks there directly, and only readings that keep
-the meld legal count. The other way round, a crop straddling two fanned indices can read as a
+theirs do, one step over, so the classifier looks there directly (turned a few degrees either
+way too: the classifier wants the card's own angle, the fan's is its region's), and only
+readings that keep the meld legal, of an index no card found has taken, count. The other way round, a crop straddling two fanned indices can read as a
 card more (a "10" from a J and the next card's edge): it sits between two cards one step apart.
 """
 
@@ -19,7 +20,7 @@ import numpy as np
 
 from cardscore.cards import Card, Rank
 from cardscore.vision.classifier import classify
-from cardscore.vision.detect import MERGE_ACROSS, IndexHit
+from cardscore.vision.detect import MERGE_ACROSS, MERGE_TEN, IndexHit
 from cardscore.vision.labels import BACKGROUND
 from cardscore.vision.layout import (
     SAME_CARD,
@@ -47,6 +48,9 @@ SIZES_UNKNOWN = (0.11, 0.14, 0.17)
 # index is off by as much as decks place their indices differently.
 ACROSS = (-0.08, -0.04, 0.0, 0.04, 0.08)
 ALONG = (-0.04, 0.0, 0.04)
+# Rotations tried (degrees from the fan's): its cards lie a few degrees apart, and the fan's
+# angle is often its region's, not theirs.
+TURNS = (-6.0, 0.0, 6.0)
 
 
 @dataclass(frozen=True)
@@ -117,15 +121,19 @@ def _probes(members: list[Placement]) -> list[_Probe]:
 def _crops_at(probe: _Probe, sizes: Sequence[float]) -> list[tuple[float, float, float, float]]:
     """Crops around where a card centred at the probe shows its top-left index, its glyph
     any of these heights (normalised px)."""
-    spot = probe.centre - index_to_centre(probe.angle, W)
-    right, down = card_axes(probe.angle)
-    return [
-        (float(p[0]), float(p[1]), size, probe.angle)
-        for size in sizes
-        for du in ACROSS
-        for dv in ALONG
-        for p in (spot + (du * right + dv * down) * W,)
-    ]
+    out = []
+    for turn in TURNS:
+        angle = probe.angle + turn
+        spot = probe.centre - index_to_centre(angle, W)
+        right, down = card_axes(angle)
+        out += [
+            (float(p[0]), float(p[1]), size, angle)
+            for size in sizes
+            for du in ACROSS
+            for dv in ALONG
+            for p in (spot + (du * right + dv * down) * W,)
+        ]
+    return out
 
 
 def _open(probe: _Probe, hits: list[IndexHit], placed: list[Placement]) -> bool:
@@ -136,8 +144,27 @@ def _open(probe: _Probe, hits: list[IndexHit], placed: list[Placement]) -> bool:
         return False
     sx, sy = probe.centre - index_to_centre(probe.angle, W)
     return not any(
-        np.hypot(h.x - sx, h.y - sy) < MERGE_ACROSS * W
-        and any(p.card == h.card and np.hypot(p.x - h.x, p.y - h.y) < W for p in placed)
+        np.hypot(h.x - sx, h.y - sy) < MERGE_ACROSS * W and _in_a_card(h, placed) for h in hits
+    )
+
+
+def _in_a_card(hit: IndexHit, placed: list[Placement]) -> bool:
+    """Whether an index read went into a card found (one of its card, within a card width)."""
+    return any(p.card == hit.card and np.hypot(p.x - hit.x, p.y - hit.y) < W for p in placed)
+
+
+def _read_already(
+    card: Card,
+    crop: tuple[float, float, float, float],
+    hits: list[IndexHit],
+    placed: list[Placement],
+) -> bool:
+    """Whether a probe's winning ``crop`` reads an index that already went into a card found:
+    a probe past a fan's first card reaches that card's own index with its offsets, a wide
+    "10" most easily (its halves lie apart)."""
+    reach = (MERGE_TEN if card.rank is Rank.TEN else MERGE_ACROSS) * W
+    return any(
+        h.card == card and np.hypot(h.x - crop[0], h.y - crop[1]) < reach and _in_a_card(h, placed)
         for h in hits
     )
 
@@ -200,6 +227,9 @@ def fill_gaps(
             meld = [p.card for p in members]
             card = _reading(readings[k], probes[k], meld, free=done < len(order) - 1)
             if card is None:
+                continue
+            where = crops[k][int(np.argmax(readings[k][:, card.id]))]
+            if _read_already(card, where, hits, placed):
                 continue
             probe = probes[k]
             x, y = (float(v) for v in probe.centre)
