@@ -4,9 +4,9 @@
 
 Same tables as ``vision_bench.py`` (held-out designs, upscaled 1.2). For each lost meld, each
 of its cards is looked at: no card reported near it (then: no candidate at its corner indices,
-the classifier's crops there all under ``detect.MIN_PROB`` for it, or a crop read it that
-well and no card came of it: a weak hit not adopted, or beaten on its blob by another
-reading), a wrong card (flagged or not), an extra card grouped in, the meld split, or not
+the classifier's crops there (the candidates' and the gap probes') all under
+``detect.MIN_PROB`` for it, or a crop read it that well and no card came of it: a weak hit not
+adopted, or beaten on its blob by another reading), a wrong card (flagged or not), an extra card grouped in, the meld split, or not
 reported as a meld.
 A meld counts under the most upstream of its faults, in that order (a weak hit is not
 adopted, or a meld is left short, because of a card missed or misread).
@@ -23,7 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from cardscore.vision import detect, recognition
+from cardscore.vision import detect, fans, recognition
 from cardscore.vision.evaluate import match_cards
 from cardscore.vision.layout import index_to_centre
 from cardscore.vision.proposals import NORMAL_WIDTH
@@ -32,7 +32,8 @@ CORNER = 0.15  # card widths: a candidate or hit this near a corner index's spot
 
 
 def _spy() -> dict[str, Any]:
-    """Record the candidates' crops, their probabilities and the index hits of each photo."""
+    """Record the crops (the candidates' and the gap probes'), their probabilities and the
+    index hits of each photo."""
     seen: dict[str, Any] = {"points": [], "probs": []}
     crop, classify, find = detect.crop_batch, detect.classify, recognition.find_indices
 
@@ -51,6 +52,7 @@ def _spy() -> dict[str, Any]:
         return seen["hits"]
 
     detect.crop_batch, detect.classify = crop_batch, classify_spy  # type: ignore[assignment]
+    fans.crop_batch, fans.classify = crop_batch, classify_spy  # type: ignore[assignment]
     recognition.find_indices = find_indices  # type: ignore[assignment]
     return seen
 
@@ -132,8 +134,9 @@ def main() -> int:
                 elif result.cards[match[i]].card != card:
                     s = result.cards[match[i]]
                     flag = "flagged" if s.flagged else "NOT flagged"
+                    alt = f" (or {s.alternative.code})" if s.alternative else ""
                     faults.append(
-                        (f"a wrong card ({flag})", f"wrong {card.code} read {s.card.code}")
+                        (f"a wrong card ({flag})", f"wrong {card.code} read {s.card.code}{alt}")
                     )
             if not faults:
                 found = {match[i] for i in members}

