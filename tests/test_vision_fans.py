@@ -118,6 +118,18 @@ def test_no_look_where_an_index_read_already_went_into_a_card(
     assert _fill(cards, [hit]) == []
 
 
+def test_a_weak_misreading_of_the_missed_index_does_not_close_its_gap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A German "B" (J) read weakly as an 8: that 8's card is three steps down the fan.
+    x = [100 + k * STEP for k in (0, 1, 2, 3, 4, 6)]
+    cards = _fan("6s 7s 8s 9s Ts Qs", x)
+    spot = np.array([100 + 5 * STEP, 300.0]) - index_to_centre(0.0, W)
+    misread = IndexHit(Card("8s"), 0.41, float(spot[0]), float(spot[1]), 0.0, None)
+    _reads(monkeypatch, "Js", 0.3)
+    assert _fill(cards, [misread]) == ["Js@280"]
+
+
 def _reads_where(
     monkeypatch: pytest.MonkeyPatch, code: str, prob: object
 ) -> list[tuple[float, float, float, float]]:

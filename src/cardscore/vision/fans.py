@@ -51,6 +51,7 @@ ALONG = (-0.04, 0.0, 0.04)
 # Rotations tried (degrees from the fan's): its cards lie a few degrees apart, and the fan's
 # angle is often its region's, not theirs.
 TURNS = (-6.0, 0.0, 6.0)
+IN_CARD = 0.5  # card widths: the centre an index read implies lies this near its card found
 
 
 @dataclass(frozen=True)
@@ -149,8 +150,12 @@ def _open(probe: _Probe, hits: list[IndexHit], placed: list[Placement]) -> bool:
 
 
 def _in_a_card(hit: IndexHit, placed: list[Placement]) -> bool:
-    """Whether an index read went into a card found (one of its card, within a card width)."""
-    return any(p.card == hit.card and np.hypot(p.x - hit.x, p.y - hit.y) < W for p in placed)
+    """Whether an index read went into a card found: one of its card lies within half a card
+    width of where the index puts a card's centre (off by less than a fan's step when paired
+    with a neighbour's corner). A weak misreading of the missed card's own index (a German
+    "B" read as an 8) has its card's twin steps away."""
+    x, y = np.array([hit.x, hit.y]) + index_to_centre(hit.angle, W)
+    return any(p.card == hit.card and np.hypot(p.x - x, p.y - y) < IN_CARD * W for p in placed)
 
 
 def _read_already(
