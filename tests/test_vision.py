@@ -813,6 +813,41 @@ def test_a_card_width_the_whole_cards_indices_disprove_is_measured_again(
     assert sorted(c.card for c in unchecked.cards) != sorted(c.card for c in right.cards)
 
 
+@pytest.mark.needs_shared
+@pytest.mark.parametrize("wrong", [0.35, 2.9])
+def test_a_card_width_at_which_no_whole_card_is_read_is_tried_at_other_scales(
+    shared: Path, monkeypatch: pytest.MonkeyPatch, wrong: float
+) -> None:
+    from cardscore.vision import recognition
+
+    # So far off (a pale table's fragment, in a held-out table 0.37 times the card) that no
+    # card shows both its indices: nothing to measure the card by until the scale is right.
+    path = shared / "data" / "real-photos" / "train_01.jpg"
+    need(path.exists(), f"{path} not found")
+    right = recognize(path)
+    find = recognition.find_regions
+    measured: list[float | None] = []
+    measure = recognition.card_width_from_indices
+
+    def misjudged(image: np.ndarray, card_width: float | None = None) -> object:
+        regions = find(image, card_width)
+        return replace(regions, card_width=regions.card_width * wrong)
+
+    def spy(hits: list[object]) -> float | None:
+        measured.append(measure(hits))  # type: ignore[arg-type]
+        return measured[-1]
+
+    monkeypatch.setattr(recognition, "find_regions", misjudged)
+    monkeypatch.setattr(recognition, "card_width_from_indices", spy)
+    again = recognize(path)
+    assert measured[0] is None
+    assert again.card_width == pytest.approx(right.card_width, rel=0.12)
+    assert sorted(c.card for c in again.cards) == sorted(c.card for c in right.cards)
+    monkeypatch.setattr(recognition, "RESCALE", ())
+    unchecked = recognize(path)
+    assert len(unchecked.cards) < len(right.cards) / 2
+
+
 def test_a_weak_card_completing_a_meld_is_adopted_and_flagged() -> None:
     from cardscore.vision.layout import adopt_weak
 

@@ -35,7 +35,7 @@ from cardscore.vision.layout import (
     pile_orientation,
     straighten,
 )
-from cardscore.vision.proposals import NORMAL_WIDTH, find_regions, normalise
+from cardscore.vision.proposals import MIN_CARD_PX, NORMAL_WIDTH, find_regions, normalise
 
 __all__ = ["Group", "Recognition", "SeenCard", "recognize"]
 
@@ -44,6 +44,8 @@ PILE_CARDS = 7  # a closed pile's size cannot be seen; Tranca's minimum canastra
 # The photo is read again at the card width its whole cards' indices measure when that and
 # the white regions' estimate lie more than this factor apart (and no width was given).
 REMEASURE = 1.25
+# Card widths tried, times the regions' estimate, when no whole card's indices were read.
+RESCALE = (2.0, 0.5, 3.0)
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,20 @@ def recognize(
     norm, factor = normalise(image, card_width)
     hits = find_indices(norm, model, regions, factor)
     measured = card_width_from_indices(hits)
+    if not given and measured is None:
+        # No whole card's two indices were read: perhaps none lies whole on the table, or
+        # the white regions gave a fragment's size (a pale table merges with the cards).
+        # Try other scales; the first at which whole cards show both indices is kept.
+        longest = max(image.shape[:2])
+        for k in RESCALE:
+            width = card_width * k
+            if not MIN_CARD_PX <= width <= longest / 2:
+                continue
+            trial, f = normalise(image, width)
+            found = find_indices(trial, model, regions, f)
+            if (m := card_width_from_indices(found)) is not None:
+                card_width, norm, factor, hits, measured = width, trial, f, found, m
+                break
     if not given and measured and abs(np.log(measured / NORMAL_WIDTH)) > np.log(REMEASURE):
         # The whole cards' own indices measure the card otherwise than the white regions
         # did (a pale table, fans taken for cards): read the photo again at their size.
