@@ -40,6 +40,7 @@ from cardscore.vision.layout import (  # noqa: E402
     plausible_meld,
 )
 from cardscore.vision.proposals import Candidate, candidates  # noqa: E402
+from cardscore.vision.recognition import Recognition  # noqa: E402
 from tests.conftest import need  # noqa: E402
 
 W = 120.0
@@ -784,15 +785,13 @@ def test_lone_upright_cards_on_a_photo_are_not_clean_piles(shared: Path) -> None
     assert all(p["clean"] is False for p in result.tranca_draft()["piles"])
 
 
-@pytest.mark.needs_shared
-@pytest.mark.parametrize("wrong", [0.55, 1.6])
-def test_a_card_width_the_whole_cards_indices_disprove_is_measured_again(
+def _train_01_misjudged(
     shared: Path, monkeypatch: pytest.MonkeyPatch, wrong: float
-) -> None:
+) -> tuple[Path, Recognition]:
+    """train_01 and its right reading; then its white regions are made to give ``wrong``
+    times the card width (as a pale table's can)."""
     from cardscore.vision import recognition
 
-    # train_01's white regions give the card width; here they are made to say far too small
-    # or too large (as a pale table's can), and its lone cards' two corners measure it again.
     path = shared / "data" / "real-photos" / "train_01.jpg"
     need(path.exists(), f"{path} not found")
     right = recognize(path)
@@ -803,6 +802,18 @@ def test_a_card_width_the_whole_cards_indices_disprove_is_measured_again(
         return replace(regions, card_width=regions.card_width * wrong)
 
     monkeypatch.setattr(recognition, "find_regions", misjudged)
+    return path, right
+
+
+@pytest.mark.needs_shared
+@pytest.mark.parametrize("wrong", [0.55, 1.6])
+def test_a_card_width_the_whole_cards_indices_disprove_is_measured_again(
+    shared: Path, monkeypatch: pytest.MonkeyPatch, wrong: float
+) -> None:
+    from cardscore.vision import recognition
+
+    # Far too small or too large: train_01's lone cards' two corners measure it again.
+    path, right = _train_01_misjudged(shared, monkeypatch, wrong)
     again = recognize(path)
     assert again.card_width == pytest.approx(right.card_width, rel=0.12)
     assert sorted(c.card for c in again.cards) == sorted(c.card for c in right.cards)
@@ -822,22 +833,14 @@ def test_a_card_width_at_which_no_whole_card_is_read_is_tried_at_other_scales(
 
     # So far off (a pale table's fragment, in a held-out table 0.37 times the card) that no
     # card shows both its indices: nothing to measure the card by until the scale is right.
-    path = shared / "data" / "real-photos" / "train_01.jpg"
-    need(path.exists(), f"{path} not found")
-    right = recognize(path)
-    find = recognition.find_regions
+    path, right = _train_01_misjudged(shared, monkeypatch, wrong)
     measured: list[float | None] = []
     measure = recognition.card_width_from_indices
-
-    def misjudged(image: np.ndarray, card_width: float | None = None) -> object:
-        regions = find(image, card_width)
-        return replace(regions, card_width=regions.card_width * wrong)
 
     def spy(hits: list[object]) -> float | None:
         measured.append(measure(hits))  # type: ignore[arg-type]
         return measured[-1]
 
-    monkeypatch.setattr(recognition, "find_regions", misjudged)
     monkeypatch.setattr(recognition, "card_width_from_indices", spy)
     again = recognize(path)
     assert measured[0] is None
