@@ -6,8 +6,8 @@ Same tables as ``vision_bench.py`` (held-out designs, upscaled 1.2). For each lo
 of its cards is looked at: no card reported near it (then: no candidate at its corner indices,
 the classifier's crops there (the candidates' and the gap probes') all under
 ``detect.MIN_PROB`` for it, or a crop read it that well and no card came of it: a weak hit not
-adopted, or beaten on its blob by another reading), a wrong card (flagged or not), an extra card grouped in, the meld split, or not
-reported as a meld.
+adopted, or beaten on its blob by another reading), a wrong card (flagged or not), an extra
+card grouped in, the meld split, or not reported as a meld.
 A meld counts under the most upstream of its faults, in that order (a weak hit is not
 adopted, or a meld is left short, because of a card missed or misread).
 Needs the deck cache (skipped with a message when absent).

@@ -25,7 +25,7 @@ from cardscore.vision.proposals import (
     crop_batch,
 )
 
-__all__ = ["BlobReadings", "IndexHit", "find_indices", "read_blobs"]
+__all__ = ["BlobReadings", "IndexHit", "find_indices", "glyph_reach", "read_blobs"]
 
 # A fainter, a darker, a faintest and a darkest ink mask's levels (see proposals.candidates);
 # None: no such mask.
@@ -307,5 +307,10 @@ def _same_glyph(a: IndexHit, b: IndexHit) -> bool:
     dx, dy = b.x - a.x, b.y - a.y
     du = abs(dx * np.cos(t) - dy * np.sin(t))
     dv = abs(dx * np.sin(t) + dy * np.cos(t))
-    across = MERGE_TEN if a.card.rank is Rank.TEN else MERGE_ACROSS
-    return bool(du < across * NORMAL_WIDTH and dv < MERGE_ALONG * NORMAL_WIDTH)
+    return bool(du < glyph_reach(a.card) * NORMAL_WIDTH and dv < MERGE_ALONG * NORMAL_WIDTH)
+
+
+def glyph_reach(card: Card) -> float:
+    """How far apart across (card widths) two readings of one index glyph of ``card`` lie at
+    most: a wide "10"'s halves farther than any other glyph's crops."""
+    return MERGE_TEN if card.rank is Rank.TEN else MERGE_ACROSS

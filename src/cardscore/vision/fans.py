@@ -5,8 +5,9 @@ The first stages miss a card whose index glyph merges with the big pip beside it
 pale for every ink mask; two of its neighbours then lie two steps apart. Its index sits where
 theirs do, one step over, so the classifier looks there directly (turned a few degrees either
 way too: the classifier wants the card's own angle, the fan's is its region's), and only
-readings that keep the meld legal, of an index no card found has taken, count. The other way round, a crop straddling two fanned indices can read as a
-card more (a "10" from a J and the next card's edge): it sits between two cards one step apart.
+readings that keep the meld legal, of an index no card found has taken, count. The other way
+round, a crop straddling two fanned indices can read as a card more (a "10" from a J and the
+next card's edge): it sits between two cards one step apart.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 
 from cardscore.cards import Card, Rank
 from cardscore.vision.classifier import classify
-from cardscore.vision.detect import MERGE_ACROSS, MERGE_TEN, IndexHit
+from cardscore.vision.detect import MERGE_ACROSS, IndexHit, glyph_reach
 from cardscore.vision.labels import BACKGROUND
 from cardscore.vision.layout import (
     SAME_CARD,
@@ -167,7 +168,7 @@ def _read_already(
     """Whether a probe's winning ``crop`` reads an index that already went into a card found:
     a probe past a fan's first card reaches that card's own index with its offsets, a wide
     "10" most easily (its halves lie apart)."""
-    reach = (MERGE_TEN if card.rank is Rank.TEN else MERGE_ACROSS) * W
+    reach = glyph_reach(card) * W
     return any(
         h.card == card and np.hypot(h.x - crop[0], h.y - crop[1]) < reach and _in_a_card(h, placed)
         for h in hits
@@ -233,12 +234,12 @@ def fill_gaps(
             card = _reading(readings[k], probes[k], meld, free=done < len(order) - 1)
             if card is None:
                 continue
-            where = crops[k][int(np.argmax(readings[k][:, card.id]))]
-            if _read_already(card, where, hits, placed):
+            best = int(np.argmax(readings[k][:, card.id]))
+            if _read_already(card, crops[k][best], hits, placed):
                 continue
             probe = probes[k]
             x, y = (float(v) for v in probe.centre)
-            prob = float(readings[k][:, card.id].max())
+            prob = float(readings[k][best, card.id])
             new = Placement(card, prob, x, y, probe.angle, 1, None)
             members.append(new)
             found.append(new)
