@@ -903,6 +903,24 @@ def test_weak_cards_bridging_a_lone_card_and_its_meld_are_adopted_in_turn() -> N
     assert adopt_weak(strong, weak, W, group_cards(strong, W)) == []
 
 
+def test_two_weak_cards_completing_a_meld_only_together_are_adopted() -> None:
+    from cardscore.vision.layout import adopt_weak
+
+    # From a held-out table: a run 5h..Jh whose 6h and 8h read 0.46 and 0.45. Neither alone
+    # makes the run legal (the other's gap stays open); the two together do.
+    spec = [("5h", 0.96), ("6h", 0.46), ("7h", 0.96), ("8h", 0.45), ("9h", 0.9), ("Th", 0.9)]
+    cards = pair_indices(
+        [_hit(c, 100 + k * 0.3 * W, 100, prob=p) for k, (c, p) in enumerate(spec)], W
+    )
+    strong = [c for c in cards if c.confidence >= 0.5]
+    weak = [c for c in cards if c.confidence < 0.5]
+    adopted = adopt_weak(strong, weak, W, group_cards(strong, W))
+    assert sorted(c.card.code for c in adopted) == ["6h", "8h"]
+    # Not a pair that still makes no meld.
+    odd = [w if w.card.code == "6h" else replace(w, card=Card("8d")) for w in weak]
+    assert adopt_weak(strong, odd, W, group_cards(strong, W)) == []
+
+
 def test_a_one_index_card_read_far_off_its_melds_angle_is_recentred_at_it() -> None:
     from cardscore.vision.layout import straighten
 

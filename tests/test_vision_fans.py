@@ -51,6 +51,19 @@ def test_a_gap_of_three_steps_holds_two_cards_and_wide_even_steps_one_each() -> 
     assert [x for x, end in _probed(_fan("9s Js Ks", wide)) if not end] == [145.0, 235.0]
 
 
+def test_with_two_cards_missed_a_gap_is_measured_against_the_other_steps() -> None:
+    # From a held-out table: Th Qh Kh Ah, the Jh missed. Steps 71, 41, 46: against their
+    # median (46) the gap looks like an uneven step; against the other two it is a card more.
+    assert [x for x, end in _probed(_fan("Th Qh Kh Ah", [553, 624, 665, 711])) if not end] == [
+        588.5
+    ]
+    # Five cards, two missed: half the steps are gaps, and their median is one too.
+    x = [100 + k * STEP for k in (0, 2, 3, 5, 6)]
+    assert [x for x, end in _probed(_fan("5h 7h 8h Th Jh", x)) if not end] == [136.0, 244.0]
+    # A fan of three has one other step only: a "10" read off its centre makes them uneven.
+    assert [x for x, end in _probed(_fan("9h Th Jh", [969, 1015, 1037])) if not end] == []
+
+
 def test_even_steps_and_crooked_cards_have_no_gap() -> None:
     even = [100 + k * STEP for k in range(4)]
     assert [x for x, end in _probed(_fan("Kh Ks Kc Kd", even)) if not end] == []
@@ -91,6 +104,17 @@ def test_a_gap_takes_the_reading_that_keeps_the_meld_legal_and_flags_it(
     assert _fill(cards) == []
     _reads(monkeypatch, "Kd", 0.05)  # too unsure
     assert _fill(cards) == []
+
+
+def test_readings_that_leave_a_legal_meld_illegal_are_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A gap in 5h 6h 7h read as the 9h: legal only with an 8h, which no other probe gave.
+    cards = _fan("5h 6h 7h", [100, 100 + STEP, 100 + 3 * STEP])
+    _reads(monkeypatch, "9h", 0.5)
+    assert _fill(cards) == []
+    _reads(monkeypatch, "8h", 0.5)
+    assert _fill(cards) == ["8h@172"]
 
 
 def test_past_the_ends_only_a_surer_reading_and_never_a_two(

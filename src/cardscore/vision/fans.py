@@ -105,9 +105,15 @@ def _probes(members: list[Placement]) -> list[_Probe]:
     order = np.argsort(places)
     cards = [members[i] for i in order]
     centres = [np.array([p.x, p.y]) for p in cards]
+    steps = np.diff(places[order])
     out = []
-    for (a, b), step in zip(pairwise(centres), np.diff(places[order]), strict=True):
-        missing = round(step / usual) - 1 if step >= GAP * usual else 0
+    for k, ((a, b), step) in enumerate(zip(pairwise(centres), steps, strict=True)):
+        # Against the other steps: with two of five cards missed, half the steps are gaps.
+        # Not in a fan of three: one other step is too few (a "10" is read off its centre).
+        others = usual
+        if len(steps) >= 3:
+            others = _usual_step(np.cumsum(np.r_[0.0, np.delete(steps, k)])) or usual
+        missing = round(step / others) - 1 if step >= GAP * others else 0
         if missing == 0 and step >= WIDE * W:
             missing = 1
         for k in range(1, min(missing, 3) + 1):
@@ -229,6 +235,7 @@ def fill_gaps(
         readings = [probs[k * per : (k + 1) * per, :BACKGROUND] for k in range(len(probes))]
         # The surest probe first: its card then narrows what the others may be.
         order = sorted(range(len(probes)), key=lambda k: -float(readings[k].max()))
+        added: list[Placement] = []
         for done, k in enumerate(order):
             meld = [p.card for p in members]
             card = _reading(readings[k], probes[k], meld, free=done < len(order) - 1)
@@ -242,7 +249,12 @@ def fill_gaps(
             prob = float(readings[k][best, card.id])
             new = Placement(card, prob, x, y, probe.angle, 1, None)
             members.append(new)
-            found.append(new)
+            added.append(new)
+        # A reading let in for a card still to come (``free``) that none gave spoils the meld.
+        if plausible_meld([p.card for p in members]) or not plausible_meld(
+            [placed[i].card for i in group]
+        ):
+            found += added
     return found
 
 

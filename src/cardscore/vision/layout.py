@@ -206,7 +206,9 @@ def adopt_weak(
     meld: a second Ac half hidden in a fanned set of aces. A weak card may bridge a lone card
     and the rest of its meld (a run's second card read weakly), and one adopted card can make
     room for the next (two weak cards side by side): adoption repeats with the groups redrawn.
-    Adopted cards stay flagged (their confidence is low).
+    Where no one weak card completes a meld, two together may (a run's 6 and 8 both read
+    weakly): the surest such pair is adopted. Adopted cards stay flagged (their confidence is
+    low).
     """
     adopted: list[Placement] = []
     pending = sorted(weak, key=lambda p: -p.confidence)
@@ -214,22 +216,48 @@ def adopt_weak(
         everyone = cards + adopted
         taken = []
         for p in pending:
-            touching = [g for g in groups if any(_overlap(p, everyone[i], w) > GROUPED for i in g)]
-            members = [everyone[i] for g in touching for i in g]
-            if len(members) < 2:
-                continue
-            if any(np.hypot(p.x - q.x, p.y - q.y) < SAME_CARD * w for q in members + adopted):
-                continue
-            if common_upright([q.angle for q in members] + [p.angle]) is None:
-                continue
-            if plausible_meld([q.card for q in members] + [p.card]):
+            if _completes([p], everyone, groups, w, adopted):
                 adopted.append(p)
                 taken.append(p)
         if not taken:
-            break
+            pair = next(
+                (
+                    [p, q]
+                    for p, q in combinations(pending, 2)
+                    if np.hypot(p.x - q.x, p.y - q.y) >= SAME_CARD * w
+                    and _completes([p, q], everyone, groups, w, adopted)
+                ),
+                None,
+            )
+            if pair is None:
+                break
+            adopted += pair
+            taken = pair
         pending = [p for p in pending if p not in taken]
         groups = group_cards(cards + adopted, w)
     return adopted
+
+
+def _completes(
+    new: list[Placement],
+    everyone: list[Placement],
+    groups: list[list[int]],
+    w: float,
+    adopted: list[Placement],
+) -> bool:
+    """Whether the ``new`` weak cards lie in groups of two or more of ``everyone`` (each on
+    no card found or ``adopted``, lying like them) and with them look like a legal meld."""
+    touching = [
+        g for g in groups if any(_overlap(p, everyone[i], w) > GROUPED for p in new for i in g)
+    ]
+    members = [everyone[i] for g in touching for i in g]
+    if len(members) < 2:
+        return False
+    if any(np.hypot(p.x - q.x, p.y - q.y) < SAME_CARD * w for p in new for q in members + adopted):
+        return False
+    if common_upright([q.angle for q in members + new]) is None:
+        return False
+    return plausible_meld([q.card for q in members + new])
 
 
 def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> list[Placement]:
