@@ -921,6 +921,25 @@ def test_two_weak_cards_completing_a_meld_only_together_are_adopted() -> None:
     assert adopt_weak(strong, odd, W, group_cards(strong, W)) == []
 
 
+def test_a_weak_card_completing_a_meld_with_a_misread_card_mended_is_adopted() -> None:
+    from cardscore.vision.layout import adopt_weak
+
+    # From a held-out table: Js Qs Ks As, the Js read at 0.42 and the Qs as a 9s (0.54, its
+    # runner-up the Qs). The 9s spoils the meld: only with it mended does the Js complete it.
+    hits = [
+        _hit(c, 100 + k * 0.3 * W, 100, prob=p)
+        for k, (c, p) in enumerate([("Js", 0.42), ("9s", 0.54), ("Ks", 0.99), ("As", 1.0)])
+    ]
+    hits[1] = replace(hits[1], runner_up=Card("Qs"))
+    cards = pair_indices(hits, W)
+    strong = [c for c in cards if c.confidence >= 0.5]
+    weak = [c for c in cards if c.confidence < 0.5]
+    assert [c.card.code for c in adopt_weak(strong, weak, W, group_cards(strong, W))] == ["Js"]
+    # Without that runner-up, nothing mends the meld.
+    strong = [replace(c, runner_up=None) for c in strong]
+    assert adopt_weak(strong, weak, W, group_cards(strong, W)) == []
+
+
 def test_a_one_index_card_read_far_off_its_melds_angle_is_recentred_at_it() -> None:
     from cardscore.vision.layout import straighten
 

@@ -3,6 +3,8 @@ readings too many; the card width on a pale table."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -62,6 +64,9 @@ def test_with_two_cards_missed_a_gap_is_measured_against_the_other_steps() -> No
     assert [x for x, end in _probed(_fan("5h 7h 8h Th Jh", x)) if not end] == [136.0, 244.0]
     # A fan of three has one other step only: a "10" read off its centre makes them uneven.
     assert [x for x, end in _probed(_fan("9h Th Jh", [969, 1015, 1037])) if not end] == []
+    # As do wide tens in a longer fan: 55 px (0.46 W) against the others' 34 is no gap.
+    tens = _fan("Td Tc Ts Tc Ts Tc Ts", [416, 463, 494, 549, 583, 611, 665])
+    assert [x for x, end in _probed(tens) if not end] == []
 
 
 def test_even_steps_and_crooked_cards_have_no_gap() -> None:
@@ -205,6 +210,41 @@ def test_a_probe_reaching_a_found_cards_own_index_adds_no_card(
     assert _fill(cards, [own]) == []
     # Without that index, the same reading past the first card would be a card more.
     assert _fill(cards) == ["Jh@76"]
+
+
+def test_a_ten_fanned_close_to_a_found_ten_is_no_reread_of_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # From a held-out table: Ts Tc Td Tc Ts Th Th, the first Th missed. The probe's crop on
+    # its own spot reads Th; the second Th's index lies 0.2 W over, within a ten's reach,
+    # but farther from that crop than the crop is from its own spot.
+    x = [100 + k * 0.2 * W for k in (0, 1, 2, 3, 4, 6)]
+    cards = _fan("Ts Tc Td Tc Ts Th", x)
+    missed = np.array([100 + 5 * 0.2 * W, 300.0]) - index_to_centre(0.0, W)
+    found = np.array([x[-1], 300.0]) - index_to_centre(0.0, W)
+    hit = IndexHit(Card("Th"), 0.97, float(found[0]), float(found[1]), 0.0, None)
+
+    def on_spot(x: float, y: float, s: float, a: float) -> float:
+        return 0.8 if np.hypot(x - missed[0], y - missed[1]) < 2 else 0.02
+
+    _reads_where(monkeypatch, "Th", on_spot)
+    assert _fill(cards, [hit]) == ["Th@220"]
+    # A found ten's index within the crop's glyph height is the same glyph: its other half.
+    half = replace(hit, x=float(missed[0]) + 12)
+    assert _fill(cards, [half]) == []
+
+
+def test_a_gap_reading_counts_with_a_misread_card_of_the_meld_mended(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A set of kings whose second card read as a Th (runner-up Kh): a K in the gap keeps the
+    # meld legal once the Th is mended (flagged later by meld_doubts).
+    cards = _fan("Kd Th Kd Kc", [100, 100 + STEP, 100 + 3 * STEP, 100 + 4 * STEP])
+    cards[1] = replace(cards[1], runner_up=Card("Kh"))
+    _reads(monkeypatch, "Kh", 0.25)  # sure enough in a gap, not past an end
+    assert _fill(cards) == ["Kh@172"]
+    cards[1] = replace(cards[1], runner_up=None)
+    assert _fill(cards) == []
 
 
 def test_a_reading_squeezed_between_two_cards_one_step_apart_is_dropped() -> None:

@@ -29,6 +29,7 @@ from cardscore.vision.layout import (
     card_axes,
     common_upright,
     index_to_centre,
+    mendable,
     plausible_meld,
 )
 from cardscore.vision.proposals import NORMAL_WIDTH, angle_gap, crop_batch
@@ -38,6 +39,10 @@ __all__ = ["drop_crowded", "fill_gaps"]
 W = NORMAL_WIDTH
 GAP = 1.6  # a step this many times the fan's usual one holds a card more
 WIDE = 0.6  # so does one this wide (card widths) when every step is alike
+# A step measured against the fan's other steps (four cards or more) must be this wide too
+# (card widths, two of a table's tighter steps): centres guessed from wide "10"s, read off
+# their glyph's middle, leave a fan's steps uneven.
+GAPPED = 0.5
 GAP_MIN = 0.1  # a legal reading this sure, in a gap, is a card (flagged)
 END_MIN = 0.3  # one step past an end (the table, or a card's face) needs a surer one
 SHARE = 0.5  # and at least this share of its crop's best reading of any card
@@ -108,16 +113,17 @@ def _probes(members: list[Placement]) -> list[_Probe]:
     steps = np.diff(places[order])
     out = []
     for k, ((a, b), step) in enumerate(zip(pairwise(centres), steps, strict=True)):
-        # Against the other steps: with two of five cards missed, half the steps are gaps.
-        # Not in a fan of three: one other step is too few (a "10" is read off its centre).
-        others = usual
-        if len(steps) >= 3:
-            others = _usual_step(np.cumsum(np.r_[0.0, np.delete(steps, k)])) or usual
-        missing = round(step / others) - 1 if step >= GAP * others else 0
+        missing = round(step / usual) - 1 if step >= GAP * usual else 0
+        if missing == 0 and len(steps) >= 3 and step >= GAPPED * W:
+            # With two of five cards missed, half the steps are gaps, their median too:
+            # measured against the other steps, then.
+            others = _usual_step(np.cumsum(np.r_[0.0, np.delete(steps, k)]))
+            if others is not None and step >= GAP * others:
+                missing = round(step / others) - 1
         if missing == 0 and step >= WIDE * W:
             missing = 1
-        for k in range(1, min(missing, 3) + 1):
-            out.append(_Probe(a + (b - a) * k / (missing + 1), angle, end=False))
+        for n in range(1, min(missing, 3) + 1):
+            out.append(_Probe(a + (b - a) * n / (missing + 1), angle, end=False))
     right, _ = card_axes(angle)
     out.append(_Probe(centres[0] - usual * right, angle, end=True))
     # A last card read at both corners is the fan's top card: past it lies its own face.
@@ -168,29 +174,39 @@ def _in_a_card(hit: IndexHit, placed: list[Placement]) -> bool:
 def _read_already(
     card: Card,
     crop: tuple[float, float, float, float],
+    probe: _Probe,
     hits: list[IndexHit],
     placed: list[Placement],
 ) -> bool:
     """Whether a probe's winning ``crop`` reads an index that already went into a card found:
     a probe past a fan's first card reaches that card's own index with its offsets, a wide
-    "10" most easily (its halves lie apart)."""
+    "10" most easily (its halves lie apart). In a gap, only a hit within the crop's glyph
+    height: a ten's halves lie closer than that, and two tens fanned a fifth of a card apart,
+    their glyphs small, are two cards.
+    """
+    x, y, size, _ = crop
     reach = glyph_reach(card) * W
+    if not probe.end:
+        reach = min(reach, size)
     return any(
-        h.card == card and np.hypot(h.x - crop[0], h.y - crop[1]) < reach and _in_a_card(h, placed)
+        h.card == card and np.hypot(h.x - x, h.y - y) < reach and _in_a_card(h, placed)
         for h in hits
     )
 
 
-def _completable(cards: list[Card], free: bool) -> bool:
-    """A legal meld as it is, or with one card more when ``free`` (a gap not read yet)."""
-    if plausible_meld(cards):
+def _completable(members: list[Placement], free: bool) -> bool:
+    """A legal meld as read, or with a misread card mended (:func:`~.layout.mendable`), or
+    with one card more when ``free`` (a gap not read yet)."""
+    if mendable(members):
         return True
+    cards = [p.card for p in members]
     return free and any(plausible_meld([*cards, Card.from_id(c)]) for c in range(BACKGROUND))
 
 
-def _reading(probs: np.ndarray, probe: _Probe, meld: list[Card], free: bool) -> Card | None:
+def _reading(probs: np.ndarray, probe: _Probe, members: list[Placement], free: bool) -> Card | None:
     """The likeliest card of a probe's crops (``probs``, crops × cards) that keeps the meld
-    legal, sure enough, and not much less likely than another card in its own crop."""
+    (its ``members``) legal, sure enough, and not much less likely than another card in its
+    own crop."""
     best = probs.max(axis=0)
     for c in np.argsort(best)[::-1]:
         if best[c] < probe.least:
@@ -199,7 +215,9 @@ def _reading(probs: np.ndarray, probe: _Probe, meld: list[Card], free: bool) -> 
         card = Card.from_id(int(c))
         if best[c] < SHARE * crop.max() or (probe.end and card.rank is Rank.TWO):
             continue  # a big pip on a card's face reads like a 2's index
-        if _completable([*meld, card], free):
+        x, y = (float(v) for v in probe.centre)
+        trial = Placement(card, float(best[c]), x, y, probe.angle, 1, None)
+        if _completable([*members, trial], free):
             return card
     return None
 
@@ -237,12 +255,11 @@ def fill_gaps(
         order = sorted(range(len(probes)), key=lambda k: -float(readings[k].max()))
         added: list[Placement] = []
         for done, k in enumerate(order):
-            meld = [p.card for p in members]
-            card = _reading(readings[k], probes[k], meld, free=done < len(order) - 1)
+            card = _reading(readings[k], probes[k], members, free=done < len(order) - 1)
             if card is None:
                 continue
             best = int(np.argmax(readings[k][:, card.id]))
-            if _read_already(card, crops[k][best], hits, placed):
+            if _read_already(card, crops[k][best], probes[k], hits, placed):
                 continue
             probe = probes[k]
             x, y = (float(v) for v in probe.centre)
@@ -251,9 +268,7 @@ def fill_gaps(
             members.append(new)
             added.append(new)
         # A reading let in for a card still to come (``free``) that none gave spoils the meld.
-        if plausible_meld([p.card for p in members]) or not plausible_meld(
-            [placed[i].card for i in group]
-        ):
+        if mendable(members) or not mendable([placed[i] for i in group]):
             found += added
     return found
 

@@ -35,6 +35,7 @@ __all__ = [
     "is_pile_top",
     "meld_doubts",
     "meld_reference",
+    "mendable",
     "one_per_spot",
     "pair_indices",
     "pile_orientation",
@@ -246,7 +247,8 @@ def _completes(
     adopted: list[Placement],
 ) -> bool:
     """Whether the ``new`` weak cards lie in groups of two or more of ``everyone`` (each on
-    no card found or ``adopted``, lying like them) and with them look like a legal meld."""
+    no card found or ``adopted``, lying like them) and with them look like a legal meld, a
+    misread card mended included (:func:`mendable`)."""
     touching = [
         g for g in groups if any(_overlap(p, everyone[i], w) > GROUPED for p in new for i in g)
     ]
@@ -257,7 +259,8 @@ def _completes(
         return False
     if common_upright([q.angle for q in members + new]) is None:
         return False
-    return plausible_meld([q.card for q in members + new])
+    # Mended, it is a card found that was misread: a weak card is taken as read.
+    return mendable(members + [replace(p, runner_up=None) for p in new])
 
 
 def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> list[Placement]:
@@ -350,6 +353,15 @@ def _mending(codes: list[Card], runner_ups: list[Card | None]) -> dict[int, Card
     Two: in one held-out design a run's J and Q both read as a "10", each with its own card
     as runner-up.
     """
+    mends = _mends(codes, runner_ups)
+    if len(mends) != 1:
+        return {}
+    return {k: alt for k in mends[0] if (alt := runner_ups[k]) is not None}
+
+
+def _mends(codes: Sequence[Card], runner_ups: Sequence[Card | None]) -> list[tuple[int, ...]]:
+    """The fewest cards (one, else two) whose runner-ups swapped in make ``codes`` a meld:
+    every such choice; ``[]`` when none does."""
     alts = {k: alt for k, alt in enumerate(runner_ups) if alt is not None}
     for size in (1, 2):
         mends = [
@@ -358,8 +370,20 @@ def _mending(codes: list[Card], runner_ups: list[Card | None]) -> dict[int, Card
             if plausible_meld([alts[k] if k in swap else c for k, c in enumerate(codes)])
         ]
         if mends:
-            return {k: alts[k] for k in mends[0]} if len(mends) == 1 else {}
-    return {}
+            return mends
+    return []
+
+
+def mendable(cards: Sequence[Placement]) -> bool:
+    """Whether these cards look like a legal meld (:func:`plausible_meld`) as read, or with
+    the runner-ups of one or two of them (:func:`meld_doubts` will flag and mend those).
+
+    >>> read = [Placement(Card(c), 0.9, 0, 0, 0, 1, Card(r) if r else None) for c, r in (("Js", ""), ("9s", "Qs"), ("Ks", ""))]
+    >>> plausible_meld([p.card for p in read]), mendable(read)
+    (False, True)
+    """
+    codes = [p.card for p in cards]
+    return plausible_meld(codes) or bool(_mends(codes, [p.runner_up for p in cards]))
 
 
 def is_dollar(card: Card) -> bool:
