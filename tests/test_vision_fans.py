@@ -122,6 +122,24 @@ def test_readings_that_leave_a_legal_meld_illegal_are_dropped(
     assert _fill(cards) == ["8h@172"]
 
 
+def test_between_two_cards_in_a_row_a_wide_step_apart_a_sure_reading_is_the_middle_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A run of three, its Jh missed: Th and Qh 0.6 W apart, side by side.
+    pair = _fan("Th Qh", [100, 100 + 0.6 * W])
+    _reads(monkeypatch, "Jh", 0.5)
+    assert _fill(pair) == ["Jh@136"]
+    _reads(monkeypatch, "Jh", 0.25)  # enough in a fan's gap, not between two cards only
+    assert _fill(pair) == []
+    _reads(monkeypatch, "Jh", 0.5)
+    # No card between two a step apart, two lying askew of each other's row, or two cards
+    # the reading makes no meld with.
+    assert _fill(_fan("Th Qh", [100, 100 + 0.4 * W])) == []
+    askew = [pair[0], replace(pair[1], y=pair[1].y + 0.2 * W)]
+    assert _fill(askew) == []
+    assert _fill(_fan("Th Kh", [100, 100 + 0.6 * W])) == []
+
+
 def test_past_the_ends_only_a_surer_reading_and_never_a_two(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -43,6 +43,7 @@ WIDE = 0.6  # so does one this wide (card widths) when every step is alike
 # (card widths, two of a table's tighter steps): centres guessed from wide "10"s, read off
 # their glyph's middle, leave a fan's steps uneven.
 GAPPED = 0.5
+ROW = 0.1  # card widths: two cards of a fan lie in a row, this far apart across it at most
 GAP_MIN = 0.1  # a legal reading this sure, in a gap, is a card (flagged)
 END_MIN = 0.3  # one step past an end (the table, or a card's face) needs a surer one
 SHARE = 0.5  # and at least this share of its crop's best reading of any card
@@ -66,7 +67,7 @@ class _Probe:
 
     centre: np.ndarray
     angle: float
-    end: bool  # past the fan's first or last card, not in a gap
+    end: bool  # past the fan's first or last card (or between two only): needs a surer reading
 
     @property
     def least(self) -> float:
@@ -130,6 +131,21 @@ def _probes(members: list[Placement]) -> list[_Probe]:
     if cards[-1].indices == 1:
         out.append(_Probe(centres[-1] + usual * right, angle, end=True))
     return out
+
+
+def _pair_probes(members: list[Placement]) -> list[_Probe]:
+    """Halfway between two cards lying alike, side by side in a row and a wide step apart
+    (a meld of three, its middle card missed); sure readings only (``end``): two cards
+    overlapping on a table are no fan, and halfway lies the top one's face."""
+    fan = _along(members)
+    if fan is None:
+        return []
+    angle, places = fan
+    a, b = (np.array([p.x, p.y]) for p in members)
+    _, down = card_axes(angle)
+    if abs(float((b - a) @ down)) > ROW * W or abs(places[1] - places[0]) < WIDE * W:
+        return []
+    return [_Probe((a + b) / 2, angle, end=True)]
 
 
 def _crops_at(probe: _Probe, sizes: Sequence[float]) -> list[tuple[float, float, float, float]]:
@@ -229,7 +245,8 @@ def fill_gaps(
     hits: list[IndexHit],
     model: Path | Sequence[Path] | None = None,
 ) -> list[Placement]:
-    """Cards missed in the fans of three or more (``groups`` of ``placed``, normalised px).
+    """Cards missed in the fans (``groups`` of ``placed``, normalised px): of three or more,
+    and of two with room for one card between them (:func:`_pair_probes`).
 
     Each has the probability of its reading as confidence (flagged below
     :data:`~cardscore.vision.layout.FLAG_BELOW`) and one index.
@@ -242,9 +259,10 @@ def fill_gaps(
     found: list[Placement] = []
     for group in groups:
         members = [placed[i] for i in group]
-        if len(members) < 3:
+        if len(members) < 2:
             continue
-        probes = [p for p in _probes(members) if _open(p, hits, placed)]
+        fan = _probes(members) if len(members) > 2 else _pair_probes(members)
+        probes = [p for p in fan if _open(p, hits, placed)]
         if not probes:
             continue
         crops = [_crops_at(p, sizes) for p in probes]
