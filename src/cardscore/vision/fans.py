@@ -5,9 +5,11 @@ The first stages miss a card whose index glyph merges with the big pip beside it
 pale for every ink mask; two of its neighbours then lie two steps apart. Its index sits where
 theirs do, one step over, so the classifier looks there directly (turned a few degrees either
 way too: the classifier wants the card's own angle, the fan's is its region's), and only
-readings that keep the meld legal, of an index no card found has taken, count. The other way
-round, a crop straddling two fanned indices can read as a card more (a "10" from a J and the
-next card's edge): it sits between two cards one step apart.
+readings that keep the meld legal (a misread card mended by its runner-up included), of an
+index no card found has taken, count. A meld of three missing its middle card is two cards
+in a row two steps apart: halfway between them is looked at too, for a sure reading. The
+other way round, a crop straddling two fanned indices can read as a card more (a "10" from
+a J and the next card's edge): it sits between two cards one step apart.
 """
 
 from __future__ import annotations
