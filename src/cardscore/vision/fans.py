@@ -226,6 +226,7 @@ def _reading(probs: np.ndarray, probe: _Probe, members: list[Placement], free: b
     (its ``members``) legal, sure enough, and not much less likely than another card in its
     own crop."""
     best = probs.max(axis=0)
+    x, y = (float(v) for v in probe.centre)
     for c in np.argsort(best)[::-1]:
         if best[c] < probe.least:
             return None
@@ -233,7 +234,6 @@ def _reading(probs: np.ndarray, probe: _Probe, members: list[Placement], free: b
         card = Card.from_id(int(c))
         if best[c] < SHARE * crop.max() or (probe.end and card.rank is Rank.TWO):
             continue  # a big pip on a card's face reads like a 2's index
-        x, y = (float(v) for v in probe.centre)
         trial = Placement(card, float(best[c]), x, y, probe.angle, 1, None)
         if _completable([*members, trial], free):
             return card
@@ -288,7 +288,7 @@ def fill_gaps(
             members.append(new)
             added.append(new)
         # A reading let in for a card still to come (``free``) that none gave spoils the meld.
-        if mendable(members) or not mendable([placed[i] for i in group]):
+        if added and (mendable(members) or not mendable([placed[i] for i in group])):
             found += added
     return found
 
