@@ -203,10 +203,10 @@ def test_a_probe_also_looks_a_few_degrees_either_side_of_the_fans_angle(
 ) -> None:
     # The fan's angle comes from its region, its cards lie 6° off it: only crops turned that
     # way read the missing card.
-    cards = _fan("Kh Ks Kc", [100, 100 + STEP, 100 + 3 * STEP])
+    cards = _fan("Kh Ks Kc", [140, 140 + STEP, 140 + 3 * STEP])
     # (Sure enough in a gap, not past an end.)
     shown = _reads_where(monkeypatch, "Kd", lambda x, y, s, a: 0.25 if abs(a - 6) < 1 else 0.01)
-    assert _fill(cards) == ["Kd@172"]
+    assert _fill(cards) == ["Kd@212"]
     assert sorted({round(a) for *_, a in shown}) == [-6, 0, 6]
     per_angle = len(fans.SIZES) * len(fans.ACROSS) * len(fans.ALONG)
     assert len(shown) == 3 * per_angle * 2  # two probes: the gap and past the first card
@@ -250,6 +250,33 @@ def test_a_ten_fanned_close_to_a_found_ten_is_no_reread_of_it(
     # A found ten's index within the crop's glyph height is the same glyph: its other half.
     half = replace(hit, x=float(missed[0]) + 12)
     assert _fill(cards, [half]) == []
+
+
+def test_a_crop_on_a_found_cards_index_reads_no_other_card_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # From a held-out table: J♥ Q♥ K♥ A♥, the probe past the J♥ shifted onto the J♥'s own
+    # index and the card's edge beside it read T♥ (0.79): a run one card longer, and wrong.
+    cards = _fan("Jh Qh Kh Ah", [100 + k * 0.2 * W for k in range(4)])
+    spot = np.array([100.0, 300.0]) - index_to_centre(0.0, W)
+    jack = IndexHit(Card("Jh"), 0.8, float(spot[0]), float(spot[1]), 0.0, None, size=28.0)
+
+    def beside_the_jack(x: float, y: float, s: float, a: float) -> float:
+        return 0.8 if np.hypot(x - jack.x, y - jack.y) < 11 else 0.02
+
+    _reads_where(monkeypatch, "Th", beside_the_jack)
+    assert _fill(cards, [jack]) == []
+    # The same reading a glyph away from the J♥'s index would be a ten before it.
+    far = replace(jack, x=jack.x + 28)
+    assert _fill(cards, [far]) == ["Th@76"]
+
+
+def test_no_card_is_read_past_the_photos_edge(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A fan's first card at the photo's left edge: one step before it, the index a card would
+    # show lies off the photo, where a crop is the edge's pixels smeared out.
+    _reads(monkeypatch, "4h", 0.8)
+    assert _fill(_fan("5h 6h 7h", [70, 70 + STEP, 70 + 2 * STEP])) == []
+    assert _fill(_fan("5h 6h 7h", [110, 110 + STEP, 110 + 2 * STEP])) == ["4h@74"]
 
 
 def test_a_gap_reading_counts_with_a_misread_card_of_the_meld_mended(

@@ -61,6 +61,7 @@ ALONG = (-0.04, 0.0, 0.04)
 # angle is often its region's, not theirs.
 TURNS = (-6.0, 0.0, 6.0)
 IN_CARD = 0.5  # card widths: the centre an index read implies lies this near its card found
+NEIGHBOUR = 0.5  # glyph heights: a probe's crop this near a found card's index re-reads it
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,16 @@ def _open(probe: _Probe, hits: list[IndexHit], placed: list[Placement]) -> bool:
     )
 
 
+def _on_photo(probe: _Probe, shape: tuple[int, ...], glyph: float) -> bool:
+    """Whether the index a card at the probe shows lies on the photo, a half glyph from its
+    edges: a crop past them is the edge's pixels smeared out (a fan's first card at the
+    border, its red index so stretched, read as a T♥ one step past it)."""
+    x, y = probe.centre - index_to_centre(probe.angle, W)
+    h, w = shape[:2]
+    m = glyph / 2
+    return bool(m <= x <= w - m and m <= y <= h - m)
+
+
 def _in_a_card(hit: IndexHit, placed: list[Placement]) -> bool:
     """Whether an index read went into a card found: one of its card lies within half a card
     width of where the index puts a card's centre (off by less than a fan's step when paired
@@ -200,15 +211,22 @@ def _read_already(
     a probe past a fan's first card reaches that card's own index with its offsets, a wide
     "10" most easily (its halves lie apart). In a gap, only a hit within the crop's glyph
     height: a ten's halves lie closer than that, and two tens fanned a fifth of a card apart,
-    their glyphs small, are two cards.
+    their glyphs small, are two cards. Whatever it reads, a crop within half a glyph of a found
+    card's index reads that index.
     """
     x, y, size, _ = crop
     reach = glyph_reach(card) * W
     if not probe.end:
         reach = min(reach, size)
-    return any(
+    if any(
         h.card == card and np.hypot(h.x - x, h.y - y) < reach and _in_a_card(h, placed)
         for h in hits
+    ):
+        return True
+    # A crop shifted off its spot onto a found card's index, half a glyph from it, reads that
+    # index with the card's edge beside it: a T♥ from a J♥ or a 6♥ and the edge.
+    return any(
+        np.hypot(h.x - x, h.y - y) < NEIGHBOUR * size and _in_a_card(h, placed) for h in hits
     )
 
 
@@ -264,7 +282,7 @@ def fill_gaps(
         if len(members) < 2:
             continue
         fan = _probes(members) if len(members) > 2 else _pair_probes(members)
-        probes = [p for p in fan if _open(p, hits, placed)]
+        probes = [p for p in fan if _open(p, hits, placed) and _on_photo(p, norm.shape, sizes[1])]
         if not probes:
             continue
         crops = [_crops_at(p, sizes) for p in probes]
