@@ -30,6 +30,7 @@ __all__ = [
     "card_width_from_indices",
     "common_upright",
     "group_cards",
+    "in_order",
     "index_to_centre",
     "is_dollar",
     "is_pile_top",
@@ -37,8 +38,10 @@ __all__ = [
     "meld_reference",
     "mendable",
     "one_per_spot",
+    "order_along",
     "pair_indices",
     "pile_orientation",
+    "places_along",
     "plausible_meld",
     "straighten",
 ]
@@ -324,20 +327,62 @@ def _one_spot(p: Placement, q: Placement, w: float) -> bool:
     return bool(turned and d < TURNED_SPOT * w)
 
 
+def in_order(cards: Sequence[Card]) -> bool:
+    """Whether a run's cards, in their order along the fan, climb or fall one way (a 2, the
+    joker, anywhere; the ace high, as Tranca has it); any set is.
+
+    >>> from cardscore.cards import parse_cards
+    >>> [in_order(parse_cards(c)) for c in ("7h 8h 9h", "Kh Qh 2c Th", "Qh Kh Ah", "Jh 6h 7h 8h")]
+    [True, True, True, False]
+    """
+    ranks = [c.rank.index for c in cards if c.rank is not Rank.TWO]
+    steps = np.diff(ranks)
+    return bool((steps == 0).all() or (steps > 0).all() or (steps < 0).all())
+
+
+def places_along(members: Sequence[Placement]) -> np.ndarray | None:
+    """Each member's place along the fan they lie in (px, along the cards' common right);
+    ``None`` when they do not lie alike."""
+    common = common_upright([p.angle for p in members])
+    if common is None:
+        return None
+    right, _ = card_axes(common)
+    return np.array([np.array([p.x, p.y]) @ right for p in members])
+
+
+def order_along(members: Sequence[Placement]) -> list[int] | None:
+    """The members' positions in their order along the fan they lie in; ``None`` when they
+    do not lie alike."""
+    places = places_along(members)
+    return None if places is None else np.argsort(places).tolist()
+
+
+def _laid_right(codes: Sequence[Card], order: Sequence[int] | None) -> bool:
+    """A legal-looking meld, its run in order along the fan (when that is known)."""
+    return plausible_meld(codes) and (order is None or in_order([codes[k] for k in order]))
+
+
 def meld_doubts(cards: list[Placement], groups: list[list[int]]) -> dict[int, Card | None]:
     """Cards that keep a group of three or more from looking like a meld, to be flagged.
 
     Maps a card's index to its runner-up when swapping in the runner-ups of that card alone,
     or else of two cards (one pair only), makes the group a legal-looking meld (Ts in a run of
     clubs whose runner-up is Tc), else to ``None``. A group no single card explains has all
-    its cards flagged.
+    its cards flagged. A run out of order along its fan is no meld as laid (J♥ 6♥ 7♥ 8♥ 9♥
+    10♥: the 5♥ misread).
     """
     doubts: dict[int, Card | None] = {}
     for group in groups:
         codes = [cards[i].card for i in group]
-        if len(group) < 3 or plausible_meld(codes):
+        order = order_along([cards[i] for i in group])
+        if len(group) < 3 or _laid_right(codes, order):
+            continue
+        if plausible_meld(codes):  # out of order: no runner-up or odd card to tell apart
+            doubts.update(dict.fromkeys(group))
             continue
         mend = _mending(codes, [cards[i].runner_up for i in group])
+        if not _laid_right([mend.get(k, c) for k, c in enumerate(codes)], order):
+            mend = {}
         fixes: dict[int, Card | None] = {group[k]: alt for k, alt in mend.items()}
         if not fixes:
             odd = [i for k, i in enumerate(group) if plausible_meld(codes[:k] + codes[k + 1 :])]

@@ -36,6 +36,7 @@ from cardscore.vision.layout import (
     straighten,
 )
 from cardscore.vision.proposals import MIN_CARD_PX, NORMAL_WIDTH, find_regions, normalise
+from cardscore.vision.rereads import reread_mends
 
 __all__ = ["Group", "Recognition", "SeenCard", "recognize"]
 
@@ -222,7 +223,14 @@ def recognize(
     groups = _groups(placed, NORMAL_WIDTH)
     # A meld that cannot be one points at a misread card: flag it, and where one card's
     # runner-up alone mends the meld, show that card with the first reading as alternative.
-    doubts = meld_doubts(placed, [list(g.cards) for g in groups if g.kind == "meld"])
+    melds = [list(g.cards) for g in groups if g.kind == "meld"]
+    doubts = meld_doubts(placed, melds)
+    # No runner-up mends it: the cards' indices read again for the one card that does.
+    rereads = reread_mends(norm, placed, melds, hits, doubts, model)
+    for group in melds:
+        if any(i in rereads for i in group):
+            for i in group:
+                doubts.pop(i, None)
     # Renumber cards in group order so a group's cards sit together in the list.
     order = [i for g in groups for i in g.cards]
     position = {old: new for new, old in enumerate(order)}
@@ -238,6 +246,8 @@ def recognize(
         if mended is not None:
             # The runner-up's own probability is not kept; 1 - p bounds it from above.
             card, alternative, confidence = mended, p.card, 1 - p.confidence
+        if old in rereads:
+            card, confidence, alternative = rereads[old][0], rereads[old][1], p.card
         seen.append(
             SeenCard(
                 card=card,
@@ -247,7 +257,7 @@ def recognize(
                 angle=p.angle % 360,
                 corners=corners,
                 indices=p.indices,
-                flagged=p.confidence < FLAG_BELOW or old in doubts,
+                flagged=p.confidence < FLAG_BELOW or old in doubts or old in rereads,
                 alternative=alternative,
             )
         )
