@@ -177,6 +177,29 @@ def test_a_weak_misreading_of_the_missed_index_does_not_close_its_gap(
     assert _fill(cards, [misread]) == ["Js@280"]
 
 
+def test_a_weak_misreading_beside_its_twin_whose_own_index_was_read_leaves_the_gap_open(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # From a held-out table: 6h 7h 8h 9h Th Jh, the 8h's index read weakly as a 9h (0.28),
+    # one step from the 9h found. The 9h's own index, read surely, is another glyph: the
+    # weak reading is the missed card's, and its gap is looked at.
+    x = [100 + k * STEP for k in (0, 1, 3, 4, 5)]
+    cards = _fan("6h 7h 9h Th Jh", x)
+
+    def index(at: float, code: str, prob: float) -> IndexHit:
+        spot = np.array([at, 300.0]) - index_to_centre(0.0, W)
+        return IndexHit(Card(code), prob, float(spot[0]), float(spot[1]), 0.0, None)
+
+    weak, own = index(100 + 2 * STEP, "9h", 0.28), index(x[2], "9h", 0.97)
+
+    def on_the_gap(x: float, y: float, s: float, a: float) -> float:
+        return 0.4 if np.hypot(x - weak.x, y - weak.y) < 6 else 0.01
+
+    _reads_where(monkeypatch, "8h", on_the_gap)
+    assert _fill(cards, [weak]) == []  # alone, it could be the 9h's own, placed off its step
+    assert _fill(cards, [weak, own]) == ["8h@172"]
+
+
 def _reads_where(
     monkeypatch: pytest.MonkeyPatch, code: str, prob: object
 ) -> list[tuple[float, float, float, float]]:

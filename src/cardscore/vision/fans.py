@@ -62,6 +62,7 @@ ALONG = (-0.04, 0.0, 0.04)
 TURNS = (-6.0, 0.0, 6.0)
 IN_CARD = 0.5  # card widths: the centre an index read implies lies this near its card found
 NEIGHBOUR = 0.5  # glyph heights: a probe's crop this near a found card's index re-reads it
+WEAK = 0.5  # an index read less surely is weak (as recognition's MIN_CARD): maybe a misreading
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,8 @@ def _open(probe: _Probe, hits: list[IndexHit], placed: list[Placement]) -> bool:
         return False
     sx, sy = probe.centre - index_to_centre(probe.angle, W)
     return not any(
-        np.hypot(h.x - sx, h.y - sy) < MERGE_ACROSS * W and _in_a_card(h, placed) for h in hits
+        np.hypot(h.x - sx, h.y - sy) < MERGE_ACROSS * W and _in_a_card(h, placed, hits)
+        for h in hits
     )
 
 
@@ -191,13 +193,31 @@ def _on_photo(probe: _Probe, shape: tuple[int, ...], glyph: float) -> bool:
     return bool(m <= x <= w - m and m <= y <= h - m)
 
 
-def _in_a_card(hit: IndexHit, placed: list[Placement]) -> bool:
+def _in_a_card(hit: IndexHit, placed: list[Placement], hits: Sequence[IndexHit]) -> bool:
     """Whether an index read went into a card found: one of its card lies within half a card
     width of where the index puts a card's centre (off by less than a fan's step when paired
-    with a neighbour's corner). A weak misreading of the missed card's own index (a German
-    "B" read as an 8) has its card's twin steps away."""
+    with a neighbour's corner), and, for a weak reading, no surer reading of that card,
+    another glyph, does (of ``hits``). A weak misreading of the missed card's own index (a
+    German "B" read as an 8) has its card's twin steps away, or one step away with the
+    twin's own index read surely."""
     x, y = np.array([hit.x, hit.y]) + index_to_centre(hit.angle, W)
-    return any(p.card == hit.card and np.hypot(p.x - x, p.y - y) < IN_CARD * W for p in placed)
+    return any(
+        p.card == hit.card
+        and np.hypot(p.x - x, p.y - y) < IN_CARD * W
+        and not any(_surer_twin(other, hit, p) for other in hits)
+        for p in placed
+    )
+
+
+def _surer_twin(other: IndexHit, hit: IndexHit, card: Placement) -> bool:
+    """Whether ``other`` is the found ``card``'s own index, read surer than ``hit``, a weak
+    reading, and apart from it (another glyph)."""
+    if hit.prob >= WEAK or other.card != hit.card or other.prob <= hit.prob:
+        return False
+    if np.hypot(other.x - hit.x, other.y - hit.y) <= glyph_reach(hit.card) * W:
+        return False
+    x, y = np.array([other.x, other.y]) + index_to_centre(other.angle, W)
+    return bool(np.hypot(card.x - x, card.y - y) < IN_CARD * W)
 
 
 def _read_already(
@@ -219,14 +239,14 @@ def _read_already(
     if not probe.end:
         reach = min(reach, size)
     if any(
-        h.card == card and np.hypot(h.x - x, h.y - y) < reach and _in_a_card(h, placed)
+        h.card == card and np.hypot(h.x - x, h.y - y) < reach and _in_a_card(h, placed, hits)
         for h in hits
     ):
         return True
     # A crop shifted off its spot onto a found card's index, half a glyph from it, reads that
     # index with the card's edge beside it: a T♥ from a J♥ or a 6♥ and the edge.
     return any(
-        np.hypot(h.x - x, h.y - y) < NEIGHBOUR * size and _in_a_card(h, placed) for h in hits
+        np.hypot(h.x - x, h.y - y) < NEIGHBOUR * size and _in_a_card(h, placed, hits) for h in hits
     )
 
 

@@ -3,8 +3,10 @@
 Stages: white card regions give the card size (:mod:`~cardscore.vision.proposals`); ink blobs
 of index size are classified in four orientations (:mod:`~cardscore.vision.detect`); hits are
 paired into physical cards and grouped (:mod:`~cardscore.vision.layout`); a meld's regular
-step finds the cards missed in it and drops readings too many (:mod:`~cardscore.vision.fans`).
-Coordinates in the result are the original photo's pixels.
+step finds the cards missed in it and drops readings too many (:mod:`~cardscore.vision.fans`);
+a meld that cannot be one as laid has its cards read again for the one card that makes it
+one (:mod:`~cardscore.vision.rereads`). Coordinates in the result are the original photo's
+pixels.
 """
 
 from __future__ import annotations
