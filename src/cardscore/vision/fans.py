@@ -30,6 +30,7 @@ from cardscore.vision.layout import (
     Placement,
     card_axes,
     common_upright,
+    hit_centre,
     index_to_centre,
     mendable,
     plausible_meld,
@@ -200,7 +201,7 @@ def _in_a_card(hit: IndexHit, placed: list[Placement], hits: Sequence[IndexHit])
     another glyph, does (of ``hits``). A weak misreading of the missed card's own index (a
     German "B" read as an 8) has its card's twin steps away, or one step away with the
     twin's own index read surely."""
-    x, y = np.array([hit.x, hit.y]) + index_to_centre(hit.angle, W)
+    x, y = hit_centre(hit, W)
     return any(
         p.card == hit.card
         and np.hypot(p.x - x, p.y - y) < IN_CARD * W
@@ -216,7 +217,7 @@ def _surer_twin(other: IndexHit, hit: IndexHit, card: Placement) -> bool:
         return False
     if np.hypot(other.x - hit.x, other.y - hit.y) <= glyph_reach(hit.card) * W:
         return False
-    x, y = np.array([other.x, other.y]) + index_to_centre(other.angle, W)
+    x, y = hit_centre(other, W)
     return bool(np.hypot(card.x - x, card.y - y) < IN_CARD * W)
 
 

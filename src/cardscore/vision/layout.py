@@ -30,6 +30,7 @@ __all__ = [
     "card_width_from_indices",
     "common_upright",
     "group_cards",
+    "hit_centre",
     "in_order",
     "index_to_centre",
     "is_dollar",
@@ -104,7 +105,8 @@ def index_to_centre(angle: float, w: float) -> np.ndarray:
     return np.asarray((0.5 - INDEX_U) * w * right + (0.5 - INDEX_V) * w * ASPECT * down)
 
 
-def _centre(hit: IndexHit, w: float) -> np.ndarray:
+def hit_centre(hit: IndexHit, w: float) -> np.ndarray:
+    """Where a corner index read puts its card's centre (cards ``w`` wide)."""
     return np.asarray(np.array([hit.x, hit.y]) + index_to_centre(hit.angle, w))
 
 
@@ -164,7 +166,7 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
                 )
             )
         elif i not in used:
-            c = _centre(a, w)
+            c = hit_centre(a, w)
             cards.append(
                 Placement(a.card, a.prob, float(c[0]), float(c[1]), a.angle, 1, a.runner_up)
             )
@@ -373,12 +375,14 @@ def meld_doubts(cards: list[Placement], groups: list[list[int]]) -> dict[int, Ca
     """
     doubts: dict[int, Card | None] = {}
     for group in groups:
+        if len(group) < 3:
+            continue
         codes = [cards[i].card for i in group]
         order = order_along([cards[i] for i in group])
-        if len(group) < 3 or _laid_right(codes, order):
-            continue
-        if plausible_meld(codes):  # out of order: no runner-up or odd card to tell apart
-            doubts.update(dict.fromkeys(group))
+        if plausible_meld(codes):
+            if order is not None and not in_order([codes[k] for k in order]):
+                # Out of order: no runner-up or odd card to tell apart.
+                doubts.update(dict.fromkeys(group))
             continue
         mend = _mending(codes, [cards[i].runner_up for i in group])
         if not _laid_right([mend.get(k, c) for k, c in enumerate(codes)], order):

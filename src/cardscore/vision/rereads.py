@@ -24,6 +24,7 @@ from cardscore.vision.fans import GAP
 from cardscore.vision.labels import BACKGROUND
 from cardscore.vision.layout import (
     Placement,
+    hit_centre,
     in_order,
     index_to_centre,
     places_along,
@@ -63,9 +64,7 @@ def _index_points(
     own = [
         h
         for h in hits
-        if h.card == p.card
-        and np.hypot(*(np.array([h.x, h.y]) + index_to_centre(h.angle, W) - [p.x, p.y]))
-        < OWN_INDEX * W
+        if h.card == p.card and np.hypot(*(hit_centre(h, W) - [p.x, p.y])) < OWN_INDEX * W
     ]
     if not own:
         x, y = np.array([p.x, p.y]) - index_to_centre(p.angle, W)
