@@ -15,7 +15,7 @@ from rich.table import Table
 from cardscore.breakdown import Breakdown
 from cardscore.cards import Card
 
-__all__ = ["breakdown_table", "console", "echo_json", "json_default", "json_option"]
+__all__ = ["ask", "breakdown_table", "console", "echo_json", "json_default", "json_option"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -41,6 +41,20 @@ def json_option(function: F) -> F:
     return click.option(
         "--json", "as_json", is_flag=True, help="Print JSON for machines instead of text."
     )(function)
+
+
+def ask(text: str, default: str = "") -> str | None:
+    """The player's answer to ``text``, or ``None`` when they quit: ``q``, ``quit``, or the end of
+    input (Ctrl-D, a piped file run out). Ctrl-C still aborts."""
+    try:
+        answer: str = click.prompt(text, default=default, show_default=bool(default))
+    except click.Abort as abort:
+        if isinstance(abort.__context__, EOFError):
+            click.echo()
+            return None
+        raise
+    answer = answer.strip()
+    return None if answer.lower() in ("q", "quit") else answer
 
 
 def console() -> Console:

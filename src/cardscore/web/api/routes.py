@@ -242,7 +242,7 @@ def score_gongzhu_hand(body: GongzhuHandIn) -> dict[str, Any]:
     from cardscore.web.games.gongzhu import _piles
 
     piles = _piles({"piles": body.piles, "notation": body.notation})
-    rules = Rules(**body.rules.model_dump())
+    rules = Rules.from_mapping(body.rules.model_dump())
     return {"scores": [s.as_dict() for s in score_hand(piles, rules)]}
 
 
