@@ -31,8 +31,11 @@ def test_score_json_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "crosskings", "score", "2s", "3s", "4s", "kh", "--json")
     data = json.loads(out)
     assert code == 0
-    assert data["score"] == 4
+    assert data["total"] == 4
     assert data["kings"] == {"Kh": "As"}
+    assert data["terms"] == [
+        {"term": "run", "points": 4, "cards": ["As", "2s", "3s", "4s"], "note": "(K♥ as A♠)"}
+    ]
     code, out, _ = run(capsys, "crosskings", "score", "--explain", "2S", "3S", "4S", "KH")
     assert code == 0
     assert "K♥ stands for A♠" in out

@@ -69,5 +69,5 @@ def breakdown_table(breakdown: Breakdown, title: str | None = None) -> Table:
     table.add_column("points", justify="right", footer=str(breakdown.total))
     table.add_column("why")
     for term in breakdown:
-        table.add_row(term.name, str(term.points), term.detail)
+        table.add_row(term.name, str(term.points), term.text)
     return table

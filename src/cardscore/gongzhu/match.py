@@ -129,7 +129,7 @@ class Match:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "players": list(self.players),
+            "names": list(self.players),
             "limit": self.limit,
             "rules": self.rules.as_dict(),
             "hands": [list(hand.piles) for hand in self.hands],
@@ -145,7 +145,7 @@ class Match:
         if not isinstance(data, Mapping):
             raise CardscoreError(Problem.of("match_not_object"))
         match = cls(
-            tuple(data.get("players", ())),
+            tuple(data.get("names", ())),
             data.get("limit", DEFAULT_LIMIT),
             Rules.from_mapping(data.get("rules")),
         )
