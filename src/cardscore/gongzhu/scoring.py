@@ -156,7 +156,7 @@ def parse_piles(
         for card in set(pile):
             where.setdefault(card, []).append(number)
     problems = [
-        Problem.of("card_in_two_piles", card=str(card), piles=" and ".join(map(str, numbers)))
+        Problem.of("card_in_two_piles", card=str(card), piles=", ".join(map(str, numbers)))
         for card, numbers in sorted(where.items())
         if len(numbers) > 1
     ]

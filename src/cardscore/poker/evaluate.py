@@ -339,7 +339,7 @@ def showdown(hands: Iterable[Sequence[Card] | str]) -> Showdown:
         for card in parsed[-1]:
             where.setdefault(card, []).append(number)
     problems += [
-        Problem.of("card_in_two_hands", card=str(card), hands=" and ".join(map(str, numbers)))
+        Problem.of("card_in_two_hands", card=str(card), hands=", ".join(map(str, numbers)))
         for card, numbers in sorted(where.items())
         if len(numbers) > 1
     ]
