@@ -14,7 +14,6 @@ from starlette.concurrency import run_in_threadpool
 
 from cardscore.errors import CardscoreError
 from cardscore.web.api.schemas import (
-    TRANCA_ROUND_EXAMPLE,
     MatchCreated,
     MatchOut,
     PhotoOut,
@@ -253,8 +252,7 @@ def game_router(games: Sequence[WebGame]) -> APIRouter:
     built = APIRouter(prefix="/api", responses=PROBLEM_RESPONSES)
     models = [game.match_in for game in games if game.match_in is not None]
     if models:
-        match_in: Any = models[0] if len(models) == 1 else Union[tuple(models)]  # noqa: UP007
-        body = Annotated[match_in, Field(discriminator="game")] if len(models) > 1 else match_in
+        body: Any = Annotated[Union[tuple(models)], Field(discriminator="game")]  # noqa: UP007
         built.add_api_route(
             "/matches",
             _typed(create_match, body),
@@ -263,23 +261,19 @@ def game_router(games: Sequence[WebGame]) -> APIRouter:
             tags=["matches"],
         )
     write = _round_write([game.round_in for game in games if game.round_in is not None])
-    built.add_api_route(
-        "/matches/{match_id}/rounds",
-        _typed(add_round, write),
-        methods=["POST"],
-        status_code=201,
-        tags=["matches"],
-        responses={**_WRITE, 201: _CHANGED},
-        response_model=MatchOut | SavedOut,
-    )
-    built.add_api_route(
-        "/matches/{match_id}/rounds/{number}",
-        _typed(edit_round, write),
-        methods=["PUT"],
-        tags=["matches"],
-        responses={**_WRITE, 200: _CHANGED},
-        response_model=MatchOut | SavedOut,
-    )
+    for path, endpoint, method, status in (
+        ("/matches/{match_id}/rounds", add_round, "POST", 201),
+        ("/matches/{match_id}/rounds/{number}", edit_round, "PUT", 200),
+    ):
+        built.add_api_route(
+            path,
+            _typed(endpoint, write),
+            methods=[method],
+            status_code=status,
+            tags=["matches"],
+            responses={**_WRITE, status: _CHANGED},
+            response_model=MatchOut | SavedOut,
+        )
     return built
 
 
@@ -302,17 +296,8 @@ def _round_write(models: Sequence[type[BaseModel]]) -> type[RoundWrite]:
     """:class:`RoundWrite` whose ``round`` documents each game's round (checked by the game)."""
     if not models:
         return RoundWrite
-    described: dict[str, Any] = {"anyOf": [model.model_json_schema() for model in models]}
+    described: dict[str, Any] = {"anyOf": [m.model_json_schema() for m in models]}
     field = RoundWrite.model_fields["round"]
     round_type: Any = dict[str, Any]
-    return create_model(
-        "RoundWrite",
-        __base__=RoundWrite,
-        round=(
-            round_type,
-            Field(
-                description=field.description,
-                json_schema_extra={**described, "example": TRANCA_ROUND_EXAMPLE},
-            ),
-        ),
-    )
+    documented = Field(description=field.description, json_schema_extra=described)
+    return create_model("RoundWrite", __base__=RoundWrite, round=(round_type, documented))

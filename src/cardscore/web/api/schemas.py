@@ -127,9 +127,8 @@ class MatchCreated(BaseModel):
 class RoundWrite(_Strict):
     version: int = Field(ge=1, le=2**31, description="The match version the client last saw.")
     round: dict[str, Any] = Field(
-        description="The round document: for Tranca the `cardscore tranca score` JSON, for "
-        'Gong Zhu `{"piles": [four piles]}`.',
-        json_schema_extra={"example": TRANCA_ROUND_EXAMPLE},
+        description="The round document, in the match's game's own shape (below); the game "
+        "checks it and names every problem."
     )
 
 

@@ -19,54 +19,39 @@ from cardscore.web.games.base import Checked, GameAdapter, Summary
 __all__ = ["Checked", "GameAdapter", "Summary", "WebGame", "adapters", "get_adapter", "web_games"]
 
 
+_CODE = ("adapter", "match_in", "round_in", "pages", "api", "match_context")
+_FOLDERS = ("templates", "static", "i18n")
+
+
 @dataclass(frozen=True)
 class WebGame:
-    """A registered game's web parts, imported."""
+    """A registered game's web parts (:class:`~cardscore.registry.Web`), imported."""
 
     name: str
     title: str
     web: Web
-    adapter: GameAdapter | None
-    match_in: Any
-    """The Pydantic model of a new match (one arm of ``POST /api/matches``), or None."""
-    round_in: Any
-    pages: Any
-    api: Any
-    match_context: Any
-    templates: Path | None
-    static: Path | None
-    i18n: Path | None
+    adapter: GameAdapter | None = None
+    match_in: Any = None
+    round_in: Any = None
+    pages: Any = None
+    api: Any = None
+    match_context: Any = None
+    templates: Path | None = None
+    static: Path | None = None
+    i18n: Path | None = None
 
-
-def _optional(reference: str | None, get: Any) -> Any:
-    return None if reference is None else get(reference)
+    @classmethod
+    def of(cls, game: Game, web: Web) -> WebGame:
+        parts = {f: load(getattr(web, f)) for f in _CODE if getattr(web, f)}
+        parts.update({f: folder(getattr(web, f)) for f in _FOLDERS if getattr(web, f)})
+        if "adapter" in parts:
+            parts["adapter"] = parts["adapter"]()
+        return cls(game.name, game.title, web, **parts)
 
 
 @lru_cache(maxsize=8)
 def _imported(registered: tuple[Game, ...]) -> tuple[WebGame, ...]:
-    found: list[WebGame] = []
-    for game in registered:
-        web = game.web
-        if web is None:
-            continue
-        adapter = _optional(web.adapter, load)
-        found.append(
-            WebGame(
-                name=game.name,
-                title=game.title,
-                web=web,
-                adapter=None if adapter is None else adapter(),
-                match_in=_optional(web.match_in, load),
-                round_in=_optional(web.round_in, load),
-                pages=_optional(web.pages, load),
-                api=_optional(web.api, load),
-                match_context=_optional(web.match_context, load),
-                templates=_optional(web.templates, folder),
-                static=_optional(web.static, folder),
-                i18n=_optional(web.i18n, folder),
-            )
-        )
-    return tuple(found)
+    return tuple(WebGame.of(game, game.web) for game in registered if game.web is not None)
 
 
 def web_games() -> tuple[WebGame, ...]:
