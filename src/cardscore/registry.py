@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pathlib is imported when a folder is asked for, not at start-up
+    from pathlib import Path
 
 __all__ = [
     "Game",
@@ -65,6 +67,7 @@ def folder(reference: str) -> Path:
     'templates'
     """
     from importlib.resources import files
+    from pathlib import Path
 
     package, _, name = reference.partition(":")
     return Path(str(files(package).joinpath(name)))
@@ -72,18 +75,17 @@ def folder(reference: str) -> Path:
 
 @dataclass(frozen=True, slots=True)
 class Web:
-    """What the web app offers of a game. Every reference is optional but ``start``.
+    """What the web app offers of a game; everything but ``start``, ``link``, ``blurb`` optional.
 
-    ``start`` is the path of the game's own page, which the home page links to with the text
-    under the translation keys ``link`` and ``blurb``. A game that keeps matches names its
-    ``adapter`` (a :class:`cardscore.web.games.GameAdapter` class), the Pydantic model of a new
-    match (``match_in``, whose ``game`` field is ``Literal[name]``: one arm of ``POST
-    /api/matches``) and of a round (``round_in``, documentation of the round documents the
-    adapter checks); its match page is the template ``match_template`` and ``match_context``, if
-    given, is a function ``(snapshot) -> dict`` of what else that page shows. ``pages`` and
-    ``api`` are FastAPI routers (pages, and stateless API operations). ``templates``, ``static``
-    (served under ``/static/<name>/``) and ``i18n`` (``en.json``, ``pt_BR.json``: the game's
-    page text) are ``"package:folder"`` references to folders the game brings with it.
+    ``start``: the game's own page, linked from the home page with the text under the
+    translation keys ``link`` and ``blurb``. A game that keeps matches names its ``adapter`` (a
+    :class:`cardscore.web.games.GameAdapter` class), the Pydantic models of a new match
+    (``match_in``, with ``game: Literal[name]``: one arm of ``POST /api/matches``) and of a
+    round (``round_in``: documentation; the adapter checks rounds), its match page's template
+    (``match_template``, by default ``match_<name>.html``) and ``match_context``, a function
+    ``(snapshot) -> dict`` of what else that page shows. ``pages`` and ``api``: FastAPI routers
+    (pages; stateless API operations). ``templates``, ``static`` (served under
+    ``/static/<name>/``) and ``i18n`` (``en.json``, ``pt_BR.json``): folders the game brings.
     """
 
     start: str
@@ -145,7 +147,6 @@ _GAMES: list[Game] = [
             adapter="cardscore.web.games.tranca:TrancaAdapter",
             match_in=f"{_SCHEMAS}:TrancaMatchIn",
             round_in=f"{_SCHEMAS}:TrancaRoundIn",
-            match_template="match_tranca.html",
         ),
     ),
     Game(
@@ -165,7 +166,6 @@ _GAMES: list[Game] = [
             adapter="cardscore.web.games.gongzhu:GongzhuAdapter",
             match_in=f"{_SCHEMAS}:GongzhuMatchIn",
             round_in=f"{_SCHEMAS}:GongzhuRoundIn",
-            match_template="match_gongzhu.html",
         ),
     ),
     Game(
@@ -201,7 +201,6 @@ _GAMES: list[Game] = [
             adapter="cardscore.web.games.crosskings:CrossKingsAdapter",
             match_in=f"{_SCHEMAS}:CrossKingsMatchIn",
             round_in=f"{_SCHEMAS}:CrossKingsMoveIn",
-            match_template="match_crosskings.html",
             match_context=f"{_PAGES}.crosskings:board_context",
         ),
     ),

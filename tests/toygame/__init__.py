@@ -41,7 +41,6 @@ GAME = Game(
         adapter="tests.toygame.web:ToyAdapter",
         match_in="tests.toygame.web:ToyMatchIn",
         round_in="tests.toygame.web:ToyRoundIn",
-        match_template="match_toy.html",
         templates="tests.toygame:templates",
         static="tests.toygame:static",
         i18n="tests.toygame:i18n",

@@ -43,7 +43,7 @@ def match_page(request: Request, match_id: str, key: str) -> HTMLResponse:
     extra: dict[str, Any] = game.match_context(snapshot) if game.match_context else {}
     return render(
         request,
-        game.web.match_template or "match.html",
+        game.web.match_template or f"match_{game.name}.html",
         **extra,
         match=match,
         colours=COLOURS,
