@@ -85,7 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.store = MatchStore(engine)
     install_problem_handlers(app, html=error_page)
-    games = web_games()
+    app.state.games = games = web_games()  # the pages offer what the routes serve
     app.include_router(api_router)
     app.include_router(game_router(games))
     for game in games:

@@ -8,9 +8,8 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from cardscore.web.games import web_games
 from cardscore.web.i18n import LANGUAGES, translator
-from cardscore.web.pages.render import LANG_COOKIE, json_markup, language_of, render
+from cardscore.web.pages.render import LANG_COOKIE, games_of, json_markup, language_of, render
 
 __all__ = ["router"]
 
@@ -21,7 +20,7 @@ router = APIRouter(include_in_schema=False)
 def home(request: Request) -> HTMLResponse:
     t = translator(language_of(request))
     # The script lists kept matches and standings by game: it shows each game's own name.
-    names = {game.name: _name(t, game.name, game.title) for game in web_games()}
+    names = {game.name: _name(t, game.name, game.title) for game in games_of(request)}
     return render(request, "home.html", game_names=json_markup(names))
 
 

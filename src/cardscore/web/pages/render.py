@@ -13,7 +13,7 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from cardscore.web.games import web_games
+from cardscore.web.games import WebGame, web_games
 from cardscore.web.i18n import JS_KEYS, LANGUAGES, choose_language, messages, translator
 from cardscore.web.problems import ProblemError
 from cardscore.web.security import csrf_matches, new_key
@@ -23,6 +23,7 @@ __all__ = [
     "CSRF_COOKIE",
     "LANG_COOKIE",
     "error_page",
+    "games_of",
     "js_text",
     "json_markup",
     "language_of",
@@ -63,6 +64,12 @@ def store_of(request: Request) -> MatchStore:
     return store
 
 
+def games_of(request: Request) -> tuple[WebGame, ...]:
+    """The games the app was built with (the registry's, when it was created)."""
+    games: tuple[WebGame, ...] = request.app.state.games
+    return games
+
+
 def qr_svg(text: str) -> Markup:
     import qrcode
     import qrcode.image.svg
@@ -83,7 +90,7 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
             "lang": language,
             "languages": LANGUAGES,
             "csrf": csrf,
-            "games": web_games(),
+            "games": games_of(request),
             "path": request.url.path,
             **context,
         },
