@@ -26,7 +26,7 @@ class _GameGroup(click.Group):
     """Adds each registered game's command group lazily, so start-up stays fast."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        names = [*super().list_commands(ctx), *(g.name for g in games(available_only=True))]
+        names = [*super().list_commands(ctx), *(g.name for g in games())]
         return sorted([*names, "recognize", "serve"])
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
@@ -43,8 +43,6 @@ class _GameGroup(click.Group):
             game = get_game(cmd_name)
         except LookupError:
             return None
-        if game not in games(available_only=True):
-            return None
         loaded: click.Command = game.load_cli()
         return loaded
 
@@ -59,7 +57,7 @@ def cli() -> None:
 @json_option
 def games_command(as_json: bool) -> None:
     """List the games cardscore knows."""
-    available = games(available_only=True)
+    available = games()
     if as_json:
         echo_json(
             [

@@ -10,7 +10,15 @@ from markupsafe import Markup
 
 from cardscore.web.api.routes import match_out
 from cardscore.web.charts import COLOURS, totals_chart
-from cardscore.web.pages.render import js_text, json_markup, language_of, qr_svg, render, store_of
+from cardscore.web.pages.render import (
+    games_of,
+    js_text,
+    json_markup,
+    language_of,
+    qr_svg,
+    render,
+    store_of,
+)
 from cardscore.web.photos import recognizer
 from cardscore.web.security import share_key_for
 
@@ -38,14 +46,11 @@ def match_page(request: Request, match_id: str, key: str) -> HTMLResponse:
         "photo": recognizer() is not None,
         "lang": language_of(request),
     }
-    extra: dict[str, Any] = {}
-    if match.game == "crosskings":
-        from cardscore.web.pages.crosskings import board_context
-
-        extra = board_context(snapshot)
+    game = next(game for game in games_of(request) if game.name == match.game)
+    extra: dict[str, Any] = game.match_context(snapshot) if game.match_context else {}
     return render(
         request,
-        f"match_{match.game}.html",
+        game.web.match_template or f"match_{game.name}.html",
         **extra,
         match=match,
         colours=COLOURS,
