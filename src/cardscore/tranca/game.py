@@ -969,6 +969,8 @@ class TrancaState:
         hidden.extend(other.stock)
         for morto in other.mortos:
             hidden.extend(morto)
+        reds = [c for c in hidden if c in _RED_THREES]  # never held: only stock and mortos
+        hidden = [c for c in hidden if c not in _RED_THREES]
         rng.shuffle(hidden)
         at = 0
         for s in range(self.players):
@@ -979,6 +981,9 @@ class TrancaState:
                     hand[card] += 1
                 other.hands[s] = hand
                 at += n
+        hidden = hidden[at:] + reds
+        rng.shuffle(hidden)
+        at = 0
         for i, morto in enumerate(other.mortos):
             other.mortos[i] = hidden[at : at + len(morto)]
             at += len(morto)
