@@ -832,7 +832,7 @@ class TrancaState:
             data: dict[str, Any] = {
                 "name": self.team_name(team),
                 "players": [self.names[s] for s in seats],
-                "melds": [[_CARDS[i].code for i in m] for m in self.melds[team]],
+                "melds": [meld.as_list() for meld in self.team_melds(team)],
                 "dollars": [_CARDS[i].code for i in self.dollars[team]],
                 "hand": {self.names[s]: [c.code for c in self.hand(s)] for s in seats},
                 "took_morto": self.took_morto[team],
