@@ -170,7 +170,7 @@ def _user_turn(state: TrancaState, line: str) -> str | None:
         click.echo(f"undone: {move.action.notation} (and the computer's moves after it)")
         return None
     try:
-        move = state.play(line)
+        move = state.play(line.strip())
     except CardscoreError as error:
         for problem in error.problems:
             click.echo(f"refused: {problem}")
