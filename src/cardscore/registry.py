@@ -51,7 +51,7 @@ _GAMES: tuple[Game, ...] = (
         players=(2, 3, 4, 6),
         module="cardscore.tranca",
         cli="cardscore.tranca.cli:group",
-        actions=("score", "match", "recognize"),
+        actions=("score", "match", "play", "recognize"),
     ),
     Game(
         name="gongzhu",
