@@ -42,7 +42,7 @@ def match_page(request: Request, match_id: str, key: str) -> HTMLResponse:
     if match.game == "crosskings":
         from cardscore.web.pages.crosskings import board_context
 
-        extra = board_context(snapshot)
+        extra = board_context(snapshot, page_data["lang"])
     return render(
         request,
         f"match_{match.game}.html",

@@ -12,6 +12,7 @@
   const SUITS = [["S", "♠", "black"], ["H", "♥", "red"], ["D", "♦", "red"], ["C", "♣", "black"]];
   const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
   const PILE_RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "2"];
+  const NUMBER = new Intl.NumberFormat(document.documentElement.lang || "en");
   let editing = null;
   let active = null;
   // Per team with a photo: what recognition saw, each card's code as corrected (null: deleted),
@@ -216,12 +217,14 @@
     }
   }
 
-  // The photo drawn again at most `side` pixels on its longest side, as a JPEG Blob (null when
-  // the browser cannot decode it: the file then goes as it is).
-  async function downsize(file, side, quality) {
+  // The photo drawn again at most `side` pixels on its longest side, as a JPEG Blob; null when
+  // the browser cannot decode it, or (`onlyLarger`) when it is no larger than that already:
+  // the file then goes as it is.
+  async function downsize(file, side, quality, onlyLarger = false) {
     try {
       const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
       const scale = Math.min(1, side / Math.max(bitmap.width, bitmap.height));
+      if (onlyLarger && scale === 1) { bitmap.close(); return null; }
       const canvas = el("canvas", { width: Math.round(bitmap.width * scale), height: Math.round(bitmap.height * scale) });
       canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
       bitmap.close();
@@ -277,9 +280,10 @@
     try {
       showMessages([tr("photo_preparing")], "ok");
       const copy = shrink(file);
-      const small = await downsize(file, UPLOAD_SIDE, 0.9);
+      const small = await downsize(file, UPLOAD_SIDE, 0.92, true);
       const body = new FormData();
-      body.append("photo", small && small.size < file.size ? small : file, "photo.jpg");
+      if (small) body.append("photo", small, "photo.jpg");
+      else body.append("photo", file);
       const result = await upload("/api/photos", body, (done) => {
         showMessages([done < 1 ? fill(tr("photo_sending"), { percent: Math.round(done * 100) }) : tr("photo_reading")], "ok");
       });
@@ -503,9 +507,9 @@
     const box = document.getElementById("preview");
     box.replaceChildren();
     for (const team of data.breakdowns || []) {
-      const table = el("table", { class: "breakdown" }, [el("caption", {}, [team.side + ": ", el("strong", { text: String(team.total) })])]);
+      const table = el("table", { class: "breakdown" }, [el("caption", {}, [team.side + ": ", el("strong", { text: NUMBER.format(team.total) })])]);
       for (const term of team.terms) {
-        table.append(el("tr", {}, [el("td", { text: tr("term." + term.name) }), el("td", { class: "num", text: String(term.points) }), el("td", { text: term.detail })]));
+        table.append(el("tr", {}, [el("td", { text: tr("term." + term.name) }), el("td", { class: "num", text: NUMBER.format(term.points) }), el("td", { text: term.detail })]));
       }
       box.append(table);
     }
