@@ -112,6 +112,93 @@ def detail(text: str, language: str) -> str:
     return text
 
 
+# The web app's own problems (cardscore.web: store, routes, security, game adapters) and the
+# HTTP phrases a browser may meet, each a pattern and its catalogue key; groups as above.
+_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.DOTALL), key)
+    for pattern, key in (
+        (r"(?:round|hand|move|pile) (\d+)(?: ('[^']*'))?: (.+)", "problem.at"),
+        (
+            r"match ('[^']*') changed since you loaded it \(you sent version (\d+), it is now "
+            r"(\w+)\): reload it and enter the round again",
+            "problem.conflict",
+        ),
+        (r"there is no match ('[^']*')", "problem.no_match"),
+        (r"match ('[^']*') has no round (\d+)", "problem.no_round"),
+        (r"there is no round to undo", "problem.nothing_to_undo"),
+        (r"this key does not open match ('[^']*')", "problem.bad_key"),
+        (
+            r"the share link only reads this match; use the edit link to change it",
+            "problem.read_only",
+        ),
+        (
+            r"the form's security token is missing or stale: reload the page and try again",
+            "problem.csrf",
+        ),
+        (r"unknown game ('[^']*')", "problem.unknown_game"),
+        (r"game ('[^']*') is not installed on this server", "problem.unknown_game"),
+        (r"the photo is larger than ([\d,]+) bytes", "problem.photo_large"),
+        (r"the photo is empty", "problem.photo_empty"),
+        (r"the upload is not a JPEG, PNG or WebP image", "problem.not_image"),
+        (r"the image has more than ([\d,]+) pixels", "problem.too_many_pixels"),
+        (
+            r"the image is (\d+)×(\d+) = [\d,]+ pixels; the limit is ([\d,]+)",
+            "problem.image_too_big",
+        ),
+        (r"the (\w+) image cannot be read: .*", "problem.unreadable_image"),
+        (r"the game is over", "problem.game_over"),
+        (r"a hand has 'piles': a list of four piles, one per player", "problem.four_piles"),
+        (r"an unexpected error happened; it has been logged", "problem.unexpected"),
+        (
+            r"(Not Found|Method Not Allowed|Unauthorized|Forbidden|Conflict|Payload Too Large|"
+            r"Content Too Large|Too Many Requests|Service Unavailable|Bad Request|"
+            r"Unprocessable (?:Entity|Content)|Internal Server Error)",
+            "problem.http",
+        ),
+    )
+)
+
+
+def problem_text(problem: str, language: str) -> str:
+    """A problem's message in ``language``: the library's by its code (when it carries one),
+    the web app's own by its wording; any other is left as it is.
+    """
+    if language == "en":
+        return str(problem)
+    code = getattr(problem, "code", None)
+    if code is not None and getattr(problem, "params", None) is not None:
+        translated = _library_translation(problem, language)
+        if translated is not None:
+            return translated
+    t = translator(language)
+    for pattern, key in _PROBLEMS:
+        found = pattern.fullmatch(str(problem))
+        if found is None:
+            continue
+        a, b, c = [*found.groups(), None, None, None][:3]
+        if key == "problem.at":
+            kind = str(problem).split(" ", 1)[0]
+            where = t(f"problem.where_{kind}", n=a) + (f" {b}" if b else "")
+            return f"{where}: {problem_text(c or '', language)}"
+        if key == "problem.http":
+            return t(f"http.{(a or '').lower().replace(' ', '_')}")
+        numbers = [
+            _swap(g, language) if g and g.replace(",", "").isdigit() else g for g in (a, b, c)
+        ]
+        return t(key, **dict(zip("abc", numbers, strict=True)))
+    return str(problem)
+
+
+def _library_translation(problem: str, language: str) -> str | None:
+    """The library's own translation of a coded problem (``cardscore.errors.translate``)."""
+    try:
+        from cardscore.errors import translate  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return None
+    text: str = translate(problem, language)
+    return text
+
+
 def category_name(category: str, language: str) -> str:
     """A poker category (``'full house'``) as the language names it."""
     return translator(language)(f"poker.category.{category}")
@@ -174,4 +261,5 @@ def formatters(language: str) -> dict[str, Callable[..., str]]:
         "detail": lambda text: detail(text, language),
         "hand_name": lambda rank: hand_name(rank, language),
         "category_name": lambda category: category_name(category, language),
+        "problem": lambda text: problem_text(text, language),
     }

@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from cardscore.web.api.routes import match_out
 from cardscore.web.charts import COLOURS, totals_chart
+from cardscore.web.i18n import translator
 from cardscore.web.pages.render import js_text, json_markup, language_of, qr_svg, render, store_of
 from cardscore.web.photos import recognizer
 from cardscore.web.security import share_key_for
@@ -49,7 +50,14 @@ def match_page(request: Request, match_id: str, key: str) -> HTMLResponse:
         **extra,
         match=match,
         colours=COLOURS,
-        chart=Markup(totals_chart(match.sides, [r.totals for r in match.rounds], match.target)),
+        chart=Markup(
+            totals_chart(
+                match.sides,
+                [r.totals for r in match.rounds],
+                match.target,
+                translator(page_data["lang"])("chart.label"),
+            )
+        ),
         share_url=share_url,
         share_qr=qr_svg(share_url) if share_url else None,
         page_data=json_markup(page_data),
