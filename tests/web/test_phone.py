@@ -212,3 +212,42 @@ def check_entry(page: Any, height: int) -> None:
     back = page.locator("#picker button.back").bounding_box()
     assert save["y"] + save["height"] <= height
     assert back["y"] + back["height"] <= height
+
+
+def test_save_shows_progress_and_a_lost_connection_keeps_the_round(
+    browser: Any,  # noqa: F811
+    site: dict[str, str],
+) -> None:
+    """In pt-BR on a small phone: Save is disabled and says so while in flight; with no
+    connection the page says what happened, the entry stays (a reload too), and it saves later."""
+    page = open_page(browser, site, "tranca-match", "360x740", "pt-BR")
+    try:
+        before = page.inner_text("#totals tbody")
+        ana = page.locator("fieldset.team-entry").nth(0)
+        ana.locator("input.meld").first.fill("AS KS QS JS TS 9S 8S")
+        ana.locator("input.went-out").check()
+        page.context.set_offline(True)
+        page.click("#save-round")
+        page.wait_for_selector("#messages li")
+        assert "Sem conexão" in page.inner_text("#messages")
+        assert "sua rodada fica guardada aqui" in page.inner_text("#messages")
+        assert not page.is_disabled("#save-round")  # ready to try again
+        page.context.set_offline(False)
+        page.reload()
+        page.wait_for_selector("#round-form fieldset.team-entry")
+        assert ana.locator("input.meld").first.input_value() == "AS KS QS JS TS 9S 8S"
+
+        held: list[Any] = []
+        page.route("**/api/matches/*/rounds", lambda route: held.append(route))
+        page.click("#save-round")
+        page.wait_for_function("document.getElementById('save-round').disabled")
+        assert page.inner_text("#save-round") == "Salvando…"
+        assert "busy" in (page.get_attribute("#save-round", "class") or "")
+        while not held:
+            page.wait_for_timeout(50)
+        with page.expect_navigation():
+            held[0].continue_()
+        assert page.inner_text("#totals tbody") != before
+        assert ana.locator("input.meld").first.input_value() == ""  # saved: the draft is gone
+    finally:
+        page.context.close()
