@@ -6,9 +6,10 @@
   const DRAFT_KEY = `cardscore-draft-${MATCH.id}`;
   const PHOTOS_KEY = `cardscore-photos-${MATCH.id}`;
   const PHOTO_SIDE = 1280; // the kept copy's longest side, in pixels (about 200 kB as JPEG)
-  // What is uploaded: recognition reads cards at 120 px wide, so a table photo's longest side
-  // of 2560 px keeps even small cards readable while a 12 MP phone photo shrinks about 4 times.
-  const UPLOAD_SIDE = 2560;
+  // What is uploaded: at most 3072 px on the longest side. A 12 MP phone photo (4032×3024)
+  // goes as 7 MP, a 50 MP one as 7 MP instead of 50; recognition reads the six real photos
+  // (3000×2000) as well at 2560 px as at full size (65 of 66 cards), so 3072 leaves a margin.
+  const UPLOAD_SIDE = 3072;
   const SUITS = [["S", "♠", "black"], ["H", "♥", "red"], ["D", "♦", "red"], ["C", "♣", "black"]];
   const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
   const PILE_RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "2"];
