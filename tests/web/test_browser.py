@@ -86,8 +86,8 @@ def test_gongzhu_scorer_and_match_in_a_browser(page: Any) -> None:
         with page.expect_navigation():
             page.click("#save-round")
 
-    enter(["TJQKP", "G", "D", "56789"])
-    assert page.inner_text("#totals tbody").split() == ["-200", "100", "50", "-50"]
+    enter(["TJQKP", "G", "D", "23456789A"])
+    assert page.inner_text("#totals tbody").split() == ["-200", "100", "50", "-100"]
     # A mistake is refused with its reasons and nothing is saved.
     for i, pile in enumerate(["PP", "", "", ""]):
         page.fill(f"#round-form input[name=pile{i}]", pile)
@@ -99,8 +99,8 @@ def test_gongzhu_scorer_and_match_in_a_browser(page: Any) -> None:
     with page.expect_navigation():
         page.click("#undo")
     assert page.inner_text("#totals tbody").split() == ["0", "0", "0", "0"]
-    enter(["TJQKP", "G", "D", "56789"])
-    enter(["P", "", "", ""])
+    enter(["TJQKP", "G", "D", "23456789A"])
+    enter(["P", "23456789TJQKA", "G", "D"])
     assert "Bo wins!" in page.inner_text("#winner")
     shot(page, "gongzhu-match")
 

@@ -15,7 +15,7 @@ from cardscore.web.app import create_app
 from cardscore.web.settings import Settings
 from tests.web.conftest import bearer, new_match
 
-ROUND = {"version": 1, "round": {"piles": ["P", "", "", ""]}}
+ROUND = {"version": 1, "round": {"piles": ["P", "23456789TJQKA", "G", "D"]}}
 
 
 def test_share_key_reads_but_cannot_write(client: TestClient) -> None:
@@ -68,7 +68,7 @@ def _csrf(client: TestClient, path: str) -> str:
 
 def test_form_posts_need_the_csrf_token(client: TestClient) -> None:
     token = _csrf(client, "/gongzhu")
-    fields = {"pile0": "TJQKP", "pile1": "", "pile2": "", "pile3": ""}
+    fields = {"pile0": "TJQKP", "pile1": "23456789A", "pile2": "G", "pile3": "D"}
     ok = client.post("/gongzhu", data={**fields, "csrf": token})
     assert ok.status_code == 200
     assert "-200" in ok.text
