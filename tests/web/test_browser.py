@@ -337,6 +337,7 @@ def test_tranca_match_typed_and_photographed_to_the_winner(page: Any, shared: Pa
     if seen["cards"][first]["alternative"]:
         assert page.is_visible("#picker-replace button.replace-maybe")
     new = "QH" if str(codes[first]).upper() != "QH" else "JH"
+    page.click("#picker button[data-suit='H']")  # the suit row first, then the rank
     page.click(f"#picker button[data-card='{new}']")
     codes[first] = new[0] + new[1].lower()
     assert page.is_hidden("#picker-replace")

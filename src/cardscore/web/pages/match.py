@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from cardscore.web.api.routes import match_out
 from cardscore.web.charts import COLOURS, totals_chart
+from cardscore.web.i18n import translator
 from cardscore.web.pages.render import (
     games_of,
     js_text,
@@ -47,14 +48,23 @@ def match_page(request: Request, match_id: str, key: str) -> HTMLResponse:
         "lang": language_of(request),
     }
     game = next(game for game in games_of(request) if game.name == match.game)
-    extra: dict[str, Any] = game.match_context(snapshot) if game.match_context else {}
+    extra: dict[str, Any] = (
+        game.match_context(snapshot, page_data["lang"]) if game.match_context else {}
+    )
     return render(
         request,
         game.web.match_template or f"match_{game.name}.html",
         **extra,
         match=match,
         colours=COLOURS,
-        chart=Markup(totals_chart(match.sides, [r.totals for r in match.rounds], match.target)),
+        chart=Markup(
+            totals_chart(
+                match.sides,
+                [r.totals for r in match.rounds],
+                match.target,
+                translator(page_data["lang"])("chart.label"),
+            )
+        ),
         share_url=share_url,
         share_qr=qr_svg(share_url) if share_url else None,
         page_data=json_markup(page_data),

@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from cardscore.web.games import WebGame, web_games
 from cardscore.web.i18n import JS_KEYS, LANGUAGES, choose_language, messages, translator
+from cardscore.web.i18n.text import formatters
 from cardscore.web.problems import ProblemError
 from cardscore.web.security import csrf_matches, new_key
 from cardscore.web.store import MatchStore
@@ -92,6 +93,7 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
             "csrf": csrf,
             "games": games_of(request),
             "path": request.url.path,
+            **formatters(language),
             **context,
         },
         status_code=status,
