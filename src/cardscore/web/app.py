@@ -16,6 +16,8 @@ from cardscore.web.api.routes import game_router
 from cardscore.web.api.routes import router as api_router
 from cardscore.web.db import make_engine
 from cardscore.web.games import web_games
+from cardscore.web.live import Live
+from cardscore.web.live import router as live_router
 from cardscore.web.pages import error_page
 from cardscore.web.pages import router as pages_router
 from cardscore.web.problems import install_problem_handlers
@@ -63,10 +65,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The app for ``settings`` (default: from the environment, see :mod:`.settings`)."""
     settings = settings or Settings.from_env()
     engine = make_engine(settings.database_url)
+    live = Live(engine)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
+        await live.stop()
         engine.dispose()
 
     if settings.migrate:
@@ -84,9 +88,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.store = MatchStore(engine)
+    app.state.live = live
+    app.state.store.listeners.append(live.hub.publish)
     install_problem_handlers(app, html=error_page)
     app.state.games = games = web_games()  # the pages offer what the routes serve
     app.include_router(api_router)
+    app.include_router(live_router)
     app.include_router(game_router(games))
     for game in games:
         if game.api is not None:

@@ -17,7 +17,7 @@ from cardscore.web.games import WebGame, web_games
 from cardscore.web.i18n import JS_KEYS, LANGUAGES, choose_language, messages, translator
 from cardscore.web.i18n.text import formatters
 from cardscore.web.problems import ProblemError
-from cardscore.web.security import csrf_matches, new_key
+from cardscore.web.security import csrf_matches, csrf_signed, new_csrf_token
 from cardscore.web.store import MatchStore
 
 __all__ = [
@@ -82,7 +82,9 @@ def qr_svg(text: str) -> Markup:
 
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
     language = language_of(request)
-    csrf = request.cookies.get(CSRF_COOKIE) or new_key()
+    secret = request.app.state.settings.secret
+    kept = request.cookies.get(CSRF_COOKIE)
+    csrf = kept if kept and csrf_signed(kept, secret) else new_csrf_token(secret)
     response = templates.TemplateResponse(
         request,
         template,
@@ -107,7 +109,8 @@ async def posted_form(request: Request) -> dict[str, str]:
     """The posted form, after the CSRF check (403 problem when it fails)."""
     form = await request.form()
     fields = {k: v for k, v in form.items() if isinstance(v, str)}
-    if not csrf_matches(request.cookies.get(CSRF_COOKIE), fields.get("csrf")):
+    secret = request.app.state.settings.secret
+    if not csrf_matches(request.cookies.get(CSRF_COOKIE), fields.get("csrf"), secret):
         raise ProblemError(
             403,
             "the form's security token is missing or stale: reload the page and try again",
