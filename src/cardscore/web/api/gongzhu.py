@@ -1,0 +1,24 @@
+"""Gong Zhu scoring without storage (the scorer page's JSON twin)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from cardscore.web.api.schemas import GongzhuHandIn
+from cardscore.web.problems import PROBLEM_RESPONSES
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api", responses=PROBLEM_RESPONSES)
+
+
+@router.post("/gongzhu/score", tags=["scoring"])
+def score_gongzhu_hand(body: GongzhuHandIn) -> dict[str, Any]:
+    """Score the four piles of a Gong Zhu hand (no storage)."""
+    from cardscore.gongzhu import Rules, parse_piles, score_pile
+
+    piles = parse_piles(body.piles, cards=body.notation == "cards")
+    rules = Rules.from_mapping(body.rules.model_dump())
+    return {"scores": [score_pile(pile, rules).as_dict() for pile in piles]}
