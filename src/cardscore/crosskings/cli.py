@@ -11,12 +11,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cardscore.cli.output import ask, breakdown_table, console, echo_json, json_option
-from cardscore.crosskings.analysis import Analysis, Objective, analyse
+from cardscore.crosskings.analysis import Analysis, analyse
 from cardscore.crosskings.anytime import SearchResult, search
 from cardscore.crosskings.bots import LEVELS, Bot
 from cardscore.crosskings.cards import parse_hand
 from cardscore.crosskings.game import Game
 from cardscore.crosskings.scoring import explain
+from cardscore.crosskings.solver import Objective
 from cardscore.crosskings.svg import Board
 from cardscore.errors import CardscoreError, IllegalMoveError, InvalidNotationError, Problem
 
