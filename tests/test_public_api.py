@@ -88,7 +88,7 @@ PUBLIC = {
         "score_hand",
         "score_pile",
     ],
-    "cardscore.matches": ["Match", "sole_leader"],
+    "cardscore.matches": ["JsonMatch", "Match", "sole_leader"],
     "cardscore.poker": [
         "Action",
         "ActionKind",
