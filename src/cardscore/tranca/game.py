@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from cardscore.cards import Card, Rank, parse_card, parse_cards
-from cardscore.errors import CardscoreError, IllegalMoveError
+from cardscore.errors import CardscoreError, IllegalMoveError, Problem
 from cardscore.tranca.actions import Action, ActionKind, Move, parse_action
 from cardscore.tranca.melds import Meld, format_cards, meld_problems
 from cardscore.tranca.round import Round, parse_round
@@ -206,7 +206,7 @@ class TrancaState:
     ) -> None:
         problems: list[str] = []
         if players not in PLAYER_COUNTS:
-            raise CardscoreError(f"Tranca is played by 2, 3, 4 or 6 players, not {players!r}")
+            raise CardscoreError(Problem.of("bad_players", value=repr(players)))
         names = list(names) if names is not None else list(NAMES[:players])
         if (
             len(names) != players
