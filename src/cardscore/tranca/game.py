@@ -422,7 +422,7 @@ class TrancaState:
 
     def _meld_reasons(self, ids: Iterable[int]) -> list[str]:
         cards = [_CARDS[i] for i in sorted(ids)]
-        return [f"{MELDS}: {p}" for p in meld_problems(cards, self._scoring)]
+        return [p.at(MELDS) for p in meld_problems(cards, self._scoring)]  # keeps their codes
 
     def _two_on_clean(self, meld: tuple[int, ...], ids: Iterable[int]) -> bool:
         return (

@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass, field
 
 from cardscore.cards import Card
+from cardscore.errors import CardscoreError, Problem
 from cardscore.tranca.actions import Action, ActionKind
 from cardscore.tranca.game import _CARDS, TrancaState, _is_meld, _sorted
 from cardscore.tranca.rules import (
@@ -150,7 +151,8 @@ class Computer:
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
-            raise ValueError(f"computer levels are 0 to 3, not {self.level!r}")
+            levels = ", ".join(map(str, sorted(LEVELS)))
+            raise CardscoreError(Problem.of("bad_level", levels=levels, level=repr(self.level)))
         self.rng = random.Random(self.seed)
 
     def choose(self, state: TrancaState) -> Action:
