@@ -114,7 +114,7 @@ def test_gongzhu_scorer_and_match_in_a_browser(page: Any) -> None:
         r.locator("th").inner_text(): r.locator("td").all_inner_texts()
         for r in page.locator("#standings tr").all()[1:]
     }
-    assert rows["Bo"] == ["1", "1", "1"]  # played, won, rounds won (round 2 is a tie at 0)
+    assert rows["Bo"] == ["1", "1", "2"]  # played, won, rounds won (Bo's hearts win round 2)
     assert rows["Ann"] == ["1", "0", "0"]
     assert page.inner_text("#standings tr >> nth=0 >> th >> nth=0") == "Gong Zhu"  # not "gongzhu"
     assert "Matches counted: 1," in page.inner_text("#standings-note")

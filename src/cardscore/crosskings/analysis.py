@@ -40,6 +40,7 @@ import os
 import threading
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
@@ -230,8 +231,11 @@ def analyse(
     objective: Objective = "result",
     threads: int = DEFAULT_THREADS,
     timeout: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Analysis:
     """Solve the position exactly and evaluate every legal move.
+
+    ``progress(done, total)`` is called as each legal move's solve ends (for a progress bar).
 
     With ``threads`` > 1 the moves are shared out between threads, each with its own solver
     (the C search runs without the GIL). With ``timeout`` (seconds), a search that runs longer
@@ -259,6 +263,7 @@ def analyse(
     )
     counted = solvers + oracles
     before = sum(s.stats()["nodes"] for s in counted)
+    total, done = len(queue), [0]
 
     def part(slot: int) -> list[tuple[int, int, int, dict[int, int]]] | None:
         solver = solvers[slot]
@@ -281,6 +286,10 @@ def analyse(
                 if values is None or counts is None:
                     return None
                 found.append((cell, values[0][1], values[0][2], counts))
+                if progress is not None:
+                    with lock:
+                        done[0] += 1
+                        progress(done[0], total)
         finally:
             solver.set_deadline(0)
             solver.set_oracle(None)  # the solver may serve the anytime search next
