@@ -1,18 +1,9 @@
 from typing import Any
 
-ROW_SHIFT: int
-RANK_KEYS: tuple[int, ...]
-
-def build(codes: bytes, classes: bytes, flush_by_mask: bytes, /) -> tuple[int, int, int]: ...
 def set_objects(
-    cards: tuple[Any, ...],
-    ranks: tuple[Any, ...],
-    suits: tuple[Any, ...],
-    card_type: type,
-    hand_ranks: tuple[Any, ...],
-    error_type: type[Exception],
-    /,
+    cards: tuple[Any, ...], hand_ranks: tuple[Any, ...], error_type: type[Exception], /
 ) -> None: ...
+def class_info(rank: int, /) -> tuple[int, tuple[int, int, int, int, int]]: ...
 def evaluate_cards(cards: object, /) -> Any: ...
 def rank(*ids: int) -> int: ...
 def rank_ids(ids: Any, /) -> int: ...

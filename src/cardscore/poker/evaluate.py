@@ -25,15 +25,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, total_ordering
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
-
-from cardscore.cards import RANKS, SUITS, Card, parse_cards
+from cardscore.cards import RANKS, Card, parse_cards
 from cardscore.errors import ImpossibleTableError, InvalidCardError
 from cardscore.poker import _c_eval
-from cardscore.poker.tables import NUM_CLASSES, Category, hand_tables
+from cardscore.poker.tables import NUM_CLASSES, Category
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "HandRank",
@@ -46,13 +47,7 @@ __all__ = [
     "winners",
 ]
 
-_TABLES = hand_tables()
-_c_eval.build(
-    _TABLES.nonflush_codes.tobytes(),
-    _TABLES.nonflush_classes.tobytes(),
-    _TABLES.flush_by_mask.tobytes(),
-)
-
+_CATEGORIES = tuple(Category)
 _SINGULAR = (
     "two",
     "three",
@@ -76,7 +71,8 @@ def _labels(ranks: Iterable[int]) -> str:
 
 
 def _describe(number: int) -> str:
-    category, r = _TABLES.category[number], _TABLES.ranks[number]
+    index, r = _c_eval.class_info(number)
+    category = _CATEGORIES[index]
     match category:
         case Category.ROYAL_FLUSH:
             return "Royal flush"
@@ -124,9 +120,7 @@ class HandRank:
     @property
     def category(self) -> Category:
         """The category: royal flush … high card."""
-        category = _TABLES.category[self.rank]
-        assert category is not None
-        return category
+        return _CATEGORIES[_c_eval.class_info(self.rank)[0]]
 
     @property
     def description(self) -> str:
@@ -136,7 +130,7 @@ class HandRank:
     @property
     def ranks(self) -> tuple[int, ...]:
         """Rank indices (0 = two … 12 = ace) in the order that breaks ties."""
-        return _TABLES.ranks[self.rank]
+        return _c_eval.class_info(self.rank)[1]
 
     @property
     def percentile(self) -> float:
@@ -177,20 +171,17 @@ def _make_ranks() -> tuple[HandRank | None, ...]:
 
 
 _RANK_OBJECTS = _make_ranks()
-_c_eval.set_objects(
-    tuple(Card.from_id(i) for i in range(52)),
-    RANKS,
-    SUITS,
-    Card,
-    _RANK_OBJECTS,
-    InvalidCardError,
-)
+_c_eval.set_objects(tuple(Card.from_id(i) for i in range(52)), _RANK_OBJECTS, InvalidCardError)
 
 
 @cache
 def _beats() -> tuple[tuple[int, int], ...]:
     """(hands worse than, hands in) each class, over all 2,598,960 five-card hands."""
-    counts = np.array(_TABLES.class_counts, dtype=np.int64)
+    import numpy as np
+
+    from cardscore.poker.tables import hand_tables
+
+    counts = np.array(hand_tables().class_counts, dtype=np.int64)
     worse = np.concatenate([np.cumsum(counts[::-1])[::-1][1:], [0]])
     return tuple((int(worse[n]), int(counts[n])) for n in range(NUM_CLASSES + 1))
 
@@ -254,6 +245,8 @@ def rank_batch(ids: npt.ArrayLike) -> npt.NDArray[np.uint16]:
     ...
     cardscore.errors.InvalidCardError: row 0 [0, 0, 1, 2, 3]: card ids must be distinct and in 0…51
     """
+    import numpy as np  # here, not at import: the per-call paths and the CLI never need it
+
     array = np.asarray(ids)
     if array.ndim != 2 or not 5 <= array.shape[1] <= 7:
         raise ValueError(f"rank_batch takes an n×5, n×6 or n×7 array, not shape {array.shape}")
