@@ -15,9 +15,65 @@ import click
 from cardscore._version import __version__
 from cardscore.cli.output import echo_json, json_option
 from cardscore.errors import CardscoreError
-from cardscore.registry import games, get_game
+from cardscore.registry import Game, games, get_game
 
 __all__ = ["cli", "main"]
+
+
+_LAZY_COMMANDS = {
+    "recognize": (
+        "cardscore.vision.cli:recognize_command",
+        "Read the cards, melds, piles and dollars on a table from PHOTO.",
+    ),
+    "serve": ("cardscore.web.cli:serve", "Start the web app and print its address."),
+}
+"""Top-level commands in optional extras: where each lives, and its help for the listing."""
+
+
+def _write_commands(formatter: click.HelpFormatter, rows: list[tuple[str, str]]) -> None:
+    """The ``Commands:`` section as click writes it, from help text already at hand."""
+    if not rows:
+        return
+    limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+    with formatter.section("Commands"):
+        formatter.write_dl(
+            [
+                (name, click.Command(name, help=text).get_short_help_str(limit))
+                for name, text in rows
+            ]
+        )
+
+
+class _LazyGameGroup(click.Group):
+    """A game's command group as the registry declares it.
+
+    Its help and command list come from the registry, so ``cardscore poker --help`` imports
+    no game code; the game's CLI module is imported when one of its commands is called.
+    """
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game.name, help=game.help)
+        self.game = game
+
+    def _loaded(self) -> click.Group:
+        group: click.Group = self.game.load_cli()
+        return group
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        if self.game.commands:
+            return sorted(name for name, _ in self.game.commands)
+        return self._loaded().list_commands(ctx)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if self.game.commands and cmd_name not in dict(self.game.commands):
+            return None
+        return self._loaded().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if not self.game.commands:
+            super().format_commands(ctx, formatter)
+            return
+        _write_commands(formatter, sorted(self.game.commands))
 
 
 class _GameGroup(click.Group):
@@ -25,7 +81,7 @@ class _GameGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         names = [*super().list_commands(ctx), *(g.name for g in games(available_only=True))]
-        return sorted([*names, "recognize", "serve"])
+        return sorted([*names, *_LAZY_COMMANDS])
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
@@ -43,8 +99,14 @@ class _GameGroup(click.Group):
             return None
         if game not in games(available_only=True):
             return None
-        loaded: click.Command = game.load_cli()
-        return loaded
+        return _LazyGameGroup(game)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Listed from the registry's and this module's text: no command is imported."""
+        rows = {name: command.help or "" for name, command in self.commands.items()}
+        rows |= {name: text for name, (_, text) in _LAZY_COMMANDS.items()}
+        rows |= {game.name: game.help for game in games(available_only=True)}
+        _write_commands(formatter, sorted(rows.items()))
 
 
 @click.group(cls=_GameGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -5,19 +5,24 @@ from __future__ import annotations
 import math
 import random
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cardscore.cli.output import breakdown_table, console, echo_json, json_option
-from cardscore.crosskings.analysis import Objective, analyse
-from cardscore.crosskings.anytime import SearchResult, search
-from cardscore.crosskings.bots import LEVELS, Bot
 from cardscore.crosskings.cards import parse_hand
 from cardscore.crosskings.game import Game
 from cardscore.crosskings.scoring import explain
-from cardscore.crosskings.svg import Board
 from cardscore.errors import CardscoreError, IllegalMoveError, InvalidNotationError
+
+# The solver, the bots and the progress bar are imported by the commands that use them, so
+# `cardscore crosskings score` starts fast.
+if TYPE_CHECKING:
+    from cardscore.crosskings.analysis import Objective
+    from cardscore.crosskings.anytime import SearchResult
+
+LEVELS = range(5)
+"""The computer's levels, as ``bots.LEVELS`` numbers them (a test checks they agree)."""
 
 __all__ = ["group"]
 
@@ -115,6 +120,9 @@ def analyse_command(
             )
             click.echo(f"best move {result.cell} ({how})")
         return
+    from cardscore.crosskings.analysis import analyse
+    from cardscore.crosskings.svg import Board
+
     goal: Objective = "margin" if objective == "margin" else "result"
     analysis = analyse(game, objective=goal)
     if svg_path:
@@ -132,6 +140,10 @@ def _finite(x: float) -> float | None:
 
 def _search_with_progress(game: Game, seconds: float, show: bool) -> SearchResult:
     """The anytime search with a rich progress bar (time used, depth, current best)."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from cardscore.crosskings.anytime import search
+
     if not show:
         return search(game, seconds)
     columns = (
@@ -164,6 +176,9 @@ def play_command(
     seed: int | None, level: int, second: bool, load_path: str | None, save_path: str | None
 ) -> None:
     """Play against the computer in the terminal: type a cell (c4), `hint`, `undo` or `quit`."""
+    from cardscore.crosskings.bots import Bot
+    from cardscore.crosskings.svg import Board
+
     out = console()
     game = _load(load_path) if load_path else Game.deal(seed)
     human = 2 if second else 1
