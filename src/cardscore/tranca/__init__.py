@@ -16,14 +16,25 @@ The model, from cards up — small immutable values a playable game can grow fro
 CanastraKind.CLEAN
 """
 
-from cardscore.tranca.match import Match, RoundRecord
+from typing import TYPE_CHECKING
+
+from cardscore._lazy import lazy_exports
 from cardscore.tranca.melds import CanastraKind, InvalidMeldError, Meld, MeldKind, meld_problems
 from cardscore.tranca.piles import Pile
 from cardscore.tranca.round import InvalidRoundError, Round, parse_round
 from cardscore.tranca.rules import TrancaRules, card_points
 from cardscore.tranca.scoring import TERMS, RoundScore, TeamScore, score_round
-from cardscore.tranca.stats import MatchStats, PlayerStats, TeamStats
 from cardscore.tranca.teams import Team, TeamRound
+
+# Matches and statistics load on first use: scoring one round needs neither.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {"match": ("Match", "RoundRecord"), "stats": ("MatchStats", "PlayerStats", "TeamStats")},
+)
+
+if TYPE_CHECKING:
+    from cardscore.tranca.match import Match, RoundRecord
+    from cardscore.tranca.stats import MatchStats, PlayerStats, TeamStats
 
 __all__ = [
     "TERMS",

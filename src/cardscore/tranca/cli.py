@@ -5,18 +5,20 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.table import Table
 
 from cardscore.cli.output import breakdown_table, console, echo_json, json_option
 from cardscore.errors import CardscoreError
-from cardscore.tranca.match import Match
 from cardscore.tranca.round import InvalidRoundError, Round, parse_round
 from cardscore.tranca.rules import TrancaRules
 from cardscore.tranca.scoring import score_round
 from cardscore.tranca.teams import Team
+
+if TYPE_CHECKING:
+    from cardscore.tranca.match import Match
 
 __all__ = ["group"]
 
@@ -100,6 +102,8 @@ def match_command(
     The teams (names, order and players) come from the first round; every later round must
     list the same teams in the same order.
     """
+    from cardscore.tranca.match import Match  # here: `tranca score` does not need it
+
     rules = TrancaRules(edges_only=True) if edges_only else None
     problems: list[str] = []
     rounds: list[tuple[str, Round]] = []
