@@ -32,6 +32,7 @@ static uint64_t CARD_MASK[52]; /* 1 << (16 * suit + rank) */
 static PyObject *INT_CACHE[NCLASSES + 1];
 static PyObject *RANK_OBJECTS = NULL; /* tuple of 7463 HandRank objects, index = rank */
 static PyObject *ERROR_TYPE = NULL;   /* raised for bad ids in the integer paths */
+static PyObject *SLOW_PATH = NULL;    /* evaluate()'s Python path for everything else */
 #define PTR_SLOTS 256
 static PyObject *PTR_KEY[PTR_SLOTS];
 static int PTR_ID[PTR_SLOTS];
@@ -77,9 +78,9 @@ static inline uint32_t ptr_hash(const void *p) {
 }
 
 static PyObject *set_objects(PyObject *self, PyObject *args) {
-    PyObject *cards, *hand_ranks, *error_type;
-    if (!PyArg_ParseTuple(args, "O!O!O", &PyTuple_Type, &cards, &PyTuple_Type, &hand_ranks,
-                          &error_type))
+    PyObject *cards, *hand_ranks, *error_type, *slow_path;
+    if (!PyArg_ParseTuple(args, "O!O!OO", &PyTuple_Type, &cards, &PyTuple_Type, &hand_ranks,
+                          &error_type, &slow_path))
         return NULL;
     if (PyTuple_GET_SIZE(cards) != 52 || PyTuple_GET_SIZE(hand_ranks) != NCLASSES + 1) {
         PyErr_SetString(PyExc_ValueError, "set_objects(): wrong sizes");
@@ -98,6 +99,8 @@ static PyObject *set_objects(PyObject *self, PyObject *args) {
     Py_XSETREF(RANK_OBJECTS, hand_ranks);
     Py_INCREF(error_type);
     Py_XSETREF(ERROR_TYPE, error_type);
+    Py_INCREF(slow_path);
+    Py_XSETREF(SLOW_PATH, slow_path);
     Py_RETURN_NONE;
 }
 
@@ -117,10 +120,10 @@ static PyObject *not_ready(void) {
     return NULL;
 }
 
-/* evaluate_cards(cards) -> HandRank, or None when the input needs the slow, explaining path
-   (not 5-7 Card objects, or a card twice). */
-static PyObject *evaluate_cards(PyObject *self, PyObject *arg) {
-    if (!RANK_OBJECTS) return not_ready();
+/* evaluate(cards) -> HandRank: 5-7 of the 52 Card objects in a list or tuple, ranked here;
+   anything else (text, a card twice, the wrong count) goes to the Python path that explains. */
+static PyObject *evaluate(PyObject *self, PyObject *arg) {
+    if (!SLOW_PATH) return not_ready();
     PyObject **items;
     Py_ssize_t n;
     if (PyTuple_CheckExact(arg)) {
@@ -130,18 +133,18 @@ static PyObject *evaluate_cards(PyObject *self, PyObject *arg) {
         items = PySequence_Fast_ITEMS(arg);
         n = PyList_GET_SIZE(arg);
     } else {
-        Py_RETURN_NONE;
+        return PyObject_CallOneArg(SLOW_PATH, arg);
     }
-    if (n < 5 || n > 7) Py_RETURN_NONE;
+    if (n < 5 || n > 7) return PyObject_CallOneArg(SLOW_PATH, arg);
     uint64_t key = SUIT_INIT, mask = 0, seen = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         int id = card_id(items[i]);
-        if (id < 0) Py_RETURN_NONE;
+        if (id < 0) return PyObject_CallOneArg(SLOW_PATH, arg);
         seen |= 1ull << id;
         key += CARD_KEY[id];
         mask |= CARD_MASK[id];
     }
-    if (__builtin_popcountll(seen) != n) Py_RETURN_NONE;
+    if (__builtin_popcountll(seen) != n) return PyObject_CallOneArg(SLOW_PATH, arg);
     PyObject *hand_rank = PyTuple_GET_ITEM(RANK_OBJECTS, rank_of_sum(key, mask));
     Py_INCREF(hand_rank);
     return hand_rank;
@@ -434,7 +437,12 @@ done:
 static PyMethodDef METHODS[] = {
     {"class_info", class_info, METH_O, "(category index, ranks) of a class 1…7462."},
     {"set_objects", set_objects, METH_VARARGS, "Register Card and HandRank objects."},
-    {"evaluate_cards", evaluate_cards, METH_O, "HandRank of 5-7 Cards, or None (slow path)."},
+    {"evaluate", evaluate, METH_O,
+     "evaluate(cards, /)\n--\n\n"
+     "The class of the best five-card hand in 5, 6 or 7 cards, as a HandRank.\n\n"
+     "cards is a list or tuple of Card (ranked here, in C), or anything parse_cards reads\n"
+     "(text, a mix of text and cards), which is read and checked in Python: a card twice\n"
+     "or the wrong number of cards raises ImpossibleTableError naming the problem."},
     {"rank", (PyCFunction)(void (*)(void))rank, METH_FASTCALL, "Rank of 5-7 card ids."},
     {"rank_ids", rank_ids, METH_O, "Rank of a sequence of 5-7 card ids."},
     {"rank_batch", rank_batch, METH_VARARGS, "Rank rows of card ids into a uint16 buffer."},

@@ -125,37 +125,45 @@ def _nonflush_classes(found: list[tuple[int, tuple[int, ...]]]) -> dict[int, int
     return best
 
 
-_SEARCH_BACK = 256
+_SEARCH_BACK = 8192
+_ALL = (1 << 64) - 1
 
 
 def _perfect_hash(keys: list[int]) -> tuple[list[int], int]:
     """Row bases of a displacement perfect hash over ``keys``, and the slots it uses.
 
     Rows (``key % 2**14``) are placed densest first, each at the first base where all its
-    columns (``key // 2**14``) land on free slots.
+    columns (``key // 2**14``) land on free slots; 64 candidate bases are tried at a time
+    against a bitmap of taken slots, from a little below where the last row went.
     """
     rows: dict[int, list[int]] = {}
     for key in keys:
         rows.setdefault(key & ((1 << ROW_SHIFT) - 1), []).append(key >> ROW_SHIFT)
     base = [0] * (1 << ROW_SHIFT)
-    taken = bytearray(len(keys) * 2 + (max(keys) >> ROW_SHIFT) + 1)
-    first_free = last = 0
+    bits = [0] * ((len(keys) * 4 + (max(keys) >> ROW_SHIFT)) // 64 + 4)
+    used = first_free = last_at = 0
     for row, columns in sorted(rows.items(), key=lambda item: (-len(item[1]), item[0])):
-        columns.sort()
-        lowest, rest = columns[0], columns[1:]
         # rows come densest first, so a row rarely fits far below where the last one went
-        slot = max(first_free, last - _SEARCH_BACK) + lowest
-        while True:  # try each base that puts the lowest column on a free slot
-            slot = taken.find(0, slot)
-            at = slot - lowest
-            if at >= 0 and not any(taken[at + c] for c in rest):
+        start = last_at - _SEARCH_BACK if last_at > first_free + _SEARCH_BACK else first_free
+        at = start & ~63
+        while True:
+            fits = _ALL
+            for column in columns:
+                word, shift = divmod(at + column, 64)
+                fits &= ~((bits[word] >> shift) | (bits[word + 1] << (64 - shift))) & _ALL
+                if not fits:
+                    break
+            if fits:
+                at += (fits & -fits).bit_length() - 1
                 break
-            slot += 1
-        base[row] = last = at
-        for c in columns:
-            taken[at + c] = 1
-        first_free = taken.find(0, first_free)
-    return base, len(taken.rstrip(b"\0"))
+            at += 64
+        for column in columns:
+            bits[(at + column) >> 6] |= 1 << ((at + column) & 63)
+            used = max(used, at + column + 1)
+        base[row] = last_at = at
+        while bits[first_free >> 6] >> (first_free & 63) & 1:
+            first_free += 1
+    return base, used
 
 
 def _c_array(ctype: str, name: str, values: list[int]) -> str:

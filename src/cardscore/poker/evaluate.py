@@ -171,7 +171,6 @@ def _make_ranks() -> tuple[HandRank | None, ...]:
 
 
 _RANK_OBJECTS = _make_ranks()
-_c_eval.set_objects(tuple(Card.from_id(i) for i in range(52)), _RANK_OBJECTS, InvalidCardError)
 
 
 @cache
@@ -201,13 +200,28 @@ def _checked_ids(cards: Iterable[Card | str] | str) -> tuple[Card, ...]:
     return hand
 
 
-def evaluate(cards: Sequence[Card] | Iterable[Card | str] | str) -> HandRank:
-    """The class of the best five-card hand in 5, 6 or 7 cards.
+def _evaluate_slowly(cards: Sequence[Card] | Iterable[Card | str] | str) -> HandRank:
+    """evaluate()'s path for text, duplicates and wrong counts: read, check, explain."""
+    hand = _checked_ids(cards)
+    result: HandRank = _RANK_OBJECTS[_c_eval.rank_ids([card.id for card in hand])]  # type: ignore[assignment]
+    return result
 
-    ``cards`` is a list or tuple of :class:`Card` (the fast path), or anything
-    :func:`~cardscore.cards.parse_cards` reads.
 
-    >>> evaluate("2h 8h Kd 2d 3s")
+_c_eval.set_objects(
+    tuple(Card.from_id(i) for i in range(52)), _RANK_OBJECTS, InvalidCardError, _evaluate_slowly
+)
+
+evaluate = _c_eval.evaluate
+"""``evaluate(cards) -> HandRank``: the class of the best five-card hand in 5, 6 or 7 cards.
+
+A C function (no Python frame between the call and the tables): a list or tuple of
+:class:`~cardscore.cards.Card` is ranked there, anything else ``parse_cards`` reads takes the
+Python path, which checks it and explains what is wrong (examples in ``__test__`` below).
+"""
+
+__test__ = {
+    "evaluate": """
+    >>> evaluate([Card("2h"), Card("8h"), Card("Kd"), Card("2d"), Card("3s")])
     HandRank(6055)
     >>> evaluate("Ah Kh 2c 3d 4s 5h 9c").description
     'Straight, five high'
@@ -215,13 +229,10 @@ def evaluate(cards: Sequence[Card] | Iterable[Card | str] | str) -> HandRank:
     Traceback (most recent call last):
     ...
     cardscore.errors.ImpossibleTableError: 'Ah' appears twice
+    >>> evaluate(["As", Card("Ks"), "Qs", "Js", "Ts", "2c"]).category.value
+    'royal flush'
     """
-    found: HandRank | None = _c_eval.evaluate_cards(cards)
-    if found is not None:
-        return found
-    hand = _checked_ids(cards)
-    result: HandRank = _RANK_OBJECTS[_c_eval.rank_ids([card.id for card in hand])]  # type: ignore[assignment]
-    return result
+}
 
 
 rank = _c_eval.rank
