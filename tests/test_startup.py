@@ -87,7 +87,8 @@ def test_the_registry_lists_each_game_as_its_cli_declares_it() -> None:
             group.list_commands(click.Context(cli))
         )
         for name, text in game.commands:
-            command = group.commands[name]
+            command = group.get_command(click.Context(cli), name)
+            assert command is not None
             first = (command.help or "").split("\n\n")[0]
             assert words(text.split()) == words(first.split()), f"{game.name} {name}"
 

@@ -9,7 +9,9 @@ The model, from cards up — small immutable values a playable game can grow fro
   teams together, checked on construction (``parse_round`` reads it from JSON);
 - :func:`score_round` → :class:`RoundScore` of :class:`TeamScore` (each a
   :class:`~cardscore.breakdown.Breakdown`);
-- :class:`Match` — rounds in order, undo, edits, target, winner and statistics.
+- :class:`Match` — rounds in order, undo, edits, target, winner and statistics;
+- :class:`TrancaState` — a round being played (deal, draw or take, meld, discard, mortos),
+  with computer players (:func:`computer`, levels 0–3); its final table is a :class:`Round`.
 
 >>> from cardscore.tranca import Meld, parse_round, score_round
 >>> Meld("Ah Kh Qh Jh Th 9h 8h").canastra
@@ -26,14 +28,21 @@ from cardscore.tranca.rules import TrancaRules, card_points
 from cardscore.tranca.scoring import TERMS, RoundScore, TeamScore, score_round
 from cardscore.tranca.teams import Team, TeamRound
 
-# Matches and statistics load on first use: scoring one round needs neither.
+# Matches, statistics and play load on first use: scoring one round needs none of them.
 __getattr__, __dir__ = lazy_exports(
     __name__,
-    {"match": ("Match", "RoundRecord"), "stats": ("MatchStats", "PlayerStats", "TeamStats")},
+    {
+        "game": ("PlayRules", "TrancaState"),
+        "match": ("Match", "RoundRecord"),
+        "players": ("computer",),
+        "stats": ("MatchStats", "PlayerStats", "TeamStats"),
+    },
 )
 
 if TYPE_CHECKING:
+    from cardscore.tranca.game import PlayRules, TrancaState
     from cardscore.tranca.match import Match, RoundRecord
+    from cardscore.tranca.players import computer
     from cardscore.tranca.stats import MatchStats, PlayerStats, TeamStats
 
 __all__ = [
@@ -46,6 +55,7 @@ __all__ = [
     "Meld",
     "MeldKind",
     "Pile",
+    "PlayRules",
     "PlayerStats",
     "Round",
     "RoundRecord",
@@ -55,7 +65,9 @@ __all__ = [
     "TeamScore",
     "TeamStats",
     "TrancaRules",
+    "TrancaState",
     "card_points",
+    "computer",
     "meld_problems",
     "parse_round",
     "score_round",
