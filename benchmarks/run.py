@@ -42,6 +42,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 BASELINE = "c8903dd"
 """The last commit before issue 29's start-up and interning work (the figures the issue quotes)."""
+BASELINES = {"web": "9fa6d65"}
+"""Areas compared with another commit: web with the end of web session 2 (its recorded table)."""
 
 # --- where it ran -----------------------------------------------------------------------------
 
@@ -464,8 +466,24 @@ def area_vision(args: argparse.Namespace) -> str:
 
 
 def area_web(args: argparse.Namespace) -> str:
-    argv = ["--seconds", str(args.seconds)]
-    return "```\n" + _script("web_bench", argv) + "\n```"
+    argv = ["--seconds", str(args.seconds), "--workers", str(args.workers)]
+    now = _script("web_bench", argv)
+    if args.no_baseline:
+        return "```\n" + now + "\n```"
+    tree = baseline_tree(args.baseline)
+    done = subprocess.run(
+        ["nice", sys.executable, str(tree / "benchmarks" / "web_bench.py"), *argv],
+        cwd=ROOT,
+        env=in_tree(tree),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    then = done.stdout.strip() if done.returncode == 0 else f"failed: {done.stderr[-2000:]}"
+    return (
+        f"This tree:\n\n```\n{now}\n```\n\nBaseline {args.baseline} (its own "
+        f"`benchmarks/web_bench.py`, run right after):\n\n```\n{then}\n```"
+    )
 
 
 AREAS: dict[str, Callable[[argparse.Namespace], str]] = {
@@ -500,7 +518,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("area", choices=sorted(AREAS))
     parser.add_argument("--write", action="store_true", help="replace the area in RESULTS.md")
-    parser.add_argument("--baseline", default=BASELINE, help="commit to compare with")
+    parser.add_argument("--baseline", default=None, help="commit to compare with")
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--runs", type=int, default=7, help="cli, vision: runs per figure")
     parser.add_argument("--hands", type=int, default=100_000, help="poker: hands per loop")
@@ -510,7 +528,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--per-size", type=int, default=5, help="crosskings: positions per size")
     parser.add_argument("--shared", default=None, help="vision: the shared data folder")
     parser.add_argument("--seconds", type=float, default=5.0, help="web: seconds per scenario")
+    parser.add_argument("--workers", type=int, default=1, help="web: server processes")
     args = parser.parse_args(argv)
+    args.baseline = args.baseline or BASELINES.get(args.area, BASELINE)
     given = " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
     command = "python benchmarks/run.py " + given.replace("--write", "").strip()
     before = machine_line()
