@@ -23,14 +23,19 @@ def runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
 
 
 def test_write_section_replaces_its_own_and_keeps_the_others(runner: ModuleType) -> None:
+    begin, end = runner.BEGIN, runner.END
     runner.RESULTS.write_text(
-        "# Benchmark results\n\nintro\n\n## cli\n\nold cli\n\n## tranca\n\nkept as is\n"
+        "# Benchmark results\n\nintro\n\n## cli\n\nold cli\n\n"
+        f"## vision\n\nnote above\n\n{begin}\n\nold table\n\n{end}\n\nnote below\n\n"
+        "## tranca\n\nkept as is\n"
     )
     runner.write_section("cli", "new cli table")
+    runner.write_section("vision", "new vision table")
     runner.write_section("poker", "poker table")
     assert runner.RESULTS.read_text() == (
-        "# Benchmark results\n\nintro\n\n## cli\n\nnew cli table\n\n## tranca\n\nkept as is\n"
-        "\n## poker\n\npoker table\n"
+        f"# Benchmark results\n\nintro\n\n## cli\n\n{begin}\n\nnew cli table\n\n{end}\n\n"
+        f"## vision\n\nnote above\n\n{begin}\n\nnew vision table\n\n{end}\n\nnote below\n\n"
+        f"## tranca\n\nkept as is\n\n## poker\n\n{begin}\n\npoker table\n\n{end}\n"
     )
 
 
