@@ -51,6 +51,7 @@ def _config(modules: list[str]) -> str:
     return (
         "\n[tool.mutmut]\n"
         'source_paths = ["src"]\n'
+        'also_copy = ["examples"]\n'
         f"only_mutate = {toml_list(['src/cardscore/' + m for m in modules])}\n"
         f"pytest_add_cli_args_test_selection = {toml_list(tests)}\n"
         # No doctests (the scratch modules carry mutmut's trampolines), no xdist, no cache.
@@ -65,6 +66,7 @@ def _scratch(work: Path, modules: list[str]) -> None:
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", ".cache", "*.sqlite3")
     shutil.copytree(ROOT / "src", work / "src", ignore=ignore)
     shutil.copytree(ROOT / "tests", work / "tests", ignore=ignore)
+    shutil.copytree(ROOT / "examples", work / "examples", ignore=ignore)  # tests read them
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     (work / "pyproject.toml").write_text(text + _config(modules), encoding="utf-8")
 
