@@ -34,10 +34,15 @@ MODULES: dict[str, list[str]] = {
         "tests/test_tranca_round.py",
         "tests/test_tranca_match.py",
         "tests/test_tranca_properties.py",
+        "tests/test_tranca_records.py",
     ],
-    "tranca/melds.py": ["tests/test_tranca_melds.py", "tests/test_tranca_round.py"],
-    "gongzhu/scoring.py": ["tests/test_gongzhu.py"],
-    "crosskings/scoring.py": ["tests/test_crosskings.py"],
+    "tranca/melds.py": [
+        "tests/test_tranca_melds.py",
+        "tests/test_tranca_round.py",
+        "tests/test_tranca_records.py",
+    ],
+    "gongzhu/scoring.py": ["tests/test_gongzhu.py", "tests/test_scoring_records.py"],
+    "crosskings/scoring.py": ["tests/test_crosskings.py", "tests/test_scoring_records.py"],
     "poker/betting.py": ["tests/test_poker_betting.py", "tests/test_poker_dealer.py"],
 }
 
