@@ -86,8 +86,8 @@ def test_gongzhu_scorer_and_match_in_a_browser(page: Any) -> None:
         with page.expect_navigation():
             page.click("#save-round")
 
-    enter(["TJQKP", "G", "D", "56789"])
-    assert page.inner_text("#totals tbody").split() == ["-200", "100", "50", "-50"]
+    enter(["TJQKP", "G", "D", "23456789A"])
+    assert page.inner_text("#totals tbody").split() == ["-200", "100", "50", "-100"]
     # A mistake is refused with its reasons and nothing is saved.
     for i, pile in enumerate(["PP", "", "", ""]):
         page.fill(f"#round-form input[name=pile{i}]", pile)
@@ -99,8 +99,8 @@ def test_gongzhu_scorer_and_match_in_a_browser(page: Any) -> None:
     with page.expect_navigation():
         page.click("#undo")
     assert page.inner_text("#totals tbody").split() == ["0", "0", "0", "0"]
-    enter(["TJQKP", "G", "D", "56789"])
-    enter(["P", "", "", ""])
+    enter(["TJQKP", "G", "D", "23456789A"])
+    enter(["P", "23456789TJQKA", "G", "D"])
     assert "Bo wins!" in page.inner_text("#winner")
     shot(page, "gongzhu-match")
 
@@ -337,6 +337,7 @@ def test_tranca_match_typed_and_photographed_to_the_winner(page: Any, shared: Pa
     if seen["cards"][first]["alternative"]:
         assert page.is_visible("#picker-replace button.replace-maybe")
     new = "QH" if str(codes[first]).upper() != "QH" else "JH"
+    page.click("#picker button[data-suit='H']")  # the suit row first, then the rank
     page.click(f"#picker button[data-card='{new}']")
     codes[first] = new[0] + new[1].lower()
     assert page.is_hidden("#picker-replace")

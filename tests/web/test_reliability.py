@@ -16,9 +16,11 @@ HEARTS = "23456789TJQKA"
 
 
 def hand(k: int) -> list[str]:
-    """One heart to one player: a different hand for each k below 52 (4 and 13 are coprime)."""
+    """One heart to one player, every other scoring card to the next: a different hand for each
+    k below 52 (4 and 13 are coprime)."""
     piles = ["", "", "", ""]
     piles[k % 4] = HEARTS[k % 13]
+    piles[(k + 1) % 4] = HEARTS.replace(HEARTS[k % 13], "") + "PGD"
     return piles
 
 

@@ -22,7 +22,7 @@ from enum import Enum
 from typing import Any
 
 from cardscore.cards import Card
-from cardscore.errors import CardscoreError
+from cardscore.errors import CardscoreError, Problem
 
 __all__ = [
     "Action",
@@ -73,13 +73,13 @@ class Rules:
             if not isinstance(getattr(self, name), int) or getattr(self, name) < 0
         ]
         if not isinstance(self.limit, Limit):
-            problems.append(f"limit must be a Limit, not {self.limit!r}")
+            problems.append(Problem.of("bad_limit", limit=repr(self.limit)))
         if self.ante == self.small_blind == self.big_blind == 0:
-            problems.append("a game needs an ante or blinds, or nobody has a reason to bet")
+            problems.append(Problem.of("no_forced_bets"))
         if self.small_blind > self.big_blind:
-            problems.append("the small blind cannot be larger than the big blind")
+            problems.append(Problem.of("blinds_order"))
         if self.small_bet < 1 or self.big_bet < 1 or self.max_bets < 1:
-            problems.append("bet sizes and the bet cap must be at least 1")
+            problems.append(Problem.of("bet_sizes"))
         if problems:
             raise CardscoreError(problems)
 
