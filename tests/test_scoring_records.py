@@ -187,3 +187,39 @@ def test_crosskings_hand_record() -> None:
     assert hand._repr_html_().endswith(" — <b>4</b> points</div>")
     assert hand._repr_html_().count("<span") == 4
     assert Hand()._repr_html_() == "<div>(no cards) — <b>0</b> points</div>"
+
+
+def test_gongzhu_hand_problems_keep_their_cause_only_when_shared() -> None:
+    with pytest.raises(CardscoreError) as error:
+        score_hand(["P", "G", "D"])
+    assert [str(p) for p in error.value.problems] == [
+        "a hand has four piles, one per player, not 3"
+    ]
+    # A repeated card (impossible table) and a bad symbol (notation): the causes differ, so the
+    # error is the common CardscoreError, naming both.
+    with pytest.raises(CardscoreError) as error:
+        score_hand(["PP", "X", "", ""])
+    assert type(error.value) is CardscoreError
+    assert len(error.value.problems) == 2
+
+
+def test_crosskings_explain_checks_its_breakdown_against_the_solver(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cardscore.crosskings import scoring
+
+    real = scoring._c_solver.score
+
+    class OffByOne:
+        @staticmethod
+        def score(mask: int) -> tuple[int, int]:
+            total, assigned = real(mask)
+            return total + 1, assigned
+
+    monkeypatch.setattr(scoring, "_c_solver", OffByOne)
+    with pytest.raises(AssertionError, match=r"^breakdown 4 != score 5 for \(Card\('2s'\)"):
+        explain(parse_cards("2S 3S 4S KH"))
+
+
+def test_crosskings_hand_html_separates_the_cards() -> None:
+    assert Hand(parse_cards("2S 3S 4S KH"))._repr_html_().count("</span> <span") == 3

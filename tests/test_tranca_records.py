@@ -100,3 +100,13 @@ def test_meld_records() -> None:
     assert str(meld.extend("7h")) == "4♥ 5♥ 6♥ 7♥"
     assert meld._repr_html_().count("<span") == 3
     assert meld._repr_html_().count("</span> <span") == 2
+
+
+def test_extending_a_meld_follows_the_rules_given() -> None:
+    from cardscore.errors import CardscoreError
+    from cardscore.tranca.rules import TrancaRules
+
+    sevens = Meld("7h 7d 7c")
+    assert str(sevens.extend("7s")) == "7♠ 7♥ 7♦ 7♣"
+    with pytest.raises(CardscoreError):
+        sevens.extend("7s", rules=TrancaRules(edges_only=True))
