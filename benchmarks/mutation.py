@@ -104,17 +104,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--reuse", action="store_true", help="rerun in --work without copying afresh"
     )
+    parser.add_argument(
+        "--rerun-survivors",
+        action="store_true",
+        help="with --work: copy the current tests in and test again only the surviving mutants",
+    )
     args = parser.parse_args(argv)
     modules = args.module or list(MODULES)
     work = args.work or Path(tempfile.mkdtemp(prefix="cardscore-mutation-"))
-    if not args.reuse:
+    names: list[str] = []
+    if args.rerun_survivors:
+        ignore = shutil.ignore_patterns("__pycache__")
+        for tests in (work / "tests", work / "mutants" / "tests"):
+            shutil.copytree(ROOT / "tests", tests, ignore=ignore, dirs_exist_ok=True)
+        names = sorted(m for m, s in _results(work).items() if s not in ("killed", "timeout"))
+    elif not args.reuse:
         _scratch(work, modules)
     env = {
         **os.environ,
         "CARDSCORE_SHARED": os.environ.get("CARDSCORE_SHARED", str(ROOT.parent / "shared")),
     }
     subprocess.run(
-        [sys.executable, "-m", "mutmut", "run", "--max-children", "1"],
+        [sys.executable, "-m", "mutmut", "run", "--max-children", "1", *names],
         cwd=work,
         env=env,
         check=False,
