@@ -110,3 +110,34 @@ def test_extending_a_meld_follows_the_rules_given() -> None:
     assert str(sevens.extend("7s")) == "7♠ 7♥ 7♦ 7♣"
     with pytest.raises(CardscoreError):
         sevens.extend("7s", rules=TrancaRules(edges_only=True))
+
+
+def test_table_detail_counts_melds_and_piles() -> None:
+    a = {
+        "name": "A",
+        "melds": [["4d", "5d", "6d"], ["8s", "9s", "Ts"]],
+        "piles": [{"pile": "K"}],
+        "dollars": ["3d", "3h"],
+        "took_morto": True,
+        "went_out": False,
+    }
+    b = {
+        "name": "B",
+        "melds": [["4c", "5c", "6c"]],
+        "piles": [{"pile": "A", "clean": False}, {"pile": "Q"}],
+        "took_morto": True,
+        "went_out": False,
+    }
+    score = scored(a, b)
+    # 4-5-6♦ 15 + 8-9-10♠ 30 + seven kings 70; 4-5-6♣ 15 + six aces and a 2 100 + seven queens 70
+    assert terms(score, "A")[:4] == [
+        ("table_cards", 115, "13 cards: 2 melds, 1 pile"),
+        ("clean_canastras", 200, "pile of 7 K (clean)"),
+        ("dollar_cards", 10, "3♦ 3♥"),
+        ("dollar_bonus", 200, "2 dollars × +100 with a canastra"),
+    ]
+    assert terms(score, "B")[:3] == [
+        ("table_cards", 185, "17 cards: 1 meld, 2 piles"),
+        ("dirty_canastras", 100, "pile of 7 A (dirty: 6 A and a 2)"),
+        ("clean_canastras", 200, "pile of 7 Q (clean)"),
+    ]
