@@ -406,3 +406,39 @@ def test_saved_game_with_a_bad_action_is_refused() -> None:
     data["actions"] = [{"seat": 0, "move": "discard Ah"}]
     with pytest.raises(CardscoreError, match=r"action 1 \('discard Ah'\)"):
         TrancaState.from_dict(data)
+
+
+def _near_melds() -> st.SearchStrategy[list[int]]:
+    """Card ids that are often melds: runs in one suit, sets, with 2s and strays mixed in."""
+    run = st.builds(
+        lambda suit, low, n, twos, stray: (
+            [(r * 4 + suit) for r in range(low, min(low + n, 13))] + twos + stray
+        ),
+        st.integers(0, 3),
+        st.integers(1, 12),
+        st.integers(1, 9),
+        st.lists(st.integers(0, 3), max_size=2),
+        st.lists(st.integers(0, 51), max_size=1),
+    )
+    same = st.builds(
+        lambda rank, suits, twos: [rank * 4 + s for s in suits] + twos,
+        st.integers(1, 12),
+        st.lists(st.integers(0, 3), min_size=1, max_size=8),
+        st.lists(st.integers(0, 3), max_size=2),
+    )
+    return st.one_of(run, same, st.lists(st.integers(0, 51), min_size=1, max_size=9))
+
+
+@settings(max_examples=400, deadline=None)
+@given(ids=_near_melds(), edges_only=st.booleans())
+def test_the_engines_memoised_meld_check_agrees_with_the_scorers(
+    ids: list[int], edges_only: bool
+) -> None:
+    from cardscore.tranca import TrancaRules, meld_problems
+    from cardscore.tranca.game import _is_meld, canonical_meld
+
+    rules = TrancaRules(edges_only=edges_only)
+    legal = not meld_problems([Card.from_id(i) for i in ids], rules)
+    twin = [Card.from_id(i) for i in canonical_meld(ids)]
+    assert (not meld_problems(twin, rules)) is legal
+    assert _is_meld(tuple(sorted(ids)), rules) is legal

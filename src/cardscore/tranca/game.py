@@ -62,6 +62,7 @@ __all__ = [
     "Phase",
     "PlayRules",
     "TrancaState",
+    "canonical_meld",
 ]
 
 HAND_SIZE = 11
@@ -70,6 +71,7 @@ SAVE_VERSION = 1
 NAMES = ("Ana", "Bia", "Caio", "Duda", "Edu", "Fabi")
 
 _CARDS: tuple[Card, ...] = tuple(Card.from_id(i) for i in range(52))
+_ID_OF = {id(card): i for i, card in enumerate(_CARDS)}  # parsing returns these very objects
 _TWOS = (0, 1, 2, 3)
 _RED_THREES = frozenset({Card("3h").id, Card("3d").id})
 _BLACK_THREES = frozenset({Card("3s").id, Card("3c").id})
@@ -133,6 +135,33 @@ class PlayRules:
 
 
 _MELD_CACHE: dict[tuple[bool, tuple[int, ...]], bool] = {}
+_CANON_CACHE: dict[tuple[bool, tuple[int, ...]], bool] = {}
+_FITS: dict[tuple[bool, tuple[int, ...]], dict[int, bool]] = {}
+
+
+def canonical_meld(ids: Iterable[int]) -> tuple[int, ...]:
+    """The same cards up to the symmetries of the meld rules: suits renamed, 2s as ♠.
+
+    ``meld_problems`` looks at suits only to compare them and at 2s only to count them, so
+    renaming suits (in order of first appearance) and giving every 2 the same suit keeps a meld
+    legal or illegal — which lets one check stand for many (tests compare both on random cards).
+
+    >>> canonical_meld([Card("9h").id, Card("2d").id, Card("Th").id]) == canonical_meld(
+    ...     [Card("9c").id, Card("2s").id, Card("Tc").id])
+    True
+    """
+    renamed: dict[int, int] = {}
+    out = []
+    for card in sorted(ids):
+        rank, suit = divmod(card, 4)
+        if rank == 0:
+            out.append(0)
+            continue
+        new = renamed.get(suit)
+        if new is None:
+            new = renamed[suit] = len(renamed)
+        out.append(rank * 4 + new)
+    return tuple(sorted(out))
 
 
 def _is_meld(ids: tuple[int, ...], rules: TrancaRules) -> bool:
@@ -140,11 +169,33 @@ def _is_meld(ids: tuple[int, ...], rules: TrancaRules) -> bool:
     key = (rules.edges_only, ids)
     legal = _MELD_CACHE.get(key)
     if legal is None:
-        if len(_MELD_CACHE) > 500_000:
+        if len(_MELD_CACHE) > 1_000_000:
             _MELD_CACHE.clear()
-        legal = not meld_problems([_CARDS[i] for i in ids], rules)
+            _FITS.clear()
+        canon = (rules.edges_only, canonical_meld(ids))
+        legal = _CANON_CACHE.get(canon)
+        if legal is None:
+            legal = not meld_problems([_CARDS[i] for i in ids], rules)
+            _CANON_CACHE[canon] = legal
         _MELD_CACHE[key] = legal
     return legal
+
+
+def _fits(meld: tuple[int, ...], card: int, rules: TrancaRules) -> bool:
+    """Whether one more ``card`` keeps ``meld`` a meld (memoised per meld)."""
+    fits = _FITS.get((rules.edges_only, meld))
+    if fits is None:
+        fits = _FITS[(rules.edges_only, meld)] = {}
+    legal = fits.get(card)
+    if legal is None:
+        legal = fits[card] = _is_meld(_sorted((*meld, card)), rules)
+    return legal
+
+
+def card_ids(cards: Iterable[Card]) -> list[int]:
+    """Each card's :attr:`~cardscore.cards.Card.id`, fast for the cards parsing hands out."""
+    found = _ID_OF.get
+    return [i if (i := found(id(card))) is not None else card.id for card in cards]
 
 
 def _sorted(ids: Iterable[int]) -> tuple[int, ...]:
@@ -591,7 +642,7 @@ class TrancaState:
         self._raise(self._problems(action))
 
     def _problems(self, action: Action) -> list[str]:
-        ids = [c.id for c in action.cards]
+        ids = card_ids(action.cards)
         kind = action.kind
         if kind is ActionKind.DRAW:
             return self._draw_problems()
@@ -629,7 +680,7 @@ class TrancaState:
         legal set of cards too.
         """
         if self.phase is Phase.DRAW:
-            return [Action(ActionKind.DRAW), *self._takes()]
+            return [_DRAW, *self._takes()] if self.discard else [_DRAW]
         if self.phase is Phase.OVER:
             return []
         seat = self.to_act
@@ -642,21 +693,26 @@ class TrancaState:
         ok_two_left = open_morto or canastra
         actions: list[Action] = []
         rules = self._scoring
+        edges = rules.edges_only
         if size - 3 >= 2 or ok_two_left:
             for triple in _triples(hand):
                 if _is_meld(triple, rules):
-                    actions.append(Action(ActionKind.MELD, tuple(_CARDS[i] for i in triple)))
+                    actions.append(_meld_action(triple))
         for index, meld in enumerate(self.melds[team]):
             clean = _is_clean_canastra(meld) and not self.rules.clean_canastra_takes_two
             if size - 1 < 2 and not (ok_two_left or len(meld) + 1 >= CANASTRA_SIZE):
                 continue
+            fits = _FITS.get((edges, meld))
+            if fits is None:
+                fits = _FITS[(edges, meld)] = {}
             for card in held:
-                if clean and card < 4:
-                    continue
-                if _is_meld(_sorted((*meld, card)), rules):
-                    actions.append(Action(ActionKind.ADD, (_CARDS[card],), index))
+                legal = fits.get(card)
+                if legal is None:
+                    legal = fits[card] = _is_meld(_sorted((*meld, card)), rules)
+                if legal and not (clean and card < 4):
+                    actions.append(_add_action(index, card))
         if size >= 2 or ok_two_left:
-            actions.extend(Action(ActionKind.DISCARD, (_CARDS[card],)) for card in held)
+            actions.extend([_DISCARDS[card] for card in held])
         return actions
 
     def _takes(self) -> list[Action]:
@@ -673,10 +729,9 @@ class TrancaState:
         ok_low = self.morto_open(team) or canastra
         found: list[Action] = []
         for index, meld in enumerate(self.melds[team]):
-            key = _sorted((*meld, top))
-            if self._two_on_clean(meld, (top,)) or not _is_meld(key, rules):
+            if self._two_on_clean(meld, (top,)) or not _fits(meld, top, rules):
                 continue
-            if self.sizes[seat] + rest >= 2 or ok_low or len(key) >= CANASTRA_SIZE:
+            if self.sizes[seat] + rest >= 2 or ok_low or len(meld) + 1 >= CANASTRA_SIZE:
                 found.append(Action(ActionKind.TAKE, meld=index))
         hand = self.hands[seat]
         if self.sizes[seat] - 2 + rest >= 2 or ok_low:
@@ -760,7 +815,7 @@ class TrancaState:
         dollars: list[int] = []
         took_morto = False
         kind = action.kind
-        ids = [c.id for c in action.cards]
+        ids = card_ids(action.cards)
         if kind is ActionKind.DRAW:
             self._receive(seat, self._pop_stock(), received, dollars)
             self.phase = Phase.PLAY
@@ -997,6 +1052,26 @@ class TrancaState:
         )
 
 
+_DRAW = Action(ActionKind.DRAW)
+_DISCARDS = tuple(Action(ActionKind.DISCARD, (card,)) for card in _CARDS)
+_MELD_ACTIONS: dict[tuple[int, ...], Action] = {}
+_ADD_ACTIONS: dict[tuple[int, int], Action] = {}
+
+
+def _meld_action(ids: tuple[int, ...]) -> Action:
+    action = _MELD_ACTIONS.get(ids)
+    if action is None:
+        action = _MELD_ACTIONS[ids] = Action(ActionKind.MELD, tuple(_CARDS[i] for i in ids))
+    return action
+
+
+def _add_action(meld: int, card: int) -> Action:
+    action = _ADD_ACTIONS.get((meld, card))
+    if action is None:
+        action = _ADD_ACTIONS[(meld, card)] = Action(ActionKind.ADD, (_CARDS[card],), meld)
+    return action
+
+
 def _expand(hand: list[int], ids: Iterable[int]) -> list[int]:
     return [i for i in ids for _ in range(hand[i])]
 
@@ -1005,24 +1080,25 @@ def _triples(hand: list[int]) -> set[tuple[int, ...]]:
     """Candidate three-card melds in a hand (checked afterwards by the meld rules)."""
     found: set[tuple[int, ...]] = set()
     twos = [i for i in _TWOS if hand[i]]
-    all_twos = _expand(hand, _TWOS)
-    if len(all_twos) >= 3:
-        found.add(tuple(all_twos[:3]))
-    for rank in range(_FOUR, _ACE + 1):
-        naturals = _expand(hand, range(rank * 4, rank * 4 + 4))
-        if len(naturals) >= 3:
-            found.add(tuple(naturals[:3]))
-        if len(naturals) >= 2:
+    if hand[0] + hand[1] + hand[2] + hand[3] >= 3:
+        found.add(tuple(_expand(hand, _TWOS)[:3]))
+    for base in range(_FOUR * 4, _ACE * 4 + 4, 4):
+        if hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3] >= 2:
+            naturals = _expand(hand, range(base, base + 4))
+            if len(naturals) >= 3:
+                found.add(tuple(naturals[:3]))
             for two in twos:
-                found.add(_sorted((naturals[0], naturals[1], two)))
+                found.add((two, naturals[0], naturals[1]))
     for suit in range(4):
+        present = [hand[r * 4 + suit] > 0 for r in range(13)]
         for low in range(_FOUR, _ACE - 1):
-            window = [r * 4 + suit for r in (low, low + 1, low + 2) if hand[r * 4 + suit]]
-            if len(window) == 3:
-                found.add(tuple(window))
-            elif len(window) == 2:
+            count = present[low] + present[low + 1] + present[low + 2]
+            if count == 3:
+                found.add((low * 4 + suit, low * 4 + 4 + suit, low * 4 + 8 + suit))
+            elif count == 2 and twos:
+                window = tuple(r * 4 + suit for r in (low, low + 1, low + 2) if present[r])
                 for two in twos:
-                    found.add(_sorted((*window, two)))
+                    found.add((two, *window))
     return found
 
 

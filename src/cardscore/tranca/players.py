@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from cardscore.cards import Card
 from cardscore.tranca.actions import Action, ActionKind
-from cardscore.tranca.game import _CARDS, TrancaState, _is_meld, _sorted
+from cardscore.tranca.game import _CARDS, TrancaState, _is_meld, _sorted, card_ids
 from cardscore.tranca.rules import (
     CANASTRA_SIZE,
     CLEAN_CANASTRA,
@@ -49,7 +49,7 @@ _BLACK_THREES = frozenset({Card("3s").id, Card("3c").id})
 
 def _laid(state: TrancaState, action: Action) -> tuple[int, ...]:
     """The card ids an action puts on the table (the pile's top for a take)."""
-    ids = tuple(c.id for c in action.cards)
+    ids = tuple(card_ids(action.cards))
     if action.kind is ActionKind.TAKE:
         return (*ids, state.discard[-1])
     if action.kind in (ActionKind.MELD, ActionKind.ADD):
