@@ -4,11 +4,12 @@
 - level 1 — greedy: the action that lays the most points now (discarding the costliest card);
 - level 2 — a heuristic planner: lays like level 1, but keeps 2s and pairs toward canastras,
   discards what the next opponent's melds cannot take, and guards the pile with black 3s;
-- level 3 — information-set Monte Carlo tree search: for each decision it samples the hidden
-  cards (other hands, stock, mortos) consistently with what the player has seen, tries level 2's
-  best few actions in each sample with the UCB1 rule, plays each on with level 1 for a few turns,
-  takes everything back with the engine's ``undo``, and judges the position by the scorer's
-  totals as if the round ended there — all under a time budget per move.
+- level 3 — information-set Monte Carlo search: for each decision it samples the hidden cards
+  (other hands, stock, mortos) consistently with what the player has seen, plays each of level
+  2's best few actions in every sample and then every player's next turn with level 1, takes it
+  all back with the engine's ``undo``, and judges the position by the scorer's totals as if the
+  round ended there; the action with the best total over the samples wins (all candidates meet
+  the same samples, so luck cancels out) — under a time budget per move.
 
 Every player sees only what its seat may see: its hand and the public table (level 3 looks at
 the rest only through samples redealt by :meth:`TrancaState.determinized`).
@@ -24,7 +25,6 @@ True
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass, field
@@ -144,7 +144,8 @@ class Computer:
     level: int = 1
     seed: int | None = None
     budget: float = 0.25
-    rollout_turns: int = 4
+    rollout_turns: int = 0
+    """Turns a rollout plays after the move's own turn (0: one turn for every player)."""
     candidates: int = 5
     rng: random.Random = field(init=False, repr=False)
 
@@ -168,36 +169,21 @@ class Computer:
     # -- level 3 ------------------------------------------------------------------------------
 
     def _search(self, state: TrancaState, candidates: list[Action]) -> Action:
+        """Judge every candidate in the same redealt samples (paired, so luck cancels out)."""
         if len(candidates) == 1:
             return candidates[0]
         seat = state.to_act
         team = seat % state.teams
         totals = [0.0] * len(candidates)
-        visits = [0] * len(candidates)
         deadline = time.perf_counter() + self.budget
-        world = state.determinized(seat, self.rng)
-        iteration = 0
-        while time.perf_counter() < deadline or iteration < len(candidates):
-            if iteration and iteration % len(candidates) == 0:
-                world = state.determinized(seat, self.rng)  # a fresh sample of hidden cards
-            index = self._ucb(totals, visits, iteration)
-            totals[index] += self._rollout(world, candidates[index], team)
-            visits[index] += 1
-            iteration += 1
-        best = max(range(len(candidates)), key=lambda i: (totals[i] / visits[i], -i))
+        samples = 0
+        while samples == 0 or time.perf_counter() < deadline:
+            world = state.determinized(seat, self.rng)
+            for index, action in enumerate(candidates):
+                totals[index] += self._rollout(world, action, team)
+            samples += 1
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return candidates[best]
-
-    @staticmethod
-    def _ucb(totals: list[float], visits: list[int], iteration: int) -> int:
-        for i, n in enumerate(visits):
-            if n == 0:
-                return i
-        log = math.log(iteration)
-        scale = 200.0  # points: the spread of a few turns' outcomes
-        return max(
-            range(len(visits)),
-            key=lambda i: totals[i] / visits[i] + scale * math.sqrt(2 * log / visits[i]),
-        )
 
     def _rollout(self, world: TrancaState, action: Action, team: int) -> float:
         """Play ``action`` and a few turns on in ``world``, value the table, and undo it all."""
@@ -205,7 +191,8 @@ class Computer:
         world.apply_legal(action)
         turns = 0
         last = world.to_act
-        while not world.is_over and turns < self.rollout_turns:
+        horizon = self.rollout_turns or world.players
+        while not world.is_over and turns < horizon:
             actions = world.legal_actions()
             world.apply_legal(max(actions, key=lambda a: greedy_value(world, a)))
             played += 1
