@@ -442,3 +442,26 @@ def test_the_engines_memoised_meld_check_agrees_with_the_scorers(
     twin = [Card.from_id(i) for i in canonical_meld(ids)]
     assert (not meld_problems(twin, rules)) is legal
     assert _is_meld(tuple(sorted(ids)), rules) is legal
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"game": "chess"}, "not a saved Tranca game"),
+        ({"game": "tranca", "version": 1}, "'players' is missing"),
+        ({"game": "tranca", "version": 9, "players": 2}, "version 9"),
+    ],
+)
+def test_a_broken_save_is_refused_with_the_reason(data: dict[str, object], message: str) -> None:
+    with pytest.raises(CardscoreError, match=message):
+        TrancaState.from_dict(data)
+
+
+def test_a_save_with_a_move_out_of_turn_is_refused() -> None:
+    data = TrancaState(2, seed=5).as_dict()
+    data["actions"] = [{"seat": 1, "move": "draw"}]
+    with pytest.raises(CardscoreError, match="by seat 1, but seat 0 is to act"):
+        TrancaState.from_dict(data)
+    data["actions"] = ["draw"]
+    with pytest.raises(CardscoreError, match="action 1: expected"):
+        TrancaState.from_dict(data)

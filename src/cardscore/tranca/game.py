@@ -935,6 +935,9 @@ class TrancaState:
             raise CardscoreError(
                 f"saved game version {data.get('version')!r} is not {SAVE_VERSION}"
             )
+        missing = [key for key in ("players", "deck") if key not in data]
+        if missing:
+            raise CardscoreError([f"saved game: {key!r} is missing" for key in missing])
         state = cls(
             data["players"],
             names=data.get("names"),
@@ -944,7 +947,11 @@ class TrancaState:
             seed=data.get("seed"),
         )
         for number, entry in enumerate(data.get("actions", []), start=1):
-            seat, move = entry.get("seat"), entry.get("move", "")
+            if not isinstance(entry, Mapping) or not isinstance(entry.get("move"), str):
+                raise CardscoreError(
+                    f'action {number}: expected {{"seat": …, "move": "…"}}, not {entry!r}'
+                )
+            seat, move = entry.get("seat"), entry["move"]
             if seat != state.to_act:
                 raise CardscoreError(
                     f"action {number} ({move!r}) is by seat {seat}, but seat {state.to_act} is to act"
