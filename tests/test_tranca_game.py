@@ -465,3 +465,22 @@ def test_a_save_with_a_move_out_of_turn_is_refused() -> None:
     data["actions"] = ["draw"]
     with pytest.raises(CardscoreError, match="action 1: expected"):
         TrancaState.from_dict(data)
+
+
+def test_cards_taken_with_the_pile_are_known_to_all_until_played() -> None:
+    game = game_with(
+        2,
+        ["7c 8c 9c Ks Kh 4d 6d 8d Td Qd Ad", "Tc Ah As 4h 6h 8h Js Jh Qs Qh 5d"],
+        stock="Kc Kd 5s",
+    )
+    game.draw()
+    game.meld("7c 8c 9c")
+    game.discard_card("Kc")
+    game.draw()
+    game.discard_card("Tc")
+    game.take(meld=0)  # T♣ onto the meld, K♣ into the hand in full view
+    assert game.observation(1).known[0] == (Card("Kc"),)
+    for sample in range(5):
+        assert Card("Kc") in game.determinized(1, random.Random(sample)).hand(0)
+    game.meld("Ks Kh Kc")
+    assert game.observation(1).known[0] == ()

@@ -210,8 +210,9 @@ def _is_clean_canastra(meld: tuple[int, ...]) -> bool:
 class Observation:
     """What one seat may see: its own hand, every table, the pile, and counts of the rest.
 
-    The discard pile is public (every card in it was discarded face up); the other hands, the
-    stock and the mortos are known only by their sizes.
+    The discard pile is public (every card in it was discarded face up), and so are the cards a
+    player took with the pile until they are played (``known``); the rest of the other hands,
+    the stock and the mortos are known only by their sizes.
     """
 
     seat: int
@@ -225,6 +226,8 @@ class Observation:
     stock: int
     mortos: int
     took_morto: tuple[bool, ...]
+    known: tuple[tuple[Card, ...], ...] = ()
+    """Per seat, the cards everyone knows it holds: those it took with the pile, not yet played."""
 
     @property
     def top(self) -> Card | None:
@@ -306,6 +309,7 @@ class TrancaState:
         self.melds: list[list[tuple[int, ...]]] = [[] for _ in range(self.teams)]
         self.dollars: list[list[int]] = [[] for _ in range(self.teams)]
         self.took_morto = [False] * self.teams
+        self.known: list[list[int]] = [[0] * 52 for _ in range(p)]
         self.to_act = self.first
         self.phase = Phase.DRAW
         self.went_out_seat: int | None = None
@@ -380,6 +384,9 @@ class TrancaState:
             stock=len(self.stock),
             mortos=len(self.mortos),
             took_morto=tuple(self.took_morto),
+            known=tuple(
+                tuple(_CARDS[i] for i in range(52) for _ in range(k[i])) for k in self.known
+            ),
         )
 
     def card_places(self) -> dict[str, tuple[Card, ...]]:
@@ -424,9 +431,12 @@ class TrancaState:
 
     def _take_out(self, seat: int, ids: Iterable[int]) -> None:
         hand = self.hands[seat]
+        known = self.known[seat]
         for card in ids:
             hand[card] -= 1
             self.sizes[seat] -= 1
+            if known[card] > hand[card]:
+                known[card] = hand[card]  # a known copy was played
 
     def _take_morto(self, seat: int, received: list[int], dollars: list[int]) -> None:
         self.took_morto[seat % self.teams] = True
@@ -752,6 +762,7 @@ class TrancaState:
             [m[:] for m in self.melds],
             [d[:] for d in self.dollars],
             self.took_morto[:],
+            [k[:] for k in self.known],
             self.to_act,
             self.phase,
             self.went_out_seat,
@@ -770,6 +781,7 @@ class TrancaState:
             self.melds,
             self.dollars,
             self.took_morto,
+            self.known,
             self.to_act,
             self.phase,
             self.went_out_seat,
@@ -827,6 +839,9 @@ class TrancaState:
                 self._take_out(seat, ids)
                 self.melds[team].append(_sorted((*ids, top)))
             pile, self.discard = self.discard, []
+            for card in pile:
+                if card not in _RED_THREES:
+                    self.known[seat][card] += 1  # everyone saw the pile go into this hand
             for card in pile:
                 self._receive(seat, card, received, dollars)
             self.phase = Phase.PLAY
@@ -1009,6 +1024,7 @@ class TrancaState:
             other.melds,
             other.dollars,
             other.took_morto,
+            other.known,
             other.to_act,
             other.phase,
             other.went_out_seat,
@@ -1026,8 +1042,8 @@ class TrancaState:
         hidden: list[int] = []
         for s in range(self.players):
             if s != seat:
-                hand = other.hands[s]
-                hidden.extend(i for i in range(52) for _ in range(hand[i]))
+                hand, known = other.hands[s], other.known[s]
+                hidden.extend(i for i in range(52) for _ in range(hand[i] - known[i]))
         hidden.extend(other.stock)
         for morto in other.mortos:
             hidden.extend(morto)
@@ -1037,8 +1053,8 @@ class TrancaState:
         at = 0
         for s in range(self.players):
             if s != seat:
-                n = other.sizes[s]
-                hand = [0] * 52
+                hand = other.known[s][:]
+                n = other.sizes[s] - sum(hand)
                 for card in hidden[at : at + n]:
                     hand[card] += 1
                 other.hands[s] = hand

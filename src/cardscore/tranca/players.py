@@ -31,7 +31,14 @@ from dataclasses import dataclass, field
 
 from cardscore.cards import Card
 from cardscore.tranca.actions import Action, ActionKind
-from cardscore.tranca.game import _CARDS, TrancaState, _is_meld, _sorted, card_ids
+from cardscore.tranca.game import (
+    _CARDS,
+    TrancaState,
+    _is_meld,
+    _pairs_with,
+    _sorted,
+    card_ids,
+)
 from cardscore.tranca.rules import (
     CANASTRA_SIZE,
     CLEAN_CANASTRA,
@@ -90,7 +97,8 @@ def greedy_value(state: TrancaState, action: Action) -> float:
 def _discard_cost(state: TrancaState, card: int) -> float:
     """What level 2 loses by discarding ``card`` (the cheapest goes; never below greedy's order).
 
-    A card that fits the next opponent's melds hands them the pile, a 2 lets them take it with
+    A card that fits the next opponent's melds, or makes a meld with cards everyone saw them take
+    with the pile, hands them the pile; a 2 lets them take it with
     any pair, and pairs and near neighbours in hand are canastras in the making; a card the next
     opponent threw away before is one they do not collect.
     """
@@ -98,8 +106,13 @@ def _discard_cost(state: TrancaState, card: int) -> float:
     hand = state.hands[seat]
     nxt = (seat + 1) % state.players
     cost = 0.0
-    if any(_is_meld(_sorted((*m, card)), state._scoring) for m in state.melds[nxt % state.teams]):
+    rules = state._scoring
+    if any(_is_meld(_sorted((*m, card)), rules) for m in state.melds[nxt % state.teams]):
         cost += 500
+    elif any(
+        _is_meld(_sorted((*pair, card)), rules) for pair in _pairs_with(state.known[nxt], card)
+    ):
+        cost += 400  # they took the pile with cards that make a meld with this one
     if card < 4:
         cost += 200
     rank, suit = divmod(card, 4)
