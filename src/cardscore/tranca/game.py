@@ -411,7 +411,7 @@ class TrancaState:
         if not self.stock:
             if not self.mortos:
                 return None
-            self.stock = self.mortos.pop()
+            self.stock = self.mortos.pop()[:]  # the morto's own list stays as it was
         return self.stock.pop()
 
     def _receive(
@@ -753,17 +753,24 @@ class TrancaState:
     # -- acting -------------------------------------------------------------------------------
 
     def _snapshot(self) -> tuple[Any, ...]:
+        """What one action may change: the actor's hand and its team's table, and the piles.
+
+        Mortos are copied shallowly: a morto's list is never changed in place (one that
+        becomes the stock is copied first).
+        """
+        seat = self.to_act
+        team = seat % self.teams
         return (
-            [h[:] for h in self.hands],
-            self.sizes[:],
+            seat,
+            self.hands[seat][:],
+            self.known[seat][:],
+            self.sizes[seat],
             self.stock[:],
-            [m[:] for m in self.mortos],
+            self.mortos[:],
             self.discard[:],
-            [m[:] for m in self.melds],
-            [d[:] for d in self.dollars],
+            self.melds[team][:],
+            self.dollars[team][:],
             self.took_morto[:],
-            [k[:] for k in self.known],
-            self.to_act,
             self.phase,
             self.went_out_seat,
         )
@@ -773,19 +780,20 @@ class TrancaState:
         if not self._undo:
             raise IllegalMoveError(f"{TURN}: there is nothing to undo")
         (
-            self.hands,
-            self.sizes,
+            seat,
+            self.hands[seat],
+            self.known[seat],
+            self.sizes[seat],
             self.stock,
             self.mortos,
             self.discard,
-            self.melds,
-            self.dollars,
+            self.melds[seat % self.teams],
+            self.dollars[seat % self.teams],
             self.took_morto,
-            self.known,
-            self.to_act,
             self.phase,
             self.went_out_seat,
         ) = self._undo.pop()
+        self.to_act = seat
         self.history.pop()
         return self.moves.pop()
 
@@ -1004,6 +1012,7 @@ class TrancaState:
             "melds": [[[_CARDS[i].code for i in m] for m in t] for t in self.melds],
             "dollars": [[_CARDS[i].code for i in d] for d in self.dollars],
             "took_morto": list(self.took_morto),
+            "known": [[c.code for c in cards] for cards in self.observation(0).known],
             "to_act": self.to_act,
             "phase": self.phase.name,
             "went_out_seat": self.went_out_seat,
@@ -1015,20 +1024,15 @@ class TrancaState:
         """An independent copy of the position (no history to undo past)."""
         other = object.__new__(TrancaState)
         other.__dict__.update(self.__dict__)
-        (
-            other.hands,
-            other.sizes,
-            other.stock,
-            other.mortos,
-            other.discard,
-            other.melds,
-            other.dollars,
-            other.took_morto,
-            other.known,
-            other.to_act,
-            other.phase,
-            other.went_out_seat,
-        ) = self._snapshot()
+        other.hands = [h[:] for h in self.hands]
+        other.known = [k[:] for k in self.known]
+        other.sizes = self.sizes[:]
+        other.stock = self.stock[:]
+        other.mortos = [m[:] for m in self.mortos]
+        other.discard = self.discard[:]
+        other.melds = [m[:] for m in self.melds]
+        other.dollars = [d[:] for d in self.dollars]
+        other.took_morto = self.took_morto[:]
         other.history, other.moves, other._undo = [], [], []
         return other
 
