@@ -484,3 +484,44 @@ def test_cards_taken_with_the_pile_are_known_to_all_until_played() -> None:
         assert Card("Kc") in game.determinized(1, random.Random(sample)).hand(0)
     game.meld("Ks Kh Kc")
     assert game.observation(1).known[0] == ()
+
+
+def test_rule_red_threes_in_a_morto_are_laid_and_replaced_at_once() -> None:
+    hand = "4s 5s 6s 7s 8s 9s Ts Js Qs Kh Kd"
+    game = game_with(2, [hand], mortos=("", "3h 3d 4h"), stock="Kc Ac Ad")
+    game.draw()
+    game.meld("4s 5s 6s 7s 8s 9s Ts Js Qs")
+    move = game.meld("Kh Kd Kc")
+    assert move.took_morto
+    assert move.dollars == parse_cards("3h 3d")
+    assert Counter(move.received) >= Counter(parse_cards("4h Ac Ad"))  # replaced from the stock
+    assert len(game.hand(0)) == HAND_SIZE
+
+
+def test_rule_the_pile_is_taken_only_at_the_start_of_a_turn() -> None:
+    game = game_with(
+        2,
+        ["7c 8c 9c Ks Kh 4d 6d 8d Td Qd Ad", "Tc Ah As 4h 6h 8h Js Jh Qs Qh 5d"],
+        stock="Kc Kd 5s",
+    )
+    game.draw()
+    game.meld("7c 8c 9c")
+    game.discard_card("Kc")
+    game.draw()
+    game.discard_card("Tc")
+    game.draw()  # drew instead: the 10♣ can no longer be taken with the meld this turn
+    with pytest.raises(IllegalMoveError, match="already drawn"):
+        game.take(meld=0)
+
+
+@pytest.mark.parametrize("allowed", [True, False])
+def test_house_rule_a_two_on_top_of_the_pile(allowed: bool) -> None:
+    game = game_with(
+        2,
+        ["2c 8c 9c Ks Kh 4d 6d 8d Td Qd Ad", "Tc Ah As 4h 6h 8h Js Jh Qs Qh 5d"],
+        stock="Kc Kd 5s",
+        rules=PlayRules(take_two_on_top=allowed),
+    )
+    game.draw()
+    game.discard_card("2c")
+    assert game.can_take("Ah As") is allowed  # A A and the 2 as a wild card
