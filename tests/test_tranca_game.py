@@ -315,7 +315,7 @@ def test_house_rule_edges_only_limits_sets() -> None:
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@SETTINGS
+@settings(max_examples=10, deadline=None)
 @given(players=st.sampled_from([2, 3, 4, 6]), seed=st.integers(0, 10**6))
 def test_property_every_card_is_in_exactly_one_place(players: int, seed: int) -> None:
     game = TrancaState(players, seed=seed)
@@ -354,7 +354,7 @@ def test_property_replay_from_the_record_gives_the_same_state(
     assert again.as_dict() == game.as_dict()
 
 
-@SETTINGS
+@settings(max_examples=8, deadline=None)
 @given(players=st.sampled_from([2, 4]), seed=st.integers(0, 10**6))
 def test_property_undo_restores_the_state_exactly(players: int, seed: int) -> None:
     game = TrancaState(players, seed=seed)

@@ -1012,7 +1012,7 @@ class TrancaState:
             "melds": [[[_CARDS[i].code for i in m] for m in t] for t in self.melds],
             "dollars": [[_CARDS[i].code for i in d] for d in self.dollars],
             "took_morto": list(self.took_morto),
-            "known": [[c.code for c in cards] for cards in self.observation(0).known],
+            "known": [[_CARDS[i].code for i in range(52) for _ in range(k[i])] for k in self.known],
             "to_act": self.to_act,
             "phase": self.phase.name,
             "went_out_seat": self.went_out_seat,
