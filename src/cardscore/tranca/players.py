@@ -8,8 +8,9 @@
   (other hands, stock, mortos) consistently with what the player has seen, plays each of level
   2's best few actions in every sample and then every player's next turn with level 1, takes it
   all back with the engine's ``undo``, and judges the position by the scorer's totals as if the
-  round ended there; the action with the best total over the samples wins (all candidates meet
-  the same samples, so luck cancels out) — under a time budget per move.
+  round ended there (but for the cards still in hand, which are not yet lost); the action
+  with the best total over the samples wins (all candidates meet the same samples, so luck
+  cancels out) — under a time budget per move.
 
 Every player sees only what its seat may see: its hand and the public table (level 3 looks at
 the rest only through samples redealt by :meth:`TrancaState.determinized`).
@@ -212,7 +213,11 @@ class Computer:
             if world.to_act != last:
                 turns += 1
                 last = world.to_act
-        totals = [t.total for t in world.score().teams]
+        score = world.score()
+        if world.is_over:
+            totals = [t.total for t in score.teams]
+        else:  # cards still held are the next turns' melds, not yet a loss (trancas are)
+            totals = [t.total - t.breakdown.as_dict()["hand_cards"] for t in score.teams]
         mine = totals[team]
         best_other = max(t for i, t in enumerate(totals) if i != team)
         for _ in range(played):
