@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from cardscore.cards import Card
 from cardscore.tranca.actions import Action, ActionKind
@@ -49,7 +51,7 @@ from cardscore.tranca.rules import (
     card_points,
 )
 
-__all__ = ["LEVELS", "Computer", "computer", "hint"]
+__all__ = ["BIG_PILE", "LEVELS", "Computer", "computer", "hint", "played_rounds"]
 
 LEVELS = (0, 1, 2, 3)
 BIG_PILE = 8
@@ -240,3 +242,24 @@ def computer(level: int = 1, *, seed: int | None = None, budget: float = 0.25) -
 def hint(state: TrancaState) -> Action:
     """The move level 2 would make now (what ``hint`` shows a person)."""
     return Computer(2).choose(state)
+
+
+def played_rounds(
+    count: int, players: int = 4, *, level: int = 1, seed: int = 0
+) -> Iterator[dict[str, Any]]:
+    """``count`` rounds played to the end by the computer, as round JSON (the scorer's input).
+
+    Realistic end-of-round tables — melds grown in play, hands left, dollars, mortos — for
+    anything that needs them (synthetic photos for recognition training, fuzzing the scorer).
+
+    >>> from cardscore.tranca import parse_round
+    >>> tables = list(played_rounds(2, players=2, seed=5))
+    >>> [len(parse_round(t).teams) for t in tables]
+    [2, 2]
+    """
+    for number in range(count):
+        game = TrancaState(players, seed=seed + number, first=number % players)
+        bots = [computer(level, seed=(seed + number) * 10 + s) for s in range(players)]
+        while not game.is_over:
+            game.apply_legal(bots[game.to_act].choose(game))
+        yield game.round_dict()
