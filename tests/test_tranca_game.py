@@ -525,3 +525,12 @@ def test_house_rule_a_two_on_top_of_the_pile(allowed: bool) -> None:
     game.draw()
     game.discard_card("2c")
     assert game.can_take("Ah As") is allowed  # A A and the 2 as a wild card
+
+
+def test_the_table_renders_for_a_notebook() -> None:
+    game = TrancaState(2, names=["Ana", "<b>Bia</b>"], seed=2)
+    game.draw()
+    html = game._repr_html_()
+    assert "&lt;b&gt;Bia&lt;/b&gt;" in html  # names are escaped
+    assert html.count("<tr>") == 1 + 2 + 2  # header, two teams, two hands
+    assert f"stock {game.stock_size}" in html

@@ -38,6 +38,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -1071,6 +1072,37 @@ class TrancaState:
             at += len(morto)
         other.stock = hidden[at:]
         return other
+
+    def _repr_html_(self) -> str:
+        """The whole table for a notebook: every hand, each team's melds and dollars, the piles."""
+
+        def cards(items: Iterable[Card]) -> str:
+            return " ".join(card._repr_html_() for card in items) or "—"
+
+        rows = []
+        for team in range(self.teams):
+            melds = "<br>".join(
+                f"{i}) {cards(m.cards)}" for i, m in enumerate(self.team_melds(team), start=1)
+            )
+            dollars = cards(_CARDS[i] for i in self.dollars[team])
+            rows.append(
+                f"<tr><th>{escape(self.team_name(team))}</th><td>{melds or '—'}</td>"
+                f"<td>{dollars}</td><td>{'yes' if self.took_morto[team] else 'no'}</td></tr>"
+            )
+        hands = "".join(
+            f"<tr><th>{escape(self.names[s])}{' ▶' if s == self.to_act else ''}</th>"
+            f"<td colspan=3>{cards(self.hand(s))}</td></tr>"
+            for s in range(self.players)
+        )
+        top = self.top
+        piles = (
+            f"pile {len(self.discard)} (top {top._repr_html_() if top else '—'}), "
+            f"stock {len(self.stock)}, mortos left {len(self.mortos)} — {self.phase.value}"
+        )
+        return (
+            "<table><tr><th>team</th><th>melds</th><th>dollars</th><th>morto</th></tr>"
+            f"{''.join(rows)}{hands}</table><p>{piles}</p>"
+        )
 
     def __repr__(self) -> str:
         return (
