@@ -119,11 +119,11 @@ def test_rule_red_three_drawn_is_laid_and_replaced_at_once() -> None:
 def test_rule_a_turn_starts_with_a_draw_or_take_and_ends_with_a_discard() -> None:
     game = game_with(2, ["4s 5s 6s 7s 8s 9s Ts Js Qs Ks As"], stock="Ah")
     with pytest.raises(IllegalMoveError, match=r"turn \(6\).*must first draw"):
-        game.discard_card("4s")
+        game.discard("4s")
     game.draw()
     with pytest.raises(IllegalMoveError, match=r"already drawn"):
         game.draw()
-    game.discard_card("As")
+    game.discard("As")
     assert (game.to_act, game.phase) == (1, Phase.DRAW)
 
 
@@ -164,14 +164,14 @@ def test_rule_take_pile_when_top_fits_a_team_meld_and_top_is_used_first() -> Non
     )
     game.draw()
     game.meld("7c 8c 9c")
-    game.discard_card("Kc")  # seat 1 cannot use K♣
+    game.discard("Kc")  # seat 1 cannot use K♣
     game.draw()
-    game.discard_card("Tc")
+    game.discard("Tc")
     assert game.can_take(meld=0)
     move = game.take(meld=0)
     assert move.action.meld == 0
     assert [c.code for c in game.team_melds(0)[0].cards] == ["7c", "8c", "9c", "Tc"]
-    assert game.discard == []
+    assert game.pile == []
     assert game.phase is Phase.PLAY
     assert Card("Kc") in game.hand(0)  # the whole pile went into the hand
 
@@ -183,9 +183,9 @@ def test_rule_take_pile_with_two_hand_cards_like_the_documents_example_2() -> No
         stock="Kc Kd",
     )
     game.draw()
-    game.discard_card("Kc")
+    game.discard("Kc")
     game.draw()
-    game.discard_card("Tc")
+    game.discard("Tc")
     assert not game.can_take("Jc")  # one card is not enough
     game.take("Jc 2d")
     melds = game.team_melds(0)
@@ -195,7 +195,7 @@ def test_rule_take_pile_with_two_hand_cards_like_the_documents_example_2() -> No
 def test_rule_pile_cannot_be_taken_unless_the_top_card_fits() -> None:
     game = game_with(2, ["4s 6s 8s Ts Qs 4h 6h 8h Th Qh Ad"], stock="Kc Kd")
     game.draw()
-    game.discard_card("Kc")
+    game.discard("Kc")
     assert not game.can_take()
     with pytest.raises(IllegalMoveError, match=r"discard pile \(4.4\): the top card K♣ fits none"):
         game.take()
@@ -205,7 +205,7 @@ def test_rule_pile_cannot_be_taken_unless_the_top_card_fits() -> None:
 def test_rule_black_three_blocks_the_discard_pile() -> None:
     game = game_with(2, ["3c 3s 8s Ts Qs 4h 6h 8h Th Qh Ad", "3c Kh Kd"], stock="Kc Kd")
     game.draw()
-    game.discard_card("3c")
+    game.discard("3c")
     with pytest.raises(IllegalMoveError, match=r"tranca .* blocks the pile"):
         game.take("Kh Kd")
     assert not any(a.kind is ActionKind.TAKE for a in game.legal_actions())
@@ -232,7 +232,7 @@ def test_rule_morto_after_a_discard_is_played_on_the_next_turn() -> None:
     game = game_with(2, ["4s 5s 6s 7s 8s 9s Ts Js Qs Ks As"], stock="Ah")
     game.draw()
     game.meld("4s 5s 6s 7s 8s 9s Ts Js Qs Ks As")
-    move = game.discard_card("Ah")
+    move = game.discard("Ah")
     assert move.took_morto
     assert game.took_morto[0]
     assert game.to_act == 1
@@ -262,7 +262,7 @@ def test_rule_round_ends_when_a_team_with_a_canastra_goes_out() -> None:
     game.meld("Js Qs Ks")
     assert game.can_add(0, "As") is False  # 4…10 and J Q K are two melds; A♠ goes to the second
     game.add(1, "As")
-    move = game.discard_card("Ah")
+    move = game.discard("Ah")
     assert move.went_out
     assert move.round_over
     assert game.is_over
@@ -280,7 +280,7 @@ def test_rule_morto_replaces_an_exhausted_stock_and_the_round_ends_with_the_last
         if game.mortos_left < before[1]:  # a morto became the stock, as the stock ran out
             replaced += 1
             assert before[0] <= 1 + sum(len(d) for d in game.dollars)
-        game.discard_card(move.received[0])
+        game.discard(move.received[0])
     assert replaced == 2
     assert game.stock_size == 0
     assert game.mortos_left == 0
@@ -475,9 +475,9 @@ def test_cards_taken_with_the_pile_are_known_to_all_until_played() -> None:
     )
     game.draw()
     game.meld("7c 8c 9c")
-    game.discard_card("Kc")
+    game.discard("Kc")
     game.draw()
-    game.discard_card("Tc")
+    game.discard("Tc")
     game.take(meld=0)  # T♣ onto the meld, K♣ into the hand in full view
     assert game.observation(1).known[0] == (Card("Kc"),)
     for sample in range(5):
@@ -506,9 +506,9 @@ def test_rule_the_pile_is_taken_only_at_the_start_of_a_turn() -> None:
     )
     game.draw()
     game.meld("7c 8c 9c")
-    game.discard_card("Kc")
+    game.discard("Kc")
     game.draw()
-    game.discard_card("Tc")
+    game.discard("Tc")
     game.draw()  # drew instead: the 10♣ can no longer be taken with the meld this turn
     with pytest.raises(IllegalMoveError, match="already drawn"):
         game.take(meld=0)
@@ -523,7 +523,7 @@ def test_house_rule_a_two_on_top_of_the_pile(allowed: bool) -> None:
         rules=PlayRules(take_two_on_top=allowed),
     )
     game.draw()
-    game.discard_card("2c")
+    game.discard("2c")
     assert game.can_take("Ah As") is allowed  # A A and the 2 as a wild card
 
 

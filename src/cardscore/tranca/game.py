@@ -223,7 +223,7 @@ class Observation:
     hand_sizes: tuple[int, ...]
     melds: tuple[tuple[Meld, ...], ...]
     dollars: tuple[tuple[Card, ...], ...]
-    discard: tuple[Card, ...]
+    pile: tuple[Card, ...]
     stock: int
     mortos: int
     took_morto: tuple[bool, ...]
@@ -232,7 +232,7 @@ class Observation:
 
     @property
     def top(self) -> Card | None:
-        return self.discard[-1] if self.discard else None
+        return self.pile[-1] if self.pile else None
 
 
 def suit_sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -306,7 +306,7 @@ class TrancaState:
             list(ids[start + i * HAND_SIZE : start + (i + 1) * HAND_SIZE]) for i in range(MORTOS)
         ]
         self.stock = list(reversed(ids[start + MORTOS * HAND_SIZE :]))  # drawn from the end
-        self.discard: list[int] = []
+        self.pile: list[int] = []
         self.melds: list[list[tuple[int, ...]]] = [[] for _ in range(self.teams)]
         self.dollars: list[list[int]] = [[] for _ in range(self.teams)]
         self.took_morto = [False] * self.teams
@@ -358,7 +358,7 @@ class TrancaState:
 
     @property
     def top(self) -> Card | None:
-        return _CARDS[self.discard[-1]] if self.discard else None
+        return _CARDS[self.pile[-1]] if self.pile else None
 
     @property
     def is_over(self) -> bool:
@@ -381,7 +381,7 @@ class TrancaState:
             hand_sizes=tuple(self.sizes),
             melds=tuple(self.team_melds(t) for t in range(self.teams)),
             dollars=tuple(tuple(_CARDS[i] for i in d) for d in self.dollars),
-            discard=tuple(_CARDS[i] for i in self.discard),
+            pile=tuple(_CARDS[i] for i in self.pile),
             stock=len(self.stock),
             mortos=len(self.mortos),
             took_morto=tuple(self.took_morto),
@@ -398,7 +398,7 @@ class TrancaState:
         places["stock"] = tuple(_CARDS[i] for i in self.stock)
         for i, morto in enumerate(self.mortos):
             places[f"morto {i + 1}"] = tuple(_CARDS[c] for c in morto)
-        places["discard"] = tuple(_CARDS[i] for i in self.discard)
+        places["pile"] = tuple(_CARDS[i] for i in self.pile)
         for team in range(self.teams):
             for i, meld in enumerate(self.melds[team]):
                 places[f"{self.team_name(team)} meld {i + 1}"] = tuple(_CARDS[c] for c in meld)
@@ -500,9 +500,9 @@ class TrancaState:
         problems = self._phase_problem(Phase.DRAW)
         if problems:
             return problems
-        if not self.discard:
+        if not self.pile:
             return [f"{PILE}: the discard pile is empty"]
-        top = self.discard[-1]
+        top = self.pile[-1]
         if top in _BLACK_THREES:
             return [
                 f"{PILE}: {_CARDS[top]} on top is a tranca (a black 3): it fits no meld, so it blocks the pile (4.5)"
@@ -513,7 +513,7 @@ class TrancaState:
         melds = self.melds[team]
         if meld is not None and ids:
             return [f"{PILE}: lay the top card onto a meld or with cards from your hand, not both"]
-        pile_rest = len(self.discard) - 1
+        pile_rest = len(self.pile) - 1
         if meld is not None:
             if not 0 <= meld < len(melds):
                 return [f"{PILE}: your team has no meld {meld + 1} (it has {len(melds)})"]
@@ -691,7 +691,7 @@ class TrancaState:
         legal set of cards too.
         """
         if self.phase is Phase.DRAW:
-            return [_DRAW, *self._takes()] if self.discard else [_DRAW]
+            return [_DRAW, *self._takes()] if self.pile else [_DRAW]
         if self.phase is Phase.OVER:
             return []
         seat = self.to_act
@@ -727,15 +727,15 @@ class TrancaState:
         return actions
 
     def _takes(self) -> list[Action]:
-        if self.phase is not Phase.DRAW or not self.discard:
+        if self.phase is not Phase.DRAW or not self.pile:
             return []
-        top = self.discard[-1]
+        top = self.pile[-1]
         if top in _BLACK_THREES or (top < 4 and not self.rules.take_two_on_top):
             return []
         seat = self.to_act
         team = seat % self.teams
         rules = self._scoring
-        rest = len(self.discard) - 1
+        rest = len(self.pile) - 1
         canastra = self.has_canastra(team)
         ok_low = self.morto_open(team) or canastra
         found: list[Action] = []
@@ -768,7 +768,7 @@ class TrancaState:
             self.sizes[seat],
             self.stock[:],
             self.mortos[:],
-            self.discard[:],
+            self.pile[:],
             self.melds[team][:],
             self.dollars[team][:],
             self.took_morto[:],
@@ -787,7 +787,7 @@ class TrancaState:
             self.sizes[seat],
             self.stock,
             self.mortos,
-            self.discard,
+            self.pile,
             self.melds[seat % self.teams],
             self.dollars[seat % self.teams],
             self.took_morto,
@@ -820,8 +820,8 @@ class TrancaState:
     def add(self, meld: int, cards: str | Iterable[str | Card]) -> Move:
         return self.play(Action(ActionKind.ADD, parse_cards(cards), meld))
 
-    def discard_card(self, card: str | Card) -> Move:
-        """Discard ``card`` (named ``discard_card`` since :attr:`discard` is the pile)."""
+    def discard(self, card: str | Card) -> Move:
+        """Discard ``card``: the turn ends."""
         return self.play(Action(ActionKind.DISCARD, (parse_card(card),)))
 
     def apply_legal(self, action: Action) -> Move:
@@ -841,17 +841,17 @@ class TrancaState:
             self._receive(seat, self._pop_stock(), received, dollars)
             self.phase = Phase.PLAY
         elif kind is ActionKind.TAKE:
-            top = self.discard.pop()
+            top = self.pile.pop()
             if action.meld is not None:
                 self.melds[team][action.meld] = _sorted((*self.melds[team][action.meld], top))
             else:
                 self._take_out(seat, ids)
                 self.melds[team].append(_sorted((*ids, top)))
-            pile, self.discard = self.discard, []
-            for card in pile:
+            taken, self.pile = self.pile, []
+            for card in taken:
                 if card not in _RED_THREES:
                     self.known[seat][card] += 1  # everyone saw the pile go into this hand
-            for card in pile:
+            for card in taken:
                 self._receive(seat, card, received, dollars)
             self.phase = Phase.PLAY
         elif kind is ActionKind.MELD:
@@ -863,7 +863,7 @@ class TrancaState:
             self.melds[team][action.meld] = _sorted((*self.melds[team][action.meld], *ids))
         else:
             self._take_out(seat, ids)
-            self.discard.append(ids[0])
+            self.pile.append(ids[0])
         went_out = False
         if self.sizes[seat] == 0:
             if self.morto_open(team):
@@ -1009,7 +1009,7 @@ class TrancaState:
             "hands": [[c.code for c in self.hand(s)] for s in range(self.players)],
             "stock": [_CARDS[i].code for i in self.stock],
             "mortos": [[_CARDS[i].code for i in m] for m in self.mortos],
-            "discard": [_CARDS[i].code for i in self.discard],
+            "pile": [_CARDS[i].code for i in self.pile],
             "melds": [[[_CARDS[i].code for i in m] for m in t] for t in self.melds],
             "dollars": [[_CARDS[i].code for i in d] for d in self.dollars],
             "took_morto": list(self.took_morto),
@@ -1030,7 +1030,7 @@ class TrancaState:
         other.sizes = self.sizes[:]
         other.stock = self.stock[:]
         other.mortos = [m[:] for m in self.mortos]
-        other.discard = self.discard[:]
+        other.pile = self.pile[:]
         other.melds = [m[:] for m in self.melds]
         other.dollars = [d[:] for d in self.dollars]
         other.took_morto = self.took_morto[:]
@@ -1096,7 +1096,7 @@ class TrancaState:
         )
         top = self.top
         piles = (
-            f"pile {len(self.discard)} (top {top._repr_html_() if top else '—'}), "
+            f"pile {len(self.pile)} (top {top._repr_html_() if top else '—'}), "
             f"stock {len(self.stock)}, mortos left {len(self.mortos)} — {self.phase.value}"
         )
         return (
@@ -1107,7 +1107,7 @@ class TrancaState:
     def __repr__(self) -> str:
         return (
             f"<TrancaState players={self.players} to_act={self.to_act} phase={self.phase.name} "
-            f"stock={len(self.stock)} mortos={len(self.mortos)} pile={len(self.discard)}>"
+            f"stock={len(self.stock)} mortos={len(self.mortos)} pile={len(self.pile)}>"
         )
 
 

@@ -89,7 +89,7 @@ def _table(state: TrancaState, viewer: int) -> str:
         morto = "   (morto taken)" if state.took_morto[team] else ""
         lines.append(f"  {state.team_name(team)}: {shown}{extra}{morto}")
     top = state.top
-    size = len(state.discard)
+    size = len(state.pile)
     pile = f"top {top} ({size} card{'s' if size > 1 else ''})" if top is not None else "empty"
     others = ", ".join(
         f"{state.names[s]} {state.sizes[s]}" for s in range(state.players) if s != viewer

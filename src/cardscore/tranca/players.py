@@ -64,7 +64,7 @@ def _laid(state: TrancaState, action: Action) -> tuple[int, ...]:
     """The card ids an action puts on the table (the pile's top for a take)."""
     ids = tuple(card_ids(action.cards))
     if action.kind is ActionKind.TAKE:
-        return (*ids, state.discard[-1])
+        return (*ids, state.pile[-1])
     if action.kind in (ActionKind.MELD, ActionKind.ADD):
         return ids
     return ()
@@ -152,7 +152,7 @@ def planner_value(state: TrancaState, action: Action) -> float:
     if kind is ActionKind.DRAW:
         return 0.0
     value = greedy_value(state, action)
-    big = kind is ActionKind.TAKE and len(state.discard) >= BIG_PILE
+    big = kind is ActionKind.TAKE and len(state.pile) >= BIG_PILE
     if big and not _bonus_gained(state, action):
         return -5.0  # a huge pile swells the hand and puts the morto off: draw instead
     if kind is ActionKind.DISCARD:
