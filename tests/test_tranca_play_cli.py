@@ -196,3 +196,12 @@ def test_a_match_to_a_target_plays_rounds_until_a_winner(
     assert code == 0
     assert out.count("round over") == rounds
     assert "winner: " in out
+
+
+def test_json_without_computer_only_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = run(capsys, monkeypatch, "tranca", "play", "--json")
+    assert code == 2
+    assert out == ""
+    assert "--json goes with --computer-only" in err

@@ -199,7 +199,11 @@ def _user_turn(state: TrancaState, line: str) -> str | None:
 @click.option("--load", "load_path", default=None, help="Go on with a game saved with --save.")
 @click.option("--computer-only", is_flag=True, help="The computer plays every seat (one round).")
 @click.option(
-    "--budget", type=float, default=0.25, show_default=True, help="Level 3's seconds per move."
+    "--budget",
+    type=click.FloatRange(min=0.01),
+    default=0.25,
+    show_default=True,
+    help="Level 3's seconds per move.",
 )
 @json_option
 def play_command(
@@ -220,6 +224,8 @@ def play_command(
     same scorer as 'cardscore tranca score'.
     """
     count = int(players)
+    if as_json and not computer_only:
+        raise click.UsageError("--json goes with --computer-only (an interactive game is text)")
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     if computer_only:
         _computer_only(count, 1 if level is None else level, seed, budget, as_json)
