@@ -134,6 +134,9 @@ def _load(path: str) -> dict[str, Any]:
         raise CardscoreError(f"{path}: cannot read a saved game ({error})") from None
     if not isinstance(data, dict) or data.get("kind") != SAVE_KIND:
         raise CardscoreError(f"{path}: not a game saved by 'cardscore tranca play --save'")
+    missing = [key for key in ("level", "seed", "target", "rounds", "game") if key not in data]
+    if missing:
+        raise CardscoreError([f"{path}: the saved game lacks {key!r}" for key in missing])
     return data
 
 
