@@ -22,7 +22,7 @@ import numpy as np
 
 from cardscore.cards import Card, Rank, Suit, full_deck
 
-__all__ = ["DESIGNS", "Design", "Table", "draw_face", "render_table", "spread"]
+__all__ = ["CALIBRATION", "DESIGNS", "Design", "Table", "draw_face", "render_table", "spread"]
 
 RED_SUITS = (Suit.HEARTS, Suit.DIAMONDS)
 _RANK_TEXT = {Rank.TEN: "10", Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"}
@@ -51,6 +51,11 @@ DESIGNS = (
         "stroke-serif", cv2.FONT_HERSHEY_TRIPLEX, 3, 0.15, (228, 238, 244), (50, 40, 170),
         (50, 30, 20), (120, 70, 30),
     ),
+)  # fmt: skip
+# Only for fitting the confidence calibration (benchmarks/vision_calibrate.py): never measured.
+CALIBRATION = Design(
+    "stroke-calibration", cv2.FONT_HERSHEY_COMPLEX, 2, 0.17, (238, 240, 240), (60, 20, 190),
+    (20, 20, 20), (40, 60, 110),
 )  # fmt: skip
 
 W, H = 200, 280  # a face's pixels
