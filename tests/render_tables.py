@@ -257,3 +257,25 @@ def spread(design: Design, *, card_width: int = 120, seed: int = 0) -> np.ndarra
             y = gap + row * (ch + gap) + ch / 2
             _place(image, face, x, y, float(rng.uniform(-2, 2)))
     return cv2.GaussianBlur(image, (0, 0), 0.6)
+
+
+def render_rows(
+    rows: list[list[Card]], design: Design, *, card_width: int = 130, seed: int = 0
+) -> np.ndarray:
+    """Each row of cards laid side by side, a little apart, rows well apart: a showdown's
+    hands, one player's per row (or a Gong Zhu pile spread out in rows)."""
+    rng = np.random.default_rng(seed)
+    scale = card_width / W
+    cw, ch = card_width, card_width * H / W
+    longest = max(len(r) for r in rows)
+    width, height = round((longest + 1) * cw * 1.15), round((len(rows) + 0.4) * ch * 1.5)
+    image = np.empty((height, width, 3), np.uint8)
+    image[:] = design.cloth
+    for k, row in enumerate(rows):
+        for j, card in enumerate(row):
+            face = cv2.resize(draw_face(card, design), None, fx=scale, fy=scale,
+                              interpolation=cv2.INTER_AREA)  # fmt: skip
+            x = cw * (0.9 + 1.12 * j)
+            y = ch * (0.85 + 1.5 * k)
+            _place(image, face, x, y, float(rng.uniform(-4, 4)))
+    return cv2.GaussianBlur(image, (0, 0), 0.7)

@@ -14,7 +14,7 @@ import pytest
 cv2 = pytest.importorskip("cv2", reason="needs the vision extra (opencv)")
 pytest.importorskip("onnxruntime", reason="needs the vision extra (onnxruntime)")
 
-from cardscore.cards import Card  # noqa: E402
+from cardscore.cards import Card, parse_cards  # noqa: E402
 from cardscore.cli import main  # noqa: E402
 from cardscore.errors import CardscoreError  # noqa: E402
 from cardscore.vision import recognize  # noqa: E402
@@ -35,7 +35,7 @@ from cardscore.vision.learn import (  # noqa: E402
     spread_examples,
 )
 from tests.conftest import SHARED, need  # noqa: E402
-from tests.render_tables import DESIGNS, draw_face, render_table, spread  # noqa: E402
+from tests.render_tables import DESIGNS, draw_face, render_rows, render_table, spread  # noqa: E402
 
 SERIF = DESIGNS[1]
 
@@ -252,3 +252,36 @@ def test_a_labels_file_with_problems_lists_them_all(tmp_path: Path) -> None:
     (tmp_path / "other.csv").write_text("photo,labels\na.jpg,As\n")
     with pytest.raises(CardscoreError, match="needs the columns image,cards"):
         read_label_file(tmp_path / "other.csv")
+
+
+def test_poker_compare_and_gongzhu_score_read_a_photo(
+    serif_deck: DeckProfile, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each player's five cards in a row → the ranking and winner; a Gong Zhu pile spread
+    out → its score. The games' own logic decides (the same answers as typed cards)."""
+    deck = tmp_path / "serif.deck"
+    serif_deck.save(deck)
+    hands = [
+        parse_cards("Ah Kh Qh Jh Th"),
+        parse_cards("2c 2d 9s 9h 4c"),
+        parse_cards("5s 6s 7s 8d 9c"),
+    ]
+    photo = tmp_path / "showdown.png"
+    cv2.imwrite(str(photo), render_rows([list(h) for h in hands], SERIF))
+    assert main(["poker", "compare", "--photo", str(photo), "--deck", str(deck), "--json"]) == 0
+    read = json.loads(capsys.readouterr().out)
+    typed = [" ".join(c.code for c in h) for h in hands]
+    assert main(["poker", "compare", *typed, "--json"]) == 0
+    assert read == json.loads(capsys.readouterr().out)
+    assert [r["wins"] for r in read] == [True, False, False]
+    pile = parse_cards("Qs Jd Tc Ah Kh 5h 2h 9s")
+    photo = tmp_path / "pile.png"
+    cv2.imwrite(str(photo), render_rows([list(pile[:4]), list(pile[4:])], SERIF))
+    assert main(["gongzhu", "score", "--photo", str(photo), "--deck", str(deck)]) == 0
+    from_photo = capsys.readouterr().out
+    assert main(["gongzhu", "score", "--cards", *(c.code for c in pile)]) == 0
+    assert from_photo == capsys.readouterr().out
+    assert main(["poker", "compare", "--photo", str(photo), "--deck", str(deck)]) == 2
+    assert "a row of 4 card(s)" in capsys.readouterr().err
+    assert main(["poker", "compare"]) == 2
+    assert "one of the two" in capsys.readouterr().err
