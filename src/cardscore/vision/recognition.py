@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from cardscore.cards import Card
+from cardscore.tranca.photo import draft_from_groups
 from cardscore.vision.calibration import FLAG_AT, calibrated
 from cardscore.vision.classifier import MODEL_PATHS
 from cardscore.vision.deck import DeckProfile, reading_with
@@ -45,7 +46,6 @@ from cardscore.vision.rereads import reread_mends
 __all__ = ["Group", "Recognition", "SeenCard", "recognize"]
 
 MIN_CARD = 0.5  # a card is reported from this score up (flagged below calibration.FLAG_AT)
-PILE_CARDS = 7  # a closed pile's size cannot be seen; Tranca's minimum canastra is the draft
 # The photo is read again at the card width its whole cards' indices measure when that and
 # the white regions' estimate lie more than this factor apart (and no width was given).
 REMEASURE = 1.25
@@ -129,23 +129,9 @@ class Recognition:
         The hand, the morto and going out cannot be seen on the table: the user adds them
         (``took_morto`` and ``went_out`` are required by ``cardscore tranca score``).
         """
-        melds, piles, dollars = [], [], []
-        for group in self.groups:
-            codes = [self.cards[i].card.code for i in group.cards]
-            if group.kind == "meld":
-                melds.append(codes)
-            elif group.kind == "dollar":
-                dollars.extend(codes)
-            elif group.kind == "pile":
-                rank = self.cards[group.cards[0]].card.rank.value
-                piles.append(
-                    {
-                        "pile": "10" if rank == "T" else rank,
-                        "clean": group.orientation == "horizontal",
-                        "cards": PILE_CARDS,
-                    }
-                )
-        return {"melds": melds, "piles": piles, "dollars": dollars}
+        return draft_from_groups(
+            (g.kind, [self.cards[i].card for i in g.cards], g.orientation) for g in self.groups
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """The ``--json`` shape: ``{"cards": [...], "groups": [...], "tranca": {...}}``."""
