@@ -18,6 +18,7 @@ from cardscore.cards import Card, parse_cards  # noqa: E402
 from cardscore.cli import main  # noqa: E402
 from cardscore.errors import CardscoreError  # noqa: E402
 from cardscore.vision import recognize  # noqa: E402
+from cardscore.vision.calibration import FLAG_AT  # noqa: E402
 from cardscore.vision.classifier import MODEL_PATHS, classify  # noqa: E402
 from cardscore.vision.deck import (  # noqa: E402
     MAX_BYTES,
@@ -285,3 +286,24 @@ def test_poker_compare_and_gongzhu_score_read_a_photo(
     assert "a row of 4 card(s)" in capsys.readouterr().err
     assert main(["poker", "compare"]) == 2
     assert "one of the two" in capsys.readouterr().err
+
+
+def test_recognize_json_keeps_its_shape_with_options_on_either_side(
+    serif_deck: DeckProfile, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deck = tmp_path / "serif.deck"
+    serif_deck.save(deck)
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), render_table(33, SERIF).image)
+    assert main(["recognize", "--json", "--deck", str(deck), str(photo)]) == 0
+    before = json.loads(capsys.readouterr().out)
+    assert main(["recognize", str(photo), "--deck", str(deck), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == before
+    assert set(before) >= {"cards", "groups", "tranca"}
+    for card in before["cards"]:
+        assert Card(card["card"]).code == card["card"]
+        # A card under the calibrated threshold is always flagged (a doubted meld flags more).
+        assert isinstance(card["flagged"], bool)
+        assert 0 <= card["confidence"] <= 1
+        if card["confidence"] < FLAG_AT:
+            assert card["flagged"]
