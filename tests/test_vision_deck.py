@@ -307,3 +307,25 @@ def test_recognize_json_keeps_its_shape_with_options_on_either_side(
         assert 0 <= card["confidence"] <= 1
         if card["confidence"] < FLAG_AT:
             assert card["flagged"]
+
+
+def test_the_training_export_names_the_embedding_the_shipped_models_carry(tmp_path: Path) -> None:
+    """A model exported without the ``embedding`` output (as torch writes it) gets the same
+    second output the shipped files carry: the penultimate layer, unchanged logits."""
+    onnx = pytest.importorskip("onnx", reason="the train extra exports models")
+    import onnxruntime as ort
+
+    from cardscore.vision.train.__main__ import add_embedding_output
+
+    model = onnx.load(str(MODEL_PATHS[0]))
+    model.graph.node.remove(next(n for n in model.graph.node if n.name == "embedding"))
+    model.graph.output.remove(next(o for o in model.graph.output if o.name == "embedding"))
+    path = tmp_path / "bare.onnx"
+    onnx.save(model, str(path))
+    add_embedding_output(path)
+    crops = np.random.default_rng(0).integers(0, 255, (4, 32, 32, 3), dtype=np.uint8)
+    options = {"providers": ["CPUExecutionProvider"]}
+    rebuilt = ort.InferenceSession(str(path), **options).run(None, {"crops": crops})
+    shipped = ort.InferenceSession(str(MODEL_PATHS[0]), **options).run(None, {"crops": crops})
+    for a, b in zip(rebuilt, shipped, strict=True):
+        np.testing.assert_array_equal(a, b)
