@@ -18,11 +18,8 @@ from cardscore.errors import CardscoreError, IllegalMoveError, InvalidNotationEr
 # The solver, the bots and the progress bar are imported by the commands that use them, so
 # `cardscore crosskings score` starts fast.
 if TYPE_CHECKING:
-    from rich.console import Console
-
     from cardscore.crosskings.analysis import Analysis
     from cardscore.crosskings.anytime import SearchResult
-    from cardscore.crosskings.bots import Bot
     from cardscore.crosskings.solver import Objective
 
 LEVELS = range(5)
@@ -125,7 +122,6 @@ def analyse_command(
             )
             click.echo(f"best move {result.cell} ({how})")
         return
-    from cardscore.crosskings.analysis import analyse
     from cardscore.crosskings.svg import Board
 
     goal: Objective = "margin" if objective == "margin" else "result"
