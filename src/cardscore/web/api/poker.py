@@ -46,7 +46,7 @@ def rank_hands(hands: list[str]) -> dict[str, Any]:
             cards = parse_cards(text)
             rank = evaluate(cards)
         except CardscoreError as error:
-            problems.extend(f"hand {number}: {p}" for p in error.problems)
+            problems.extend(p.at(f"hand {number}") for p in error.problems)
             continue
         for card in set(cards):
             where.setdefault(card.code, []).append(number)

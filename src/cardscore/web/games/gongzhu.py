@@ -43,7 +43,7 @@ def _piles(document: Mapping[str, Any]) -> list[str]:
             cards = parse_cards(pile) if notation == "cards" and pile.strip() else parse_pile(pile)
             out.append(format_pile(cards))
         except CardscoreError as error:
-            problems.extend(f"pile {number}: {p}" for p in error.problems)
+            problems.extend(p.at(f"pile {number}") for p in error.problems)
     if problems:
         raise CardscoreError(problems)
     return out
@@ -72,7 +72,7 @@ class GongzhuAdapter(Defaults):
                 piles = _piles(document)
                 match.play_hand(piles)
             except CardscoreError as error:
-                raise CardscoreError(f"hand {number}: {p}" for p in error.problems) from None
+                raise CardscoreError(p.at(f"hand {number}") for p in error.problems) from None
             checked.append({"piles": piles})
         return Checked(checked, self.summary(config, checked))
 
