@@ -108,7 +108,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
         ).json()
         client.post(
             f"/api/matches/{gongzhu['id']}/rounds",
-            json={"version": gongzhu["version"], "round": {"piles": ["TJQKP", "G", "D", "5"]}},
+            json={
+                "version": gongzhu["version"],
+                "round": {"piles": ["TJQKP", "G", "D", "23456789A"]},
+            },
             headers={"Authorization": f"Bearer {gongzhu['edit_key']}"},
         )
         pages["gongzhu-match"] = f"/m/{gongzhu['id']}/{gongzhu['edit_key']}"
