@@ -10,8 +10,9 @@ from cardscore.cards import Rank, full_deck, parse_cards
 from cardscore.errors import IllegalMoveError, ImpossibleTableError, InvalidNotationError
 from cardscore.poker import Category, Dealer, Phase
 from cardscore.poker.equity import draw_equity, draw_odds, holdem_equity, parse_range
+from tests.conftest import need_module
 
-treys = pytest.importorskip("treys")
+treys = need_module("treys", "the cross-check needs treys (dev extra)")
 EVALUATOR = treys.Evaluator()
 
 

@@ -132,7 +132,6 @@ def test_gongzhu_scorer_and_match_in_a_browser(page: Any) -> None:
 
 
 def test_tranca_match_typed_and_tapped_to_the_winner(page: Any) -> None:
-    pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed yet")
     page.goto("/tranca/new")
     page.check("input[name=players][value='4']")
     for field, value in {
@@ -257,8 +256,6 @@ def test_tranca_match_typed_and_photographed_to_the_winner(page: Any, shared: Pa
     photo, the cards read drawn over it and corrected), correct a card, undo, reach the winner."""
     from cardscore.web.photos import recognizer
 
-    pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed yet")
-    pytest.importorskip("cardscore.vision", reason="recognition is not part of this build yet")
     need(recognizer() is not None, "the photo flow needs recognition (pip install '.[vision]')")
     photo = shared / "data" / "real-photos" / "train_01.jpg"
     read = recognizer()
@@ -428,7 +425,6 @@ def test_tranca_match_typed_and_photographed_to_the_winner(page: Any, shared: Pa
 
 
 def test_poker_page_in_a_browser(page: Any) -> None:
-    pytest.importorskip("cardscore.poker", reason="five-card draw is not installed")
     page.goto("/poker")
     page.fill("#poker-rank input[name=hand0]", "As Ad Kc Kd 2h")
     page.fill("#poker-rank input[name=hand1]", "Ks Kh Qc Qd Ah")
@@ -442,7 +438,6 @@ def test_poker_page_in_a_browser(page: Any) -> None:
 
 
 def test_crosskings_against_the_computer_in_a_browser(page: Any) -> None:
-    pytest.importorskip("cardscore.crosskings", reason="Cross Kings is not installed")
     page.goto("/crosskings")
     page.select_option("#crosskings-new select[name=level]", "1")
     page.click("#crosskings-new button[type=submit]")

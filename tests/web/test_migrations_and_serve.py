@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -13,6 +18,7 @@ from cardscore.cli import main
 from cardscore.web import migrate
 from cardscore.web.db import make_engine
 from cardscore.web.settings import normalize_database_url
+from tests.conftest import need
 from tests.web.conftest import Server, sqlite_url
 
 
@@ -118,3 +124,89 @@ def test_many_workers_turning_on_wal_at_once_all_connect(tmp_path: Path) -> None
             list(pool.map(migrate.upgrade, engines))
         for engine in engines:
             engine.dispose()
+
+
+def _serve(url: str, port: int, *more: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("DATABASE_URL", None)
+    command = [sys.executable, "-m", "cardscore", "serve", "--port", str(port), "--database-url"]
+    return subprocess.Popen(
+        [*command, url, *more], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+
+
+def test_serve_on_a_taken_port_says_so_and_never_claims_to_run(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        process = _serve(sqlite_url(tmp_path), port)
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 2
+    assert out.decode() == ""
+    message = err.decode()
+    assert f"port {port} on 127.0.0.1 is already in use" in message
+    assert f"process {os.getpid()}" in message  # who holds it, where the system says
+    assert "running" not in message
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found.update(int(c) for c in (task / "children").read_text().split())
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_killed_server_takes_its_workers_with_it(tmp_path: Path) -> None:
+    need(Path("/proc/self/task").is_dir(), "reading processes needs Linux's /proc")
+    server = Server(sqlite_url(tmp_path), workers=2).start()
+    assert server.process is not None
+    workers: set[int] = set()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and len(workers) < 2:
+        workers = {p for p in _children(server.process.pid) if _alive(p)}
+        time.sleep(0.1)
+    assert len(workers) >= 2
+    server.kill()  # SIGKILL: the main process cannot tell its workers anything
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(_alive(p) for p in workers):
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in workers)
+    # The port is free again: a new server starts on it.
+    replacement = _serve(sqlite_url(tmp_path), server.port)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{server.url}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        assert httpx.get(f"{server.url}/api/health").status_code == 200
+    finally:
+        replacement.terminate()
+        replacement.wait(timeout=30)
+
+
+def test_serve_reports_its_address_only_once_it_answers(tmp_path: Path) -> None:
+    from tests.web.conftest import free_port
+
+    port = free_port()
+    process = _serve(sqlite_url(tmp_path), port)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline().decode()
+        assert line.startswith(f"cardscore is running at http://127.0.0.1:{port}/")
+        # By the time the line is out, the server answers.
+        assert httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=5).status_code == 200
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

@@ -124,7 +124,6 @@ def test_concurrent_clients_never_lose_an_update(
     server = Server(any_database_url, workers=workers).start()
     clients, rounds_each = 6, 8
     if game == "tranca":
-        pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed yet")
 
         def round_of(k: int) -> Any:
             return tranca_round(k)

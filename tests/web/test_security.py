@@ -199,3 +199,33 @@ def test_names_cannot_inject_markup(client: TestClient) -> None:
     import json
 
     assert json.loads(data)["sides"][1] == "<b>Bo"
+
+
+def test_csrf_tokens_are_signed_by_the_server(client: TestClient) -> None:
+    """A cookie another site planted (with the same value in its form) is not enough: the
+    token must carry the server's signature."""
+    fields = {"pile0": "TJQKP", "pile1": "", "pile2": "", "pile3": ""}
+    client.cookies.clear()
+    client.cookies.set("cardscore_csrf", "planted")
+    assert client.post("/gongzhu", data={**fields, "csrf": "planted"}).status_code == 403
+    # A well-formed token signed with another secret fails too.
+    from cardscore.web.security import new_csrf_token
+
+    foreign = new_csrf_token("another server's secret")
+    client.cookies.set("cardscore_csrf", foreign)
+    assert client.post("/gongzhu", data={**fields, "csrf": foreign}).status_code == 403
+    # The page replaces an unsigned cookie with a signed token, which then works.
+    token = _csrf(client, "/gongzhu")
+    assert token not in {"planted", foreign}
+    assert client.post("/gongzhu", data={**fields, "csrf": token}).status_code == 200
+
+
+def test_servers_sharing_a_secret_accept_each_others_forms(database_url: str) -> None:
+    one = TestClient(create_app(Settings(database_url=database_url, secret="club")))
+    two = TestClient(create_app(Settings(database_url=database_url, secret="club")))
+    three = TestClient(create_app(Settings(database_url=database_url, secret="other")))
+    token = _csrf(one, "/gongzhu")
+    fields = {"pile0": "TJQKP", "pile1": "", "pile2": "", "pile3": "", "csrf": token}
+    for client, status in ((two, 200), (three, 403)):
+        client.cookies.set("cardscore_csrf", token)
+        assert client.post("/gongzhu", data=fields).status_code == status

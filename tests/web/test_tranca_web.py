@@ -10,8 +10,6 @@ from fastapi.testclient import TestClient
 
 from tests.web.conftest import bearer, new_match
 
-tranca = pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed yet")
-
 ANA, CAIO = "Ana & Bia", "Caio & Duda"
 MATCH = {
     "game": "tranca",

@@ -26,15 +26,15 @@ class _GameGroup(click.Group):
     """Adds each registered game's command group lazily, so start-up stays fast."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        names = [*super().list_commands(ctx), *(g.name for g in games(available_only=True))]
-        return sorted([*names, "recognize", "serve"])
+        names = [*super().list_commands(ctx), *(g.name for g in games())]
+        return sorted([*names, *_VISION, "serve"])
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             return command
-        if cmd_name == "recognize":
-            return _recognize_command()
+        if cmd_name in _VISION:
+            return _vision_command(cmd_name)
         if cmd_name == "serve":  # imported lazily: it is the only command that needs the web extra
             from cardscore.web.cli import serve
 
@@ -42,8 +42,6 @@ class _GameGroup(click.Group):
         try:
             game = get_game(cmd_name)
         except LookupError:
-            return None
-        if game not in games(available_only=True):
             return None
         loaded: click.Command = game.load_cli()
         return loaded
@@ -59,7 +57,7 @@ def cli() -> None:
 @json_option
 def games_command(as_json: bool) -> None:
     """List the games cardscore knows."""
-    available = games(available_only=True)
+    available = games()
     if as_json:
         echo_json(
             [
@@ -78,24 +76,34 @@ def games_command(as_json: bool) -> None:
         click.echo(f"{game.name:<{width}}  {game.title} — {game.summary}")
 
 
-def _recognize_command() -> click.Command:
-    """``recognize`` lives in the optional vision package: import it only when asked for."""
+# Commands of the optional vision package, by name: their help without the extra.
+_VISION = {
+    "recognize": "Read the cards on a table photo",
+    "deck": "Teach cardscore a table's deck",
+}
+
+
+def _vision_command(name: str) -> click.Command:
+    """``recognize`` and ``deck`` live in the optional vision package: imported when asked for."""
     try:
-        from cardscore.vision.cli import recognize_command
+        from cardscore.vision.cli import deck_group, recognize_command
     except ImportError as missing:
         reason = f"{missing.name or missing}"
 
-        @click.command("recognize", context_settings={"ignore_unknown_options": True})
+        @click.command(
+            name,
+            context_settings={"ignore_unknown_options": True},
+            help=(f"{_VISION[name]} (needs: pip install 'cardscore[vision]')."),
+        )
         @click.argument("args", nargs=-1, type=click.UNPROCESSED)
         def unavailable(args: tuple[str, ...]) -> None:
-            """Read the cards on a table photo (needs: pip install 'cardscore[vision]')."""
             raise CardscoreError(
                 f"recognition needs the vision extra ({reason} is missing): "
                 "pip install 'cardscore[vision]'"
             )
 
         return unavailable
-    return recognize_command
+    return recognize_command if name == "recognize" else deck_group
 
 
 def _error(message: str) -> None:

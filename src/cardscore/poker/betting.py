@@ -193,8 +193,12 @@ class Pot:
 def build_pots(contributions: Sequence[int], folded: Sequence[bool]) -> list[Pot]:
     """Main and side pots from each seat's total contribution to the hand.
 
-    Levels are the amounts the players still in put in; chips of folded players above the top
-    level (which cannot happen once uncalled bets are returned) join the last pot.
+    Levels are the amounts the players still in put in. A folded player's chips stay in the
+    pot (folding forfeits them): those above the top level join the last pot, and when no one
+    still in put a chip in, they make one pot for the players still in.
+
+    >>> build_pots([10, 0], folded=[True, False])
+    [Pot(amount=10, eligible=(1,))]
     """
     levels = sorted({c for c, out in zip(contributions, folded, strict=True) if not out and c})
     pots: list[Pot] = []
@@ -212,6 +216,8 @@ def build_pots(contributions: Sequence[int], folded: Sequence[bool]) -> list[Pot
     rest = sum(max(0, c - previous) for c in contributions)
     if rest and pots:
         pots[-1] = Pot(pots[-1].amount + rest, pots[-1].eligible)
+    elif rest:
+        pots.append(Pot(rest, tuple(seat for seat, out in enumerate(folded) if not out)))
     return pots
 
 

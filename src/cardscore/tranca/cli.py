@@ -13,6 +13,7 @@ from rich.table import Table
 from cardscore.cli.output import breakdown_table, console, echo_json, json_option
 from cardscore.errors import CardscoreError, Problem
 from cardscore.tranca.match import Match
+from cardscore.tranca.play_cli import play_command
 from cardscore.tranca.round import InvalidRoundError, Round, parse_round
 from cardscore.tranca.rules import TrancaRules
 from cardscore.tranca.scoring import score_round
@@ -78,6 +79,9 @@ def score_command(round_file: str, edges_only: bool, as_json: bool) -> None:
             out.print()
         out.print(team.name)
         out.print(breakdown_table(team.breakdown))
+
+
+group.add_command(play_command)
 
 
 @group.command("match")

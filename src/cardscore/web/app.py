@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,9 +12,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardscore._version import __version__
 from cardscore.web import migrate
-from cardscore.web.api import router as api_router
+from cardscore.web.api.routes import game_router
+from cardscore.web.api.routes import router as api_router
 from cardscore.web.db import make_engine
-from cardscore.web.games import get_adapter
+from cardscore.web.games import web_games
+from cardscore.web.live import Live
+from cardscore.web.live import router as live_router
 from cardscore.web.pages import error_page
 from cardscore.web.pages import router as pages_router
 from cardscore.web.problems import install_problem_handlers
@@ -63,10 +65,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The app for ``settings`` (default: from the environment, see :mod:`.settings`)."""
     settings = settings or Settings.from_env()
     engine = make_engine(settings.database_url)
+    live = Live(engine)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
+        await live.stop()
         engine.dispose()
 
     if settings.migrate:
@@ -84,17 +88,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.store = MatchStore(engine)
+    app.state.live = live
+    app.state.store.listeners.append(live.hub.publish)
     install_problem_handlers(app, html=error_page)
+    app.state.games = games = web_games()  # the pages offer what the routes serve
     app.include_router(api_router)
-    if get_adapter("tranca") is not None:
-        from cardscore.web.api.tranca import router as tranca_router
-
-        app.include_router(tranca_router)
-    if importlib.util.find_spec("cardscore.poker") is not None:
-        from cardscore.web.api.poker import router as poker_router
-
-        app.include_router(poker_router)
+    app.include_router(live_router)
+    app.include_router(game_router(games))
+    for game in games:
+        if game.api is not None:
+            app.include_router(game.api)
     app.include_router(pages_router)
+    for game in games:
+        if game.pages is not None:
+            app.include_router(game.pages)
+        if game.static is not None:  # before "/static": the first mount that matches serves
+            app.mount(f"/static/{game.name}", StaticFiles(directory=game.static))
     app.mount("/static", StaticFiles(directory=_STATIC), name="static")
     app.add_middleware(_SecurityHeaders)
     app.add_middleware(

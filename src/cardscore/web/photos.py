@@ -15,7 +15,7 @@ from typing import Any
 
 __all__ = ["recognizer"]
 
-_NEEDS = ("cardscore.vision", "onnxruntime", "cv2")
+_NEEDS = ("onnxruntime", "cv2")  # the vision extra (cardscore.vision itself is always here)
 
 
 @cache

@@ -33,7 +33,9 @@ __all__ = [
     "access_for",
     "check_image",
     "csrf_matches",
+    "csrf_signed",
     "key_hash",
+    "new_csrf_token",
     "new_key",
     "new_match_id",
     "share_key_for",
@@ -74,11 +76,37 @@ def access_for(key: str | None, edit_hash: str, share_hash: str) -> Access | Non
     return "read" if is_share else None
 
 
-def csrf_matches(cookie: str | None, submitted: str | None) -> bool:
-    """Double-submit check: the form's token equals the cookie's (constant time)."""
+def new_csrf_token(secret: str) -> str:
+    """A form token: a random nonce and its HMAC-SHA256 under the server's secret.
+
+    >>> token = new_csrf_token("s3cret")
+    >>> csrf_signed(token, "s3cret"), csrf_signed(token, "other"), csrf_signed("x.y", "s3cret")
+    (True, False, False)
+    """
+    nonce = secrets.token_urlsafe(18)
+    return f"{nonce}.{_csrf_mac(nonce, secret)}"
+
+
+def _csrf_mac(nonce: str, secret: str) -> str:
+    digest = hmac.new(secret.encode(), b"cardscore csrf " + nonce.encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()).decode().rstrip("=")
+
+
+def csrf_signed(token: str | None, secret: str) -> bool:
+    """Whether ``token`` was made by :func:`new_csrf_token` with this secret."""
+    if not token or token.count(".") != 1:
+        return False
+    nonce, mac = token.split(".")
+    return hmac.compare_digest(mac.encode(), _csrf_mac(nonce, secret).encode())
+
+
+def csrf_matches(cookie: str | None, submitted: str | None, secret: str) -> bool:
+    """Double-submit check with a signed token: the form's token equals the cookie's, and the
+    server signed it (a cookie planted by another site or subdomain is not enough)."""
     if not cookie or not submitted:
         return False
-    return hmac.compare_digest(cookie.encode(), submitted.encode())
+    same = hmac.compare_digest(cookie.encode(), submitted.encode())
+    return same and csrf_signed(cookie, secret)
 
 
 class BodyLimitMiddleware:

@@ -13,10 +13,11 @@ created.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import secrets
+from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Settings", "default_database_url", "normalize_database_url"]
+__all__ = ["Settings", "default_database_url", "new_secret", "normalize_database_url"]
 
 _MIB = 1024 * 1024
 
@@ -44,6 +45,11 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'cardscore.sqlite3'}"
 
 
+def new_secret() -> str:
+    """A server secret (for signing form tokens): 256 random bits."""
+    return secrets.token_urlsafe(32)
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything configurable; :meth:`from_env` is what ``cardscore serve`` uses."""
@@ -57,10 +63,20 @@ class Settings:
     """Largest photo in pixels (checked from the header, before decoding: no bombs)."""
     migrate: bool = True
     """Bring the database schema up to date when the app starts."""
+    secret: str = field(default_factory=new_secret, repr=False)
+    """Signs the forms' CSRF tokens. Servers behind one address must share it
+    (``CARDSCORE_SECRET``); a new one each start only makes open forms ask for a reload."""
+    recognitions: int = 2
+    """Photos read at once (per worker); more wait in :attr:`recognition_queue`."""
+    recognition_queue: int = 4
+    """Photos that may wait for a turn; beyond, the answer is 503 with Retry-After."""
+    recognition_pixels: int = 50_000_000
+    """Pixels being read at once, all photos together: what caps recognition's memory."""
 
     @classmethod
     def from_env(cls) -> Settings:
         return cls(
             database_url=default_database_url(),
             migrate=os.environ.get("CARDSCORE_SKIP_MIGRATE") != "1",
+            secret=os.environ.get("CARDSCORE_SECRET") or new_secret(),
         )

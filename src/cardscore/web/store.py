@@ -27,6 +27,7 @@ from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, sel
 from cardscore.web.db import write_engine
 from cardscore.web.games import GameAdapter, Summary, get_adapter
 from cardscore.web.games.base import Played
+from cardscore.web.live import NOTIFY
 from cardscore.web.models import MatchRow, RoundRow, utcnow
 from cardscore.web.problems import ProblemError
 from cardscore.web.security import (
@@ -207,6 +208,9 @@ class MatchStore:
             else engine
         )
         self.recent = Recent(recent)
+        self.listeners: list[Callable[[str, int], None]] = []
+        """Called with (match id, new version) after each change is committed."""
+        self._notify = engine.dialect.name == "postgresql"
         # SQLite has one writer at a time: threads of this process queue here, in order, rather
         # than in SQLite's busy handler, which polls with growing sleeps.
         self._write_lock: AbstractContextManager[Any] = (
@@ -245,6 +249,12 @@ class MatchStore:
     @staticmethod
     def _documents(connection: Connection, match_id: str) -> list[dict[str, Any]]:
         return list(connection.scalars(_SELECT_DOCUMENTS, {"match_id": match_id}))
+
+    def peek(self, match_id: str, key: str | None) -> tuple[Access, int]:
+        """The key's access to the match and the match's version now (reads one row)."""
+        with self.engine.connect() as connection:
+            row = self._row(connection, match_id)
+        return _access(match_id, key, row, write=False), int(row.version)
 
     def read(self, match_id: str, key: str | None, *, keep: bool = True) -> Snapshot:
         """The match for ``key``; ``keep=False`` for a one-off read (it evicts no kept match)."""
@@ -320,6 +330,8 @@ class MatchStore:
                         _REPLACE_ROUND,
                         {"in_match": match_id, "n": number, "new_document": after, "now": now},
                     )
+            if self._notify:  # other servers' pages hear of it once this commits
+                connection.execute(NOTIFY, {"payload": f"{match_id} {version + 1}"})
         # Worked out before the match goes back where another change may take it.
         snapshot = Snapshot(
             match_id,
@@ -332,6 +344,8 @@ class MatchStore:
             changed,
         )
         self.recent.put(match_id, replace(kept, version=version + 1, played=played))
+        for listener in self.listeners:
+            listener(match_id, version + 1)
         return snapshot
 
     def add_round(

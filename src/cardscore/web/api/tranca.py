@@ -1,7 +1,4 @@
-"""Tranca scoring without storage (the round-entry page's "Check" button uses it).
-
-Only mounted when :mod:`cardscore.tranca` is installed.
-"""
+"""Tranca scoring without storage (the round-entry page's "Check" button uses it)."""
 
 from __future__ import annotations
 

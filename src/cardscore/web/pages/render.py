@@ -2,27 +2,29 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
+from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from cardscore.web.games import adapters
+from cardscore.web.games import WebGame, web_games
 from cardscore.web.i18n import JS_KEYS, LANGUAGES, choose_language, messages, translator
 from cardscore.web.i18n.text import formatters
 from cardscore.web.problems import ProblemError
-from cardscore.web.security import csrf_matches, new_key
+from cardscore.web.security import csrf_matches, csrf_signed, new_csrf_token
 from cardscore.web.store import MatchStore
 
 __all__ = [
     "CSRF_COOKIE",
     "LANG_COOKIE",
     "error_page",
+    "games_of",
     "js_text",
     "json_markup",
     "language_of",
@@ -32,7 +34,24 @@ __all__ = [
     "store_of",
 ]
 
-templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
+_TEMPLATES = Path(__file__).parent.parent / "templates"
+
+
+class _GameTemplates(BaseLoader):
+    """The app's templates, then those of every registered game that brings its own."""
+
+    def get_source(
+        self, environment: Environment, template: str
+    ) -> tuple[str, str | None, Callable[[], bool] | None]:
+        folders = [_TEMPLATES, *(g.templates for g in web_games() if g.templates is not None)]
+        return ChoiceLoader([FileSystemLoader(f) for f in folders]).get_source(
+            environment, template
+        )
+
+
+templates = Jinja2Templates(
+    env=Environment(loader=_GameTemplates(), autoescape=select_autoescape())
+)
 CSRF_COOKIE = "cardscore_csrf"
 LANG_COOKIE = "cardscore_lang"
 
@@ -46,6 +65,12 @@ def store_of(request: Request) -> MatchStore:
     return store
 
 
+def games_of(request: Request) -> tuple[WebGame, ...]:
+    """The games the app was built with (the registry's, when it was created)."""
+    games: tuple[WebGame, ...] = request.app.state.games
+    return games
+
+
 def qr_svg(text: str) -> Markup:
     import qrcode
     import qrcode.image.svg
@@ -57,7 +82,9 @@ def qr_svg(text: str) -> Markup:
 
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
     language = language_of(request)
-    csrf = request.cookies.get(CSRF_COOKIE) or new_key()
+    secret = request.app.state.settings.secret
+    kept = request.cookies.get(CSRF_COOKIE)
+    csrf = kept if kept and csrf_signed(kept, secret) else new_csrf_token(secret)
     response = templates.TemplateResponse(
         request,
         template,
@@ -66,8 +93,7 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
             "lang": language,
             "languages": LANGUAGES,
             "csrf": csrf,
-            "games": adapters(),
-            "poker": importlib.util.find_spec("cardscore.poker") is not None,
+            "games": games_of(request),
             "path": request.url.path,
             **formatters(language),
             **context,
@@ -83,7 +109,8 @@ async def posted_form(request: Request) -> dict[str, str]:
     """The posted form, after the CSRF check (403 problem when it fails)."""
     form = await request.form()
     fields = {k: v for k, v in form.items() if isinstance(v, str)}
-    if not csrf_matches(request.cookies.get(CSRF_COOKIE), fields.get("csrf")):
+    secret = request.app.state.settings.secret
+    if not csrf_matches(request.cookies.get(CSRF_COOKIE), fields.get("csrf"), secret):
         raise ProblemError(
             403,
             "the form's security token is missing or stale: reload the page and try again",

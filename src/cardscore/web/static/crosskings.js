@@ -1,6 +1,6 @@
 // Cross Kings: tap a legal cell on the board; the server plays the computer's answer.
 "use strict";
-document.addEventListener("DOMContentLoaded", () => {
+function bindBoard() {
   const board = document.getElementById("board");
   if (!board || !board.classList.contains("playable")) return;
   for (const cell of board.querySelectorAll("g.cell")) {
@@ -9,8 +9,9 @@ document.addEventListener("DOMContentLoaded", () => {
     cell.classList.add("legal");
     cell.addEventListener("click", async () => {
       board.classList.add("busy");
-      if (await saveRound({ move: name }, null)) window.location.reload();
-      else board.classList.remove("busy");
+      if (!(await saveRound({ move: name }, null))) board.classList.remove("busy");
     });
   }
-});
+}
+document.addEventListener("DOMContentLoaded", bindBoard);
+document.addEventListener("cardscore:refreshed", bindBoard);  // a new board each time

@@ -7,16 +7,21 @@ document.addEventListener("DOMContentLoaded", () => {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const piles = [...form.querySelectorAll("input.pile")].map((input) => input.value);
-    if (await saveRound({ piles }, editing)) window.location.reload();
+    if (await saveRound({ piles }, editing)) {
+      form.reset();
+      editing = null;
+    }
   });
-  for (const button of document.querySelectorAll("button.edit-round")) {
-    button.addEventListener("click", () => {
+  // Delegated: the history is swapped in anew after every save.
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("button.edit-round");
+    if (button) {
       editing = Number(button.dataset.number);
-      const piles = MATCH.rounds[editing - 1].piles;
+      const piles = roundDocument(editing).piles;
       form.querySelectorAll("input.pile").forEach((input, i) => { input.value = piles[i]; });
       document.getElementById("save-round").disabled = false;
       document.getElementById("entry").open = true;
-        form.scrollIntoView();
-    });
-  }
+      form.scrollIntoView();
+    }
+  });
 });

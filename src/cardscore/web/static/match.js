@@ -86,9 +86,9 @@ function fill(text, values) {
   return text.replace(/\{(\w+)\}/g, (_, k) => String(values[k]));
 }
 
-// Save (add or replace) a round; true when the server stored it. The page reloads after a
-// save, so the answer need not repeat the whole match. The Save button shows the request in
-// flight and cannot send it twice.
+// Save (add or replace) a round; true when the server stored it. The page then refreshes its
+// live parts (refreshMatch), so the answer need not repeat the whole match. The Save button
+// shows the request in flight and cannot send it twice.
 async function saveRound(document_, editing) {
   const body = { version: MATCH.version, round: document_ };
   const minimal = { Prefer: "return=minimal" };
@@ -96,7 +96,10 @@ async function saveRound(document_, editing) {
   const result = await busy(button, tr("saving"), () => (editing
     ? api("PUT", `/api/matches/${MATCH.id}/rounds/${editing}`, body, minimal)
     : api("POST", `/api/matches/${MATCH.id}/rounds`, body, minimal)));
-  if (result.ok) return true;
+  if (result.ok) {
+    await refreshMatch();
+    return true;
+  }
   const lines = problemsOf(result);
   if (result.status === 409) lines.push(tr("conflict_help"));
   showMessages(lines, "problems");
@@ -118,14 +121,89 @@ function rememberMatch() {
   localStorage.setItem("cardscore-matches", JSON.stringify(known.slice(0, 100)));
 }
 
+// The stored document of a round shown on the page (for editing it).
+function roundDocument(number) {
+  return (MATCH.documents || {})[String(number)];
+}
+
+// Live: fetch this page again and swap in its parts marked data-live (totals, chart, history,
+// stats, board), keeping the rounds the reader opened and the older ones they asked for.
+// Game scripts hear "cardscore:refreshed" to update what they drew.
+let pagedFrom = null;
+let refreshing = null;
+let refreshAgain = false;
+async function refreshMatch() {
+  if (refreshing) { refreshAgain = true; return refreshing; }
+  refreshing = (async () => {
+    do {
+      refreshAgain = false;
+      const url = window.location.pathname + (pagedFrom ? "?from=" + pagedFrom : "");
+      let html;
+      try {
+        const response = await fetch(url, { headers: { Accept: "text/html" } });
+        if (!response.ok) return;
+        html = await response.text();
+      } catch (e) { return; }  // offline: the next event or poll tries again
+      const fresh = new DOMParser().parseFromString(html, "text/html");
+      const data = fresh.getElementById("match-data");
+      if (!data) return;
+      const opened = new Set([...document.querySelectorAll("details.round[open]")].map((d) => d.dataset.number));
+      for (const node of document.querySelectorAll("[data-live]")) {
+        const next = fresh.getElementById(node.id);
+        if (next) node.replaceWith(document.adoptNode(next));
+      }
+      for (const d of document.querySelectorAll("details.round")) {
+        if (opened.has(d.dataset.number)) d.open = true;
+      }
+      Object.assign(MATCH, JSON.parse(data.textContent));
+      const undo = document.getElementById("undo");
+      if (undo) undo.disabled = !MATCH.count;
+      const save = document.getElementById("save-round");
+      if (save) save.disabled = Boolean(MATCH.over);
+      document.title = fresh.title;
+      document.dispatchEvent(new CustomEvent("cardscore:refreshed"));
+    } while (refreshAgain);
+  })();
+  try { await refreshing; } finally { refreshing = null; }
+}
+
+// Follow the match: server-sent events, or a poll every few seconds where they fail.
+function followMatch() {
+  if (!MATCH.events) return;
+  const changed = (version) => { if (version > MATCH.version) refreshMatch(); };
+  let polling = null;
+  const poll = () => {
+    if (polling) return;
+    polling = window.setInterval(async () => {
+      try {
+        const response = await fetch(MATCH.events, { headers: { Accept: "application/json" } });
+        if (response.ok) changed((await response.json()).version);
+      } catch (e) { /* offline: try again later */ }
+    }, 3000);
+  };
+  if (!window.EventSource) { poll(); return; }
+  const events = new EventSource(MATCH.events);
+  events.addEventListener("version", (event) => changed(JSON.parse(event.data).version));
+  // The browser reconnects by itself; only a refused stream (CLOSED) falls back to polling.
+  events.addEventListener("error", () => { if (events.readyState === EventSource.CLOSED) poll(); });
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   rememberMatch();
+  followMatch();
+  document.addEventListener("click", (event) => {
+    const older = event.target.closest("a.older");
+    if (!older) return;
+    event.preventDefault();
+    pagedFrom = Number(older.dataset.from);
+    refreshMatch();
+  });
   const undo = document.getElementById("undo");
   if (undo) {
     undo.addEventListener("click", async () => {
       if (!window.confirm(tr("undo_confirm"))) return;
       const result = await busy(undo, tr("undoing"), () => api("POST", `/api/matches/${MATCH.id}/undo`, { version: MATCH.version }));
-      if (result.ok) window.location.reload();
+      if (result.ok) await refreshMatch();
       else showMessages(problemsOf(result), "problems");
     });
   }

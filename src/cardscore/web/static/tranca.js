@@ -537,7 +537,7 @@
       saveDraft();
       if (await saveRound(readForm(), editing)) {
         forgetDraft();
-        window.location.reload();
+        buildForm(null);
       }
     });
     document.getElementById("clear-draft").addEventListener("click", () => {
@@ -549,16 +549,18 @@
       forgetDraft();
       buildForm(null);
     });
-    for (const button of document.querySelectorAll("button.edit-round")) {
-      button.addEventListener("click", () => {
+    // Delegated: the history is swapped in anew after every save.
+    document.addEventListener("click", (event) => {
+      const button = event.target.closest("button.edit-round");
+      if (button) {
         const number = Number(button.dataset.number);
-        buildForm({ editing: number, teams: MATCH.rounds[number - 1].teams });
+        buildForm({ editing: number, teams: roundDocument(number).teams });
         saveDraft();
         savePhotos();
         document.getElementById("save-round").disabled = false;
         document.getElementById("entry").open = true;
         form.scrollIntoView();
-      });
-    }
+      }
+    });
   });
 })();
