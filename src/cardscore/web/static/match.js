@@ -88,8 +88,10 @@ function fill(text, values) {
 
 // Save (add or replace) a round; true when the server stored it. The page then refreshes its
 // live parts (refreshMatch), so the answer need not repeat the whole match. The Save button
-// shows the request in flight and cannot send it twice.
-async function saveRound(document_, editing) {
+// shows the request in flight and cannot send it twice. `done` clears the entry once the round
+// is saved or waits in the queue, before the page shows the match anew.
+async function saveRound(document_, editing, done) {
+  const finish = () => { if (done) done(); return true; };
   const body = { version: MATCH.version, round: document_ };
   const minimal = { Prefer: "return=minimal" };
   const button = document.getElementById("save-round");
@@ -99,20 +101,22 @@ async function saveRound(document_, editing) {
     if (loadQueue().length) {
       queueRound(document_, editing);
       showMessages([tr("queued_behind")], "ok");
-      return true;
+      return finish();
     }
   }
   const result = await busy(button, tr("saving"), () => (editing
     ? api("PUT", `/api/matches/${MATCH.id}/rounds/${editing}`, body, minimal)
     : api("POST", `/api/matches/${MATCH.id}/rounds`, body, minimal)));
   if (result.ok) {
+    showMessages([], "ok");
+    finish();
     await refreshMatch();
     return true;
   }
   if (result.status === 0 && queueable()) {
     queueRound(document_, editing);
     showMessages([tr("queued")], "ok");
-    return true;
+    return finish();
   }
   const lines = problemsOf(result);
   if (result.status === 409) lines.push(tr("conflict_help"));
