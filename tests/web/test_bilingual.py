@@ -100,6 +100,9 @@ def pages(client: TestClient) -> dict[str, str]:
     out = {path: client.get(path, headers=PT).text for path in ("/", "/tranca/new", "/gongzhu")}
     out["/poker"] = client.get("/poker", headers=PT).text
     out["/crosskings"] = client.get("/crosskings", headers=PT).text
+    # The API's operations are described in English, marked so (lang="en"); the rest is not.
+    docs = client.get("/api/docs", headers=PT).text
+    out["/api/docs"] = re.sub(r'<div lang="en">.*?</div>\s*</main>', "</main>", docs, flags=re.S)
     out["404"] = client.get("/no/such/page", headers={**PT, "Accept": "text/html"}).text
     out["no match"] = client.get("/m/nothing/none", headers={**PT, "Accept": "text/html"}).text
     token = csrf(client, "/gongzhu")
