@@ -267,8 +267,8 @@ def test_rule_round_ends_when_a_team_with_a_canastra_goes_out() -> None:
     assert move.round_over
     assert game.is_over
     score = game.score()
-    assert score.teams[0].breakdown.as_dict()["final_move"] == 100
-    assert score.teams[0].breakdown.as_dict()["clean_canastras"] == 200
+    assert score.teams[0].breakdown.points()["final_move"] == 100
+    assert score.teams[0].breakdown.points()["clean_canastras"] == 200
 
 
 def test_rule_morto_replaces_an_exhausted_stock_and_the_round_ends_with_the_last() -> None:

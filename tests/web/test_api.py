@@ -174,7 +174,7 @@ def test_bad_requests_are_problem_bodies(client: TestClient) -> None:
 
 def test_stateless_gongzhu_scoring(client: TestClient) -> None:
     response = client.post("/api/gongzhu/score", json={"piles": ["23456789TJQKAPGD", "", "", ""]})
-    assert response.json()["scores"][0]["score"] == 800
+    assert response.json()["scores"][0]["total"] == 800
     cards = client.post(
         "/api/gongzhu/score",
         json={
@@ -182,7 +182,7 @@ def test_stateless_gongzhu_scoring(client: TestClient) -> None:
             "notation": "cards",
         },
     )
-    assert cards.json()["scores"][0]["score"] == -100
+    assert cards.json()["scores"][0]["total"] == -100
     assert client.post("/api/gongzhu/score", json={"piles": ["?"] * 4}).status_code == 422
 
 

@@ -274,7 +274,7 @@ def test_the_api_answers_problems_in_the_language_asked(client: TestClient) -> N
     ).json()
     stale = client.post(
         f"/api/matches/{made['id']}/rounds",
-        json={"version": made["version"] + 5, "round": {"piles": ["P", "", "", ""]}},
+        json={"version": made["version"] + 5, "round": {"piles": ["P", "23456789TJQKA", "G", "D"]}},
         headers={**PT, **bearer(made["edit_key"])},
     )
     assert stale.status_code == 409

@@ -31,7 +31,7 @@ def test_impossible_hands_name_every_problem(client: TestClient) -> None:
     assert any("'Xx'" in p for p in problems)
     twice = client.post("/api/poker/rank", json={"hands": ["As Ks Qs Js 9s", "As Kd Qd Jd 9d"]})
     assert twice.status_code == 422
-    assert "As is in hands 1 and 2" in twice.json()["problems"][0]["message"]
+    assert "A♠ is in hands 1 and 2" in twice.json()["problems"][0]["message"]
 
 
 def test_draw_odds_match_the_library(client: TestClient) -> None:

@@ -23,12 +23,14 @@ from cardscore.poker.equity import (
 )
 from cardscore.poker.evaluate import (
     HandRank,
+    Showdown,
     best_five,
     compare,
     evaluate,
     rank,
     rank_batch,
     rank_ids,
+    showdown,
     winners,
 )
 from cardscore.poker.tables import Category, hand_tables
@@ -49,6 +51,7 @@ __all__ = [
     "Phase",
     "Pot",
     "Rules",
+    "Showdown",
     "all_hands",
     "allow_discards",
     "best_discard",
@@ -64,5 +67,6 @@ __all__ = [
     "rank",
     "rank_batch",
     "rank_ids",
+    "showdown",
     "winners",
 ]
