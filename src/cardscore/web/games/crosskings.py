@@ -33,7 +33,7 @@ def game_of(config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]) -
         try:
             game = game.move(move.partition("=")[0].strip())
         except CardscoreError as error:
-            raise CardscoreError(f"move {number} {move!r}: {p}" for p in error.problems) from None
+            raise CardscoreError(p.at(f"move {number} {move!r}") for p in error.problems) from None
     return game
 
 
