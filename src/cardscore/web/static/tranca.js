@@ -236,7 +236,9 @@
     const copy = shrink(file);
     const body = new FormData();
     body.append("photo", file);
-    const response = await fetch("/api/photos", { method: "POST", body });
+    const response = await fetch(`/api/matches/${MATCH.id}/photos`, {
+      method: "POST", body, headers: { Authorization: "Bearer " + MATCH.key },
+    });
     let data = null;
     try { data = await response.json(); } catch (e) { data = null; }
     if (!response.ok) { showMessages(problemsOf({ status: response.status, data }), "problems"); return; }
