@@ -19,11 +19,13 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardscore.errors import CardscoreError
+from cardscore.limits import MAX_PROBLEM_CHARS, MAX_PROBLEMS
 
 __all__ = [
     "PROBLEM_RESPONSES",
     "Problem",
     "ProblemError",
+    "capped",
     "install_problem_handlers",
     "problem_bytes",
     "problem_response",
@@ -46,9 +48,26 @@ class Problem(BaseModel):
     )
 
 
+def capped(problems: Sequence[str]) -> list[str]:
+    """At most :data:`~cardscore.limits.MAX_PROBLEMS` problems, each cut to a readable length
+    (an error body stays small whatever the request held).
+
+    >>> capped(["x" * 600])[0][-3:], len(capped(["p"] * 80)), capped(["p"] * 80)[-1]
+    ('x …', 51, '… and 30 more problems')
+    """
+    shown = [
+        p if len(p) <= MAX_PROBLEM_CHARS else p[: MAX_PROBLEM_CHARS - 2] + " …"
+        for p in problems[:MAX_PROBLEMS]
+    ]
+    if len(problems) > MAX_PROBLEMS:
+        shown.append(f"… and {len(problems) - MAX_PROBLEMS} more problems")
+    return shown
+
+
 def _body(
     status: int, problems: Sequence[str], kind: str | None = None, **extra: Any
 ) -> dict[str, Any]:
+    problems = capped(problems)
     phrase = HTTPStatus(status).phrase
     body: dict[str, Any] = {
         "type": f"/problems/{kind}" if kind else "about:blank",

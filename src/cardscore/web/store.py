@@ -361,6 +361,13 @@ class MatchStore:
         self, match_id: str, key: str | None, version: int, number: int, document: dict[str, Any]
     ) -> Snapshot:
         def edit(game: GameAdapter, config: Mapping[str, Any], played: Played) -> Played:
+            if not game.replaceable:
+                raise ProblemError(
+                    422,
+                    f"a {game.name} move cannot be replaced (the computer answered it); "
+                    "undo takes back your last move and its answer",
+                    "not-replaceable",
+                )
             old = played.documents
             if not 1 <= number <= len(old):
                 raise ProblemError(404, f"match {match_id!r} has no round {number}", "not-found")

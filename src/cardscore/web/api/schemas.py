@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from cardscore.limits import MAX_PILE_TEXT
+
 __all__ = [
     "TRANCA_ROUND_EXAMPLE",
     "CrossKingsMatchIn",
@@ -182,7 +184,7 @@ class SavedOut(BaseModel):
 
 
 class GongzhuHandIn(_Strict):
-    piles: list[Annotated[str, StringConstraints(max_length=64)]] = Field(
+    piles: list[Annotated[str, StringConstraints(max_length=MAX_PILE_TEXT)]] = Field(
         min_length=4, max_length=4
     )
     notation: Literal["pile", "cards"] = "pile"
