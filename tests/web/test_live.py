@@ -128,3 +128,28 @@ def test_a_long_match_page_shows_the_latest_rounds_and_pages_older_ones(
     everything = client.get(page_url, params={"from": 1}).text
     assert shown(everything) == list(range(rounds, 0, -1))
     assert 'class="older"' not in everything
+
+
+def test_live_refreshes_render_a_version_once_and_follow_saves(client: TestClient) -> None:
+    match = new_match(client)
+    page = f"/m/{match['id']}/{match['share_key']}"
+    refresh = {"X-Cardscore-Refresh": "1"}
+    first = client.get(page, headers=refresh)
+    assert first.status_code == 200
+    assert "set-cookie" not in first.headers  # nothing personal: the same page for everyone
+    assert _page_data(first.text)["version"] == 1
+    rendered = client.app.state.rendered_pages  # type: ignore[attr-defined]
+    kept = rendered.get((match["id"], match["share_key"], "en", "http://testserver/", "1"))
+    assert kept == first.content
+    assert client.get(page, headers=refresh).content == first.content
+    saved = client.post(
+        f"/api/matches/{match['id']}/rounds",
+        json={"version": 1, "round": {"piles": PILES[0]}},
+        headers=bearer(match["edit_key"]),
+    )
+    assert saved.status_code == 201
+    after = client.get(page, headers=refresh).text
+    assert _page_data(after)["version"] == 2
+    assert _page_data(after)["documents"] == {"1": saved.json()["rounds"][0]["document"]}
+    # A key that does not open the match gets nothing from what is kept.
+    assert client.get(f"/m/{match['id']}/guess", headers=refresh).status_code == 403

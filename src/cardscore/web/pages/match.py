@@ -3,15 +3,19 @@
 The page shows the latest :data:`SHOWN` rounds; ``?from=N`` shows round N onwards (the "older
 rounds" link asks for :data:`OLDER` more), so a 1,000-round match is no heavier than a short one.
 Its parts marked ``data-live`` are what changes with a save: the page's script fetches the page
-again when the match's events say it changed and swaps those parts in (see ``match.js``).
+again when the match's events say it changed and swaps those parts in (see ``match.js``). Those
+refreshes (``X-Cardscore-Refresh: 1``) come from every open page at once, so the page of a match
+at a version is rendered once and kept (:class:`Rendered`); they carry no form token.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import replace
 from typing import Annotated, Any, cast
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import HTMLResponse
 from markupsafe import Markup
 
@@ -22,7 +26,7 @@ from cardscore.web.pages.render import js_text, json_markup, language_of, qr_svg
 from cardscore.web.photos import recognizer
 from cardscore.web.security import share_key_for
 
-__all__ = ["OLDER", "SHOWN", "router"]
+__all__ = ["OLDER", "SHOWN", "Rendered", "router"]
 
 router = APIRouter(include_in_schema=False)
 
@@ -32,13 +36,64 @@ OLDER = 50
 """Rounds the "older rounds" link adds."""
 
 
+class Rendered:
+    """Match pages as rendered for live refreshes, by (match, key, version, language, address).
+
+    A match at a version never changes, so neither does its page: fifty phones following one
+    match cost one rendering per save, not fifty.
+    """
+
+    def __init__(self, size: int = 128) -> None:
+        self.size = size
+        self._pages: OrderedDict[tuple[str, ...], bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...]) -> bytes | None:
+        with self._lock:
+            page = self._pages.get(key)
+            if page is not None:
+                self._pages.move_to_end(key)
+            return page
+
+    def put(self, key: tuple[str, ...], page: bytes) -> None:
+        with self._lock:
+            self._pages[key] = page
+            while len(self._pages) > self.size:
+                self._pages.popitem(last=False)
+
+
+def _rendered(request: Request) -> Rendered:
+    state = request.app.state
+    if not hasattr(state, "rendered_pages"):
+        state.rendered_pages = Rendered()
+    rendered: Rendered = state.rendered_pages
+    return rendered
+
+
 @router.get("/m/{match_id}/{key}", response_class=HTMLResponse)
 def match_page(
     request: Request,
     match_id: str,
     key: str,
     first: Annotated[int | None, Query(alias="from", ge=1)] = None,
+    refresh: Annotated[str | None, Header(alias="x-cardscore-refresh")] = None,
 ) -> HTMLResponse:
+    if refresh != "1" or first is not None:
+        return _match_page(request, match_id, key, first)[0]
+    _access, version = store_of(request).peek(match_id, key)
+    place = (match_id, key, language_of(request), str(request.base_url))
+    page = _rendered(request).get((*place, str(version)))
+    if page is None:
+        rendered, version = _match_page(request, match_id, key, None, csrf="")
+        page = bytes(rendered.body)
+        _rendered(request).put((*place, str(version)), page)
+    return HTMLResponse(page)
+
+
+def _match_page(
+    request: Request, match_id: str, key: str, first: int | None, **more: Any
+) -> tuple[HTMLResponse, int]:
+    """The page and the version it shows."""
     snapshot = store_of(request).read(match_id, key)
     summary = snapshot.summary
     assert summary is not None  # the store always works it out
@@ -78,7 +133,7 @@ def match_page(
 
         extra = board_context(snapshot)
     older = max(1, start + 1 - OLDER) if start > 0 else None
-    return render(
+    page = render(
         request,
         f"match_{match.game}.html",
         **extra,
@@ -92,4 +147,6 @@ def match_page(
         share_qr=qr_svg(share_url) if share_url else None,
         page_data=json_markup(page_data),
         js_text=json_markup(js_text(page_data["lang"])),
+        **more,
     )
+    return page, snapshot.version

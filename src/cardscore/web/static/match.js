@@ -91,7 +91,7 @@ async function refreshMatch() {
       const url = window.location.pathname + (pagedFrom ? "?from=" + pagedFrom : "");
       let html;
       try {
-        const response = await fetch(url, { headers: { Accept: "text/html" } });
+        const response = await fetch(url, { headers: { Accept: "text/html", "X-Cardscore-Refresh": "1" } });
         if (!response.ok) return;
         html = await response.text();
       } catch (e) { return; }  // offline: the next event or poll tries again
