@@ -10,14 +10,16 @@ at a version is rendered once and kept (:class:`Rendered`); they carry no form t
 
 from __future__ import annotations
 
-import threading
+import asyncio
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import HTMLResponse
 from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 
 from cardscore.web.api.routes import match_out
 from cardscore.web.charts import COLOURS, totals_chart
@@ -37,29 +39,49 @@ OLDER = 50
 
 
 class Rendered:
-    """Match pages as rendered for live refreshes, by (match, key, version, language, address).
+    """Match pages as rendered for live refreshes, by (match, key, language, address, version).
 
     A match at a version never changes, so neither does its page: fifty phones following one
-    match cost one rendering per save, not fifty.
+    match cost one rendering per save, not fifty. Those that ask while it is being rendered wait
+    for that one rendering. Only pages a key opened are kept, under that key.
     """
 
     def __init__(self, size: int = 128) -> None:
         self.size = size
         self._pages: OrderedDict[tuple[str, ...], bytes] = OrderedDict()
-        self._lock = threading.Lock()
+        self._rendering: dict[tuple[str, ...], asyncio.Future[tuple[bytes, int]]] = {}
 
     def get(self, key: tuple[str, ...]) -> bytes | None:
-        with self._lock:
-            page = self._pages.get(key)
-            if page is not None:
-                self._pages.move_to_end(key)
-            return page
+        page = self._pages.get(key)
+        if page is not None:
+            self._pages.move_to_end(key)
+        return page
 
     def put(self, key: tuple[str, ...], page: bytes) -> None:
-        with self._lock:
-            self._pages[key] = page
-            while len(self._pages) > self.size:
-                self._pages.popitem(last=False)
+        self._pages[key] = page
+        while len(self._pages) > self.size:
+            self._pages.popitem(last=False)
+
+    async def once(
+        self, place: tuple[str, ...], render: Callable[[], Awaitable[tuple[bytes, int]]]
+    ) -> bytes:
+        """The page rendered now (or by whoever already is, for the same place)."""
+        waiting = self._rendering.get(place)
+        if waiting is not None:
+            return (await asyncio.shield(waiting))[0]
+        future: asyncio.Future[tuple[bytes, int]] = asyncio.get_running_loop().create_future()
+        self._rendering[place] = future
+        try:
+            page, version = await render()
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: no "never retrieved" warning when nobody waits
+            raise
+        finally:
+            self._rendering.pop(place, None)
+        future.set_result((page, version))
+        self.put((*place, str(version)), page)
+        return page
 
 
 def _rendered(request: Request) -> Rendered:
@@ -71,23 +93,33 @@ def _rendered(request: Request) -> Rendered:
 
 
 @router.get("/m/{match_id}/{key}", response_class=HTMLResponse)
-def match_page(
+async def match_page(
     request: Request,
     match_id: str,
     key: str,
     first: Annotated[int | None, Query(alias="from", ge=1)] = None,
     refresh: Annotated[str | None, Header(alias="x-cardscore-refresh")] = None,
+    heard: Annotated[int | None, Header(alias="x-cardscore-version")] = None,
 ) -> HTMLResponse:
     if refresh != "1" or first is not None:
-        return _match_page(request, match_id, key, first)[0]
-    _access, version = store_of(request).peek(match_id, key)
+        return (await run_in_threadpool(_match_page, request, match_id, key, first))[0]
+    # A live refresh: the page as kept, for the version the match's events announced (no
+    # database read at all) or, without one, for the version the match is at now.
+    rendered = _rendered(request)
     place = (match_id, key, language_of(request), str(request.base_url))
-    page = _rendered(request).get((*place, str(version)))
-    if page is None:
-        rendered, version = _match_page(request, match_id, key, None, csrf="")
-        page = bytes(rendered.body)
-        _rendered(request).put((*place, str(version)), page)
-    return HTMLResponse(page)
+    if heard is None:
+        _access, heard = await run_in_threadpool(store_of(request).peek, match_id, key)
+    page = rendered.get((*place, str(heard)))
+    if page is not None:
+        return HTMLResponse(page)
+
+    async def render() -> tuple[bytes, int]:
+        response, version = await run_in_threadpool(
+            _match_page, request, match_id, key, None, csrf=""
+        )
+        return bytes(response.body), version
+
+    return HTMLResponse(await rendered.once(place, render))
 
 
 def _match_page(
