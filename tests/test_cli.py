@@ -58,7 +58,8 @@ def test_house_rules_from_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
         (["gongzhu", "score", "--cards", "QS", "Zz", "11h"], ["card 2 'Zz'", "card 3 '11h'"]),
         (["gongzhu", "score", "--nope"], ["No such option"]),
         (["gongzhu", "hand", "P", "P", "", "x"], ["pile 4: symbol 1 'x'"]),
-        (["gongzhu", "hand", "P", "P", "", ""], ["Q♠ is in piles 1 and 2"]),
+        (["gongzhu", "hand", "P", "P23456789TJQKA", "G", "D"], ["Q♠ is in piles 1 and 2"]),
+        (["gongzhu", "hand", "2", "3", "", ""], ["the piles lack 4♥ 5♥"]),
         (["nosuchgame"], ["No such command"]),
     ],
 )
@@ -93,3 +94,28 @@ def test_version_help_and_games(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys)
     assert code == 0
     assert "games" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "codes"),
+    [
+        (["gongzhu", "hand", "--json", "2", "3", "", ""], ["piles_lack"]),
+        (["gongzhu", "score", "--json", "2x5y"], ["not_pile_notation", "not_pile_notation"]),
+        (["poker", "rank", "--json", "Ah Kx"], ["not_a_card_at"]),
+        (["gongzhu", "score", "--json", "--nope"], ["usage"]),
+    ],
+)
+def test_json_errors_are_problem_objects_on_stderr(
+    capsys: pytest.CaptureFixture[str], args: list[str], codes: list[str]
+) -> None:
+    code, out, err = run(capsys, *args)
+    assert (code, out) == (2, "")
+    problems = json.loads(err)["problems"]
+    assert [p["code"] for p in problems] == codes
+    for problem in problems:
+        assert set(problem) == {"code", "params", "message"}
+        assert all(isinstance(v, str | int) for v in problem["params"].values())
+    first = problems[0]
+    if first["code"] == "not_pile_notation":
+        assert first["params"] == {"position": 2, "symbol": "x"}
+        assert first["message"].startswith("symbol 2 'x' is not in the pile notation")

@@ -4,7 +4,6 @@ session, pictures and game records."""
 from __future__ import annotations
 
 import math
-import os
 import random
 from collections.abc import Callable
 from fractions import Fraction
@@ -23,7 +22,7 @@ from cardscore.crosskings.cards import CARDS, card_number, cards_of, mask_of
 from cardscore.crosskings.game import FACE_DOWN, cell_name
 from cardscore.crosskings.scoring import score_mask
 from cardscore.errors import IllegalMoveError, ImpossibleTableError, InvalidNotationError
-from tests.conftest import ROOT
+from tests import goldens
 from tests.crosskings_reference import (
     brute_force_score,
     expectimax,
@@ -31,7 +30,6 @@ from tests.crosskings_reference import (
     position_after,
 )
 
-GOLDEN = ROOT / "tests" / "golden"
 KINGS = [card_number(c) for c in parse_cards("KS KH KD KC")]
 
 # --- scoring -------------------------------------------------------------------------------
@@ -548,11 +546,8 @@ def _golden_game() -> tuple[Game, Board]:
 
 def test_board_svg_matches_the_golden_file() -> None:
     _, board = _golden_game()
-    svg = board.svg()
-    path = GOLDEN / "crosskings_board.svg"
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        path.write_text(svg, encoding="utf-8")
-    assert svg == path.read_text(encoding="utf-8")
+    assert board.svg() == goldens.crosskings_board()
+    goldens.check("crosskings_board.svg")
 
 
 def test_board_svg_shows_what_it_should() -> None:

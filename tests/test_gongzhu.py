@@ -9,7 +9,17 @@ from hypothesis import strategies as st
 
 from cardscore.cards import Card, full_deck, parse_cards
 from cardscore.errors import IllegalMoveError, ImpossibleTableError, InvalidNotationError
-from cardscore.gongzhu import DOUBLER, GOAT, PIG, Match, Rules, parse_pile, score_hand, score_pile
+from cardscore.gongzhu import (
+    DOUBLER,
+    GOAT,
+    PIG,
+    Match,
+    Rules,
+    parse_pile,
+    parse_piles,
+    score_hand,
+    score_pile,
+)
 
 # The seed's table of cases (002_…), every one of them.
 SEED_CASES = [
@@ -128,11 +138,27 @@ def test_hand_checks_no_card_is_in_two_piles() -> None:
     scores = score_hand(["23456789TJQK", "AP", "G", "D"])
     assert [s.total for s in scores] == [-150, -150, 100, 50]
     with pytest.raises(ImpossibleTableError) as info:
-        score_hand(["AP", "A", "P", "GD"])
+        score_hand(["AP", "A", "P23456789TJQK", "GD"])
     assert info.value.problems == (
         "Q♠ is in piles 1 and 3; one deck holds only one",
         "A♥ is in piles 1 and 2; one deck holds only one",
     )
+
+
+def test_a_hands_piles_hold_every_scoring_card() -> None:
+    """Every scoring card is won in some trick: four piles missing one are no hand."""
+    with pytest.raises(ImpossibleTableError) as info:
+        score_hand(["2", "3", "", ""])
+    (problem,) = info.value.problems
+    assert problem.startswith("the piles lack 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♥ 10♣ J♦ Q♠:")
+    assert problem.code == "piles_lack"
+    with pytest.raises(ImpossibleTableError, match="the piles lack Q♠"):
+        Match(("N", "E", "S", "W")).play_hand(["23456789TJQKA", "", "G", "D"])
+    # standard cards may carry cards worth nothing; the sixteen must still all be there
+    piles = parse_piles(
+        ["2h 3h 4h 5h 6h 7h 8h 9h", "Th Jh Qh Kh Ah 2c", "QS JD", "TC 4s"], cards=True
+    )
+    assert [len(p) for p in piles] == [8, 6, 2, 2]
 
 
 def test_hand_reports_every_bad_pile_with_its_number() -> None:
@@ -153,7 +179,7 @@ def test_match_runs_to_the_limit_and_undoes() -> None:
     assert match.winner == "S"
     assert match.losers == ("N", "E")
     with pytest.raises(IllegalMoveError, match="over"):
-        match.play_hand(["", "", "", ""])
+        match.play_hand(["23456789TJQK", "AP", "G", "D"])
     match.undo()
     assert not match.is_over
     assert match.winner is None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 from hypothesis import given, settings
@@ -14,6 +13,7 @@ from cardscore.errors import IllegalMoveError
 from cardscore.poker.betting import ActionKind, Limit, Rules, build_pots, split_pot
 from cardscore.poker.bots import Bot, play_hand
 from cardscore.poker.dealer import Dealer, Phase
+from tests import goldens
 from tests.conftest import ROOT
 
 GOLDEN = ROOT / "tests" / "golden" / "poker_side_pots.json"
@@ -29,10 +29,8 @@ def test_four_computer_players_with_side_pots_match_the_golden_transcript() -> N
     dealer = four_bots_with_side_pots()
     assert dealer.result is not None
     assert len(dealer.result.pots) == 3  # a main pot and two side pots
-    text = dealer.history_json() + "\n"
-    if os.environ.get("CARDSCORE_UPDATE_GOLDEN") == "1":
-        GOLDEN.write_text(text, encoding="utf-8")
-    assert text == GOLDEN.read_text(encoding="utf-8")
+    assert dealer.history_json() + "\n" == goldens.poker_side_pots()
+    goldens.check("poker_side_pots.json")
 
 
 def test_the_saved_history_replays_to_the_same_state() -> None:
@@ -211,9 +209,10 @@ def test_pots_and_splits() -> None:
         (90, (1, 2, 3)),
         (100, (2, 3)),
     ]
-    assert build_pots([10, 10, 0], [True, False, False]) == build_pots(
-        [10, 10, 0], [True, False, False]
-    )
+    # Seat 0's folded 10 stay in the pot; seat 2, still in, put in nothing and wins none of it.
+    assert [(p.amount, p.eligible) for p in build_pots([10, 10, 0], [True, False, False])] == [
+        (20, (1,))
+    ]
     assert split_pot(10, [3, 1, 2], order=[1, 2, 3, 0]) == {1: 4, 2: 3, 3: 3}
 
 

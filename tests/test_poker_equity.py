@@ -6,12 +6,13 @@ from itertools import combinations
 
 import pytest
 
-from cardscore.cards import full_deck, parse_cards
-from cardscore.errors import ImpossibleTableError, InvalidNotationError
-from cardscore.poker import Category
+from cardscore.cards import Rank, full_deck, parse_cards
+from cardscore.errors import IllegalMoveError, ImpossibleTableError, InvalidNotationError
+from cardscore.poker import Category, Dealer, Phase
 from cardscore.poker.equity import draw_equity, draw_odds, holdem_equity, parse_range
+from tests.conftest import need_module
 
-treys = pytest.importorskip("treys")
+treys = need_module("treys", "the cross-check needs treys (dev extra)")
 EVALUATOR = treys.Evaluator()
 
 
@@ -75,8 +76,33 @@ def test_dead_cards_and_bad_draws() -> None:
     assert draw_odds("Ah Kh 7h 2h 9c", "9c", dead="3h 4h").probability("flush") == pytest.approx(
         7 / 45
     )
-    with pytest.raises(ImpossibleTableError, match="not in the hand"):
+    with pytest.raises(IllegalMoveError, match="not in the hand"):
         draw_odds("Ah Kh 7h 2h 9c", "Qc")
+
+
+def test_odds_and_equity_refuse_the_draws_the_dealer_refuses() -> None:
+    """Four cards go only when the card kept is an ace, never five: the dealer's own rule."""
+    hand, four = "Kh Qh Jh 2c 3c", "Qh Jh 2c 3c"
+    with pytest.raises(IllegalMoveError) as info:
+        draw_odds(hand, four)
+    assert info.value.problems == (
+        "four cards may be thrown only when the card kept is an ace (kept K♥)",
+    )
+    assert info.value.problems[0].code == "throw_four_no_ace"
+    with pytest.raises(IllegalMoveError, match="hand 2: a player may not throw all five"):
+        draw_equity(["Ah Ad 7c 5s 3h", hand], ["", hand])
+    assert draw_odds("Ah Kd 7c 5s 3h", "Kd 7c 5s 3h").draws == 178_365
+    dealer = Dealer(["A", "B"], seed=3)
+    dealer.start_hand()
+    while dealer.phase is not Phase.DRAW:
+        if dealer.can_call():
+            dealer.call()
+        else:
+            dealer.check()
+    assert dealer.to_act is not None
+    held = dealer.tracker.tracked_hand(dealer.seats[dealer.to_act].name)
+    assert dealer.can_draw(held[1:]) is (held[0].rank is Rank.ACE)
+    assert dealer.can_draw(held) is False
     with pytest.raises(ImpossibleTableError, match="twice"):
         holdem_equity(["Ah Kh", "Ah Qd"])
 

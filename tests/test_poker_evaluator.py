@@ -15,9 +15,10 @@ from cardscore.errors import ImpossibleTableError, InvalidCardError
 from cardscore.poker import Category, HandRank, evaluate, rank, rank_batch, rank_ids
 from cardscore.poker.equity import all_hands
 from cardscore.poker.tables import CATEGORY_RANGES, hand_tables
+from tests.conftest import need_module
 
-treys = pytest.importorskip("treys")
-treys_lookup = pytest.importorskip("treys.lookup")
+treys = need_module("treys", "the cross-check needs treys (dev extra)")
+treys_lookup = need_module("treys.lookup", "the cross-check needs treys (dev extra)")
 
 # Our ids are rank.index * 4 + suit.index; treys builds its cards from the same codes.
 TREYS_CARD = [treys.Card.new(Card.from_id(i).code) for i in range(52)]

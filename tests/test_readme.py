@@ -1,4 +1,5 @@
-"""Every example in the README runs: ``pycon`` blocks as doctests, ``console`` blocks through the CLI."""
+"""Every example in the README and the guides in docs/ runs: ``pycon`` blocks as doctests,
+``console`` blocks through the CLI (each ``$ cardscore …`` line, then its exact output)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,14 @@ import pytest
 from cardscore.cli import main
 from tests.conftest import ROOT
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-BLOCKS = re.findall(r"```(pycon|console)\n(.*?)```", README, re.DOTALL)
-CONSOLE = [body for kind, body in BLOCKS if kind == "console"]
-PYCON = [body for kind, body in BLOCKS if kind == "pycon"]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+BLOCKS = [
+    (page.relative_to(ROOT).as_posix(), kind, body)
+    for page in PAGES
+    for kind, body in re.findall(
+        r"```(pycon|console)\n(.*?)```", page.read_text("utf-8"), re.DOTALL
+    )
+]
 
 
 def _commands(body: str) -> list[tuple[str, str]]:
@@ -28,14 +33,25 @@ def _commands(body: str) -> list[tuple[str, str]]:
     return pairs
 
 
+CONSOLE = [
+    pytest.param(command, expected, id=f"{page}: {command}")
+    for page, kind, body in BLOCKS
+    if kind == "console"
+    for command, expected in _commands(body)
+]
+PYCON = [
+    pytest.param(page, body, id=f"{page}[{number}]")
+    for page in dict.fromkeys(page for page, _, _ in BLOCKS)
+    for number, body in enumerate(b for p, kind, b in BLOCKS if p == page and kind == "pycon")
+]
+
+
 def test_readme_has_examples() -> None:
-    assert CONSOLE
-    assert PYCON
+    readme = {kind for page, kind, _ in BLOCKS if page == "README.md"}
+    assert readme == {"pycon", "console"}
 
 
-@pytest.mark.parametrize(
-    ("command", "expected"), [pair for body in CONSOLE for pair in _commands(body)]
-)
+@pytest.mark.parametrize(("command", "expected"), CONSOLE)
 def test_console_example(
     command: str, expected: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -50,10 +66,10 @@ def test_console_example(
     ]
 
 
-@pytest.mark.parametrize("number", range(len(PYCON)))
-def test_python_example(number: int) -> None:
+@pytest.mark.parametrize(("page", "body"), PYCON)
+def test_python_example(page: str, body: str) -> None:
     parser = doctest.DocTestParser()
-    test = parser.get_doctest(PYCON[number], {}, f"README[{number}]", "README.md", 0)
+    test = parser.get_doctest(body, {}, page, page, 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
-    assert runner.failures == 0, f"README example {number} failed (see output above)"
+    assert runner.failures == 0, f"an example in {page} failed (see output above)"

@@ -215,7 +215,9 @@ def test_piles_points_by_hand() -> None:
     # seven aces at 15 and a 2 at 10
     assert (dirty.canastra, dirty.card_points, dirty.bonus) == (CanastraKind.DIRTY, 115, 100)
     assert dirty.rank_counts() == {Rank.ACE: 7, Rank.TWO: 1}
-    twos = Pile(Rank.TWO, clean=False)
+    with pytest.raises(InvalidNotationError, match="pile 2 cannot be dirty"):
+        Pile(Rank.TWO, clean=False)
+    twos = Pile(Rank.TWO)
     assert (twos.canastra, twos.clean, twos.card_points, twos.bonus) == (
         CanastraKind.TWOS,
         True,

@@ -103,6 +103,9 @@ def rounds(draw: st.DrawFn) -> dict[str, Any]:
         out["went_out"] = True
         if team_size(players) == 1:
             out["hand"] = []
+    took = [t for t in teams if t["took_morto"]]
+    for side in took[2:]:  # there are two mortos: a third team takes none
+        side["took_morto"] = False
     return {"players": players, "teams": teams}
 
 

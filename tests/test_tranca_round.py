@@ -327,7 +327,7 @@ def test_every_problem_of_a_round_at_once() -> None:
         ({"players": 2, "teams": []}, "teams must be a non-empty list"),
         (two(side("A"), side("B"), rules={"edges": True}), "rules: unknown key 'edges'"),
         (two(side("A"), side("B"), rules=[]), "rules must be an object"),
-        (two(side("A"), side("B"), rules={"edges_only": 1}), "rules: edges_only must be true or"),
+        (two(side("A"), side("B"), rules={"edges_only": 1}), 'rules: "edges_only" must be true or'),
         (two(side("A"), players=4), "4 players play as 2 teams, but the round has 1 team"),
         (two(side("A"), side("B"), side("C"), players=6), "6 players play as 2 teams, but"),
         (two(side("A"), side("B"), players=3), "3 players play as 3 players alone, but"),
@@ -356,6 +356,29 @@ def test_at_most_one_team_goes_out() -> None:
         ],
     }
     assert problems_of(three)[-1].startswith("team 'A' and team 'B' and team 'C' all went out")
+
+
+def test_only_two_teams_take_a_morto() -> None:
+    """Two mortos are set aside whatever the number of players: a third team cannot take one."""
+    three = {
+        "players": 3,
+        "teams": [side(n, piles=[{"pile": r}]) for n, r in zip("ABC", "KQJ", strict=True)],
+    }
+    (problem,) = problems_of(three)
+    assert problem == "team 'A', team 'B', team 'C' all took a morto, but there are only 2 mortos"
+    assert problem.code == "too_many_mortos"
+    assert problem.params["n"] == 3
+    three["teams"][2]["took_morto"] = False
+    assert parse_round(three).players == 3
+
+
+def test_a_pile_of_twos_is_neither_clean_nor_dirty() -> None:
+    dirty_twos = two(side("A", piles=[{"pile": "2", "clean": False}]), side("B"))
+    assert problems_of(dirty_twos) == (
+        "team 'A', pile 1: pile 2 cannot be dirty: a canastra of 2s is its own kind "
+        '(leave out "clean")',
+    )
+    assert parse_round(two(side("A", piles=[{"pile": "2"}]), side("B"))).teams[0].piles[0].clean
 
 
 def test_players_in_teams_and_who_went_out() -> None:
@@ -472,7 +495,7 @@ def test_round_trips_through_json(path: Path) -> None:
 
 def test_round_trip_keeps_piles_hands_rules_and_who_went_out() -> None:
     data = two(
-        side("A", players=["Ana", "Bia"], melds=[CANASTRA], piles=[{"pile": "2", "clean": False}],
+        side("A", players=["Ana", "Bia"], melds=[CANASTRA], piles=[{"pile": "2"}],
              hand={"Ana": ["4d"], "Bia": []}, went_out=True, went_out_player="Bia"),
         side("B", dollars=["3h"], hand=["Kc", "3s"]),
         players=4,

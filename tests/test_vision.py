@@ -11,8 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-cv2 = pytest.importorskip("cv2", reason="needs the vision extra (opencv)")
-pytest.importorskip("onnxruntime", reason="needs the vision extra (onnxruntime)")
+from tests.conftest import need_module
+
+cv2 = need_module("cv2", "needs the vision extra (opencv)")
+need_module("onnxruntime", "needs the vision extra (onnxruntime)")
 
 from cardscore.cards import Card, parse_cards  # noqa: E402
 from cardscore.cli import main  # noqa: E402

@@ -8,8 +8,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-cv2 = pytest.importorskip("cv2", reason="needs the vision extra (opencv)")
-pytest.importorskip("onnxruntime", reason="needs the vision extra (onnxruntime)")
+from tests.conftest import need_module
+
+cv2 = need_module("cv2", "needs the vision extra (opencv)")
+need_module("onnxruntime", "needs the vision extra (onnxruntime)")
 
 from cardscore.cards import Card  # noqa: E402
 from cardscore.vision import fans, recognition  # noqa: E402

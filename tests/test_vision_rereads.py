@@ -5,14 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pytest.importorskip("cv2", reason="needs the vision extra (opencv)")
-pytest.importorskip("onnxruntime", reason="needs the vision extra (onnxruntime)")
+from tests.conftest import need_module
 
-from cardscore.cards import Card
-from cardscore.vision import rereads
-from cardscore.vision.detect import IndexHit
-from cardscore.vision.labels import BACKGROUND
-from cardscore.vision.layout import Placement, index_to_centre, meld_doubts
+need_module("cv2", "needs the vision extra (opencv)")
+need_module("onnxruntime", "needs the vision extra (onnxruntime)")
+
+from cardscore.cards import Card  # noqa: E402
+from cardscore.vision import rereads  # noqa: E402
+from cardscore.vision.detect import IndexHit  # noqa: E402
+from cardscore.vision.labels import BACKGROUND  # noqa: E402
+from cardscore.vision.layout import Placement, index_to_centre, meld_doubts  # noqa: E402
 
 W = 120.0
 STEP = 0.3 * W

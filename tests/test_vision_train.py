@@ -8,8 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-cv2 = pytest.importorskip("cv2", reason="needs the vision extra (opencv)")
-pytest.importorskip("PIL", reason="needs the train extra (pillow)")
+from tests.conftest import need_module
+
+cv2 = need_module("cv2", "needs the vision extra (opencv)")
+need_module("PIL", "needs the train extra (pillow)")
 
 from cardscore.cards import Card, Rank, full_deck  # noqa: E402
 from cardscore.vision.train.fontdecks import FONT_DECKS, font_decks  # noqa: E402
@@ -87,7 +89,7 @@ def test_each_recipe_writes_a_shipped_model() -> None:
 
 
 def test_soft_crops_blur_and_are_seeded() -> None:
-    torch = pytest.importorskip("torch", reason="needs the train extra (torch)")
+    torch = need_module("torch", "needs the train extra (torch)")
     from cardscore.vision.train.__main__ import _augment
 
     rng = np.random.default_rng(0)

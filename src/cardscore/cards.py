@@ -19,7 +19,13 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import total_ordering
 
-from cardscore.errors import DeckExhaustedError, ImpossibleTableError, InvalidCardError
+from cardscore.errors import (
+    CardscoreError,
+    DeckExhaustedError,
+    ImpossibleTableError,
+    InvalidCardError,
+    Problem,
+)
 
 __all__ = [
     "Card",
@@ -140,7 +146,7 @@ class Card:
     def from_id(cls, card_id: int) -> Card:
         """The card whose :attr:`id` is ``card_id``."""
         if not 0 <= card_id < 52:
-            raise InvalidCardError(f"card id {card_id!r} is not in 0…51")
+            raise InvalidCardError(Problem.of("bad_card_id", card_id=repr(card_id)))
         return _BY_ID[card_id]
 
     @property
@@ -235,7 +241,7 @@ def parse_card(token: str | Card) -> Card:
     if isinstance(token, Card):
         return token
     if not isinstance(token, str):
-        raise InvalidCardError(f"{token!r} is not a card: expected text like 'Ah'")
+        raise InvalidCardError(Problem.of("not_a_card_text", token=repr(token)))
     return _parse_token(token.strip(), None)
 
 
@@ -244,11 +250,9 @@ def _parse_token(token: str, position: int | None) -> Card:
         card = notation(token)
         if card is not None:
             return card
-    where = f"card {position} " if position is not None else ""
-    raise InvalidCardError(
-        f"{where}{token!r} is not a card (expected a rank A 2-10 T J Q K and a suit "
-        "s h d c ♠ ♥ ♦ ♣, like 'Ah' or '10♥')"
-    )
+    if position is None:
+        raise InvalidCardError(Problem.of("not_a_card", token=token))
+    raise InvalidCardError(Problem.of("not_a_card_at", position=position, token=token))
 
 
 def parse_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
@@ -271,13 +275,13 @@ def parse_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
             else:
                 tokens.append(item)
     parsed: list[Card] = []
-    problems: list[str] = []
+    problems: list[Problem] = []
     for position, token in enumerate(tokens, start=1):
         if isinstance(token, Card):
             parsed.append(token)
             continue
         if not isinstance(token, str):
-            problems.append(f"card {position} {token!r} is not a card: expected text like 'Ah'")
+            problems.append(Problem.of("not_a_card_text_at", position=position, token=repr(token)))
             continue
         try:
             parsed.append(_parse_token(token, position))
@@ -322,7 +326,7 @@ class Deck:
         shuffle: bool = True,
     ) -> None:
         if not isinstance(decks, int) or decks < 1:
-            raise ValueError(f"decks must be a positive whole number, not {decks!r}")
+            raise CardscoreError(Problem.of("bad_decks", decks=repr(decks)))
         self.decks = decks
         self.ranks = tuple(sorted({_as_rank(r) for r in (RANKS if ranks is None else ranks)}))
         self._cards: list[Card] = list(full_deck(self.ranks)) * decks
@@ -337,11 +341,9 @@ class Deck:
     def draw(self, n: int = 1) -> tuple[Card, ...]:
         """Take ``n`` cards from the top; an error (and no change) if fewer remain."""
         if n < 0:
-            raise ValueError(f"cannot draw a negative number of cards ({n!r})")
+            raise CardscoreError(Problem.of("negative_draw", n=repr(n)))
         if n > len(self._cards):
-            raise DeckExhaustedError(
-                f"cannot draw {n} cards: only {len(self._cards)} remain in the deck"
-            )
+            raise DeckExhaustedError(Problem.of("deck_exhausted", n=n, left=len(self._cards)))
         drawn = self._cards[len(self._cards) - n :]
         del self._cards[len(self._cards) - n :]
         return tuple(reversed(drawn))
@@ -375,20 +377,19 @@ def _as_rank(rank: Rank | str) -> Rank:
         return rank
     found = _RANK_TOKENS.get(str(rank).lower())
     if found is None:
-        raise InvalidCardError(f"{rank!r} is not a rank (expected A 2-10 T J Q K)")
+        raise InvalidCardError(Problem.of("not_a_rank", token=str(rank)))
     return found
 
 
-def count_over(cards: Iterable[Card], decks: int = 1) -> list[str]:
+def count_over(cards: Iterable[Card], decks: int = 1) -> list[Problem]:
     """One message per card used more often than ``decks`` decks hold (empty if all fit).
 
     >>> count_over(parse_cards("Ah Ah Ah Ks"), decks=2)
     ['A♥ appears 3 times, but 2 decks hold only 2']
     """
     counts = Counter(cards)
-    word = "deck holds" if decks == 1 else "decks hold"
     return [
-        f"{card} appears {n} times, but {decks} {word} only {decks}"
+        Problem.of("too_many_copies", card=str(card), code=card.code, n=n, decks=decks)
         for card, n in sorted(counts.items())
         if n > decks
     ]

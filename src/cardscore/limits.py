@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cardscore.errors import Problem
+
 __all__ = [
     "MAX_CARDS_PER_ROUND",
     "MAX_MELDS_PER_TEAM",
@@ -50,14 +52,14 @@ def _count(value: Any) -> int:
     return 0
 
 
-def round_size_problems(data: Any) -> list[str]:
+def round_size_problems(data: Any) -> list[Problem]:
     """What makes a round too large to check (counted before anything is parsed)."""
     if not isinstance(data, Mapping) or not isinstance(data.get("teams"), list):
         return []
     teams = data["teams"]
     if len(teams) > MAX_TEAMS:
-        return [f"the round has {len(teams)} teams; at most {MAX_TEAMS}"]
-    problems: list[str] = []
+        return [Problem.of("round_too_many_teams", n=len(teams), limit=MAX_TEAMS)]
+    problems: list[Problem] = []
     cards = 0
     for number, team in enumerate(teams, start=1):
         if not isinstance(team, Mapping):
@@ -66,14 +68,12 @@ def round_size_problems(data: Any) -> list[str]:
         if isinstance(melds, list):
             if len(melds) > MAX_MELDS_PER_TEAM:
                 problems.append(
-                    f"team {number}: {len(melds)} melds; a round has at most "
-                    f"{MAX_MELDS_PER_TEAM} per team"
+                    Problem.of(
+                        "team_too_many_melds", team=number, n=len(melds), limit=MAX_MELDS_PER_TEAM
+                    )
                 )
             cards += sum(_count(meld) for meld in melds)
         cards += _count(team.get("dollars")) + _count(team.get("hand"))
     if cards > MAX_CARDS_PER_ROUND:
-        problems.append(
-            f"the round lists {cards} cards; at most {MAX_CARDS_PER_ROUND} (three decks) fit "
-            "in a round"
-        )
+        problems.append(Problem.of("round_too_many_cards", n=cards, limit=MAX_CARDS_PER_ROUND))
     return problems

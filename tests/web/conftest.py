@@ -13,15 +13,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-pytest.importorskip("fastapi", reason="the web extra is not installed")
+from tests.conftest import need_module
 
-from fastapi.testclient import TestClient
+need_module("fastapi", "the web extra is not installed (pip install '.[web]')")
 
-from cardscore.web.app import create_app
-from cardscore.web.settings import Settings
+import httpx  # noqa: E402
+from fastapi.testclient import TestClient  # noqa: E402
+
+from cardscore.web.app import create_app  # noqa: E402
+from cardscore.web.settings import Settings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 GONGZHU = {"game": "gongzhu", "players": ["Ann", "Bo", "Cy", "Di"]}

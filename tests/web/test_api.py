@@ -29,7 +29,11 @@ def test_create_returns_keys_and_links(client: TestClient) -> None:
 
 
 def test_rounds_totals_and_winner_match_the_library(client: TestClient) -> None:
-    hands = [["TJQKP", "G", "D", "56789"], ["A", "P", "G", "D"], ["23456789TJQKAPG", "", "", "D"]]
+    hands = [
+        ["TJQKP", "G", "D", "23456789A"],
+        ["A", "P", "G", "D23456789TJQK"],
+        ["23456789TJQKAPG", "", "", "D"],
+    ]
     reference = Match(("Ann", "Bo", "Cy", "Di"))
     match = new_match(client)
     for version, piles in enumerate(hands, start=1):
@@ -48,30 +52,30 @@ def test_rounds_totals_and_winner_match_the_library(client: TestClient) -> None:
 
 def test_match_ends_at_the_limit_and_refuses_more_hands(client: TestClient) -> None:
     match = new_match(client, {"game": "gongzhu", "players": ["A", "B", "C", "D"], "limit": -300})
-    add(client, match, 1, ["TJQKP", "G", "D", "56789"])
-    state = add(client, match, 2, ["P", "", "", ""]).json()
+    add(client, match, 1, ["TJQKP", "G", "D", "23456789A"])
+    state = add(client, match, 2, ["P", "23456789TJQKA", "G", "D"]).json()
     assert state["over"]
     assert state["winner"] == "B"
-    refused = add(client, match, 3, ["", "", "", ""])
+    refused = add(client, match, 3, ["P", "23456789TJQKA", "G", "D"])
     assert refused.status_code == 422
     assert "the match is over" in refused.json()["problems"][0]
 
 
 def test_undo_and_edit_recompute_totals(client: TestClient) -> None:
     match = new_match(client)
-    add(client, match, 1, ["P", "", "", ""])
-    add(client, match, 2, ["G", "", "", ""])
+    add(client, match, 1, ["P", "23456789TJQKA", "G", "D"])  # -100 200 100 50
+    add(client, match, 2, ["G", "23456789TJQKA", "P", "D"])  # 100 200 -100 50
     edited = client.put(
         f"/api/matches/{match['id']}/rounds/1",
-        json={"version": 3, "round": {"piles": ["", "P", "", ""]}},
+        json={"version": 3, "round": {"piles": ["23456789TJQKA", "P", "G", "D"]}},
         headers=bearer(match["edit_key"]),
     )
     assert edited.status_code == 200, edited.text
-    assert edited.json()["totals"] == [100, -100, 0, 0]
+    assert edited.json()["totals"] == [300, 100, 0, 100]
     undone = client.post(
         f"/api/matches/{match['id']}/undo", json={"version": 4}, headers=bearer(match["edit_key"])
     )
-    assert undone.json()["totals"] == [0, -100, 0, 0]
+    assert undone.json()["totals"] == [200, -100, 100, 50]
     assert undone.json()["version"] == 5
     empty = new_match(client)
     nothing = client.post(
@@ -85,26 +89,28 @@ def test_prefer_return_minimal_answers_with_what_changed(client: TestClient) -> 
     match = new_match(client)
     minimal = {**bearer(match["edit_key"]), "Prefer": "return=minimal"}
     url = f"/api/matches/{match['id']}"
-    add(client, match, 1, ["P", "", "", ""])
+    add(client, match, 1, ["P", "23456789TJQKA", "G", "D"])
     second = client.post(
-        url + "/rounds", json={"version": 2, "round": {"piles": ["G", "", "", ""]}}, headers=minimal
+        url + "/rounds",
+        json={"version": 2, "round": {"piles": ["G", "23456789TJQKA", "P", "D"]}},
+        headers=minimal,
     )
     assert second.status_code == 201, second.text
     assert second.headers["preference-applied"] == "return=minimal"
     saved = second.json()
     assert "stats" not in saved
-    assert (saved["version"], saved["totals"]) == (3, [0, 0, 0, 0])
+    assert (saved["version"], saved["totals"]) == (3, [0, 400, 0, 100])
     assert [r["number"] for r in saved["rounds"]] == [2]  # only the new round
-    assert saved["rounds"][0]["document"] == {"piles": ["G", "", "", ""]}
+    assert saved["rounds"][0]["document"] == {"piles": ["G", "23456789TJQKA", "P", "D"]}
     edited = client.put(
         url + "/rounds/1",
-        json={"version": 3, "round": {"piles": ["", "P", "", ""]}},
+        json={"version": 3, "round": {"piles": ["23456789TJQKA", "P", "G", "D"]}},
         headers=minimal,
     ).json()
     assert [r["number"] for r in edited["rounds"]] == [1, 2]  # the edit and the totals after it
-    assert edited["rounds"][1]["totals"] == edited["totals"] == [100, -100, 0, 0]
+    assert edited["rounds"][1]["totals"] == edited["totals"] == [300, 100, 0, 100]
     undone = client.post(url + "/undo", json={"version": 4}, headers=minimal).json()
-    assert (undone["rounds"], undone["totals"], undone["version"]) == ([], [0, -100, 0, 0], 5)
+    assert (undone["rounds"], undone["totals"], undone["version"]) == ([], [200, -100, 100, 50], 5)
     whole = client.get(url, headers=bearer(match["edit_key"])).json()
     assert whole["totals"] == undone["totals"]
     assert len(whole["rounds"]) == 1
@@ -127,7 +133,7 @@ def test_impossible_round_names_every_problem_and_stores_nothing(client: TestCli
 
 def test_a_card_in_two_piles_is_refused(client: TestClient) -> None:
     match = new_match(client)
-    response = add(client, match, 1, ["P", "P", "", ""])
+    response = add(client, match, 1, ["P", "P23456789TJQKA", "G", "D"])
     assert response.status_code == 422
     assert response.json()["problems"] == [
         "hand 1: Q♠ is in piles 1 and 2; one deck holds only one"
@@ -136,8 +142,8 @@ def test_a_card_in_two_piles_is_refused(client: TestClient) -> None:
 
 def test_stale_version_is_a_409_naming_the_current_version(client: TestClient) -> None:
     match = new_match(client)
-    assert add(client, match, 1, ["P", "", "", ""]).status_code == 201
-    stale = add(client, match, 1, ["G", "", "", ""])
+    assert add(client, match, 1, ["P", "23456789TJQKA", "G", "D"]).status_code == 201
+    stale = add(client, match, 1, ["G", "23456789TJQKA", "P", "D"])
     assert stale.status_code == 409
     body = stale.json()
     assert body["current_version"] == 2
@@ -172,7 +178,11 @@ def test_stateless_gongzhu_scoring(client: TestClient) -> None:
     response = client.post("/api/gongzhu/score", json={"piles": ["23456789TJQKAPGD", "", "", ""]})
     assert response.json()["scores"][0]["score"] == 800
     cards = client.post(
-        "/api/gongzhu/score", json={"piles": ["AH QS JD 10C", "", "", ""], "notation": "cards"}
+        "/api/gongzhu/score",
+        json={
+            "piles": ["AH QS JD 10C", "2h 3h 4h 5h 6h 7h 8h 9h 10h jh qh kh", "", ""],
+            "notation": "cards",
+        },
     )
     assert cards.json()["scores"][0]["score"] == -100
     assert client.post("/api/gongzhu/score", json={"piles": ["?"] * 4}).status_code == 422

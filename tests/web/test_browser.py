@@ -86,8 +86,8 @@ def test_gongzhu_scorer_and_match_in_a_browser(page: Any) -> None:
         with page.expect_navigation():
             page.click("#save-round")
 
-    enter(["TJQKP", "G", "D", "56789"])
-    assert page.inner_text("#totals tbody").split() == ["-200", "100", "50", "-50"]
+    enter(["TJQKP", "G", "D", "23456789A"])
+    assert page.inner_text("#totals tbody").split() == ["-200", "100", "50", "-100"]
     # A mistake is refused with its reasons and nothing is saved.
     for i, pile in enumerate(["PP", "", "", ""]):
         page.fill(f"#round-form input[name=pile{i}]", pile)
@@ -99,8 +99,8 @@ def test_gongzhu_scorer_and_match_in_a_browser(page: Any) -> None:
     with page.expect_navigation():
         page.click("#undo")
     assert page.inner_text("#totals tbody").split() == ["0", "0", "0", "0"]
-    enter(["TJQKP", "G", "D", "56789"])
-    enter(["P", "", "", ""])
+    enter(["TJQKP", "G", "D", "23456789A"])
+    enter(["P", "23456789TJQKA", "G", "D"])
     assert "Bo wins!" in page.inner_text("#winner")
     shot(page, "gongzhu-match")
 
@@ -132,7 +132,6 @@ def test_gongzhu_scorer_and_match_in_a_browser(page: Any) -> None:
 
 
 def test_tranca_match_typed_and_tapped_to_the_winner(page: Any) -> None:
-    pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed yet")
     page.goto("/tranca/new")
     page.check("input[name=players][value='4']")
     for field, value in {
@@ -257,8 +256,6 @@ def test_tranca_match_typed_and_photographed_to_the_winner(page: Any, shared: Pa
     photo, the cards read drawn over it and corrected), correct a card, undo, reach the winner."""
     from cardscore.web.photos import recognizer
 
-    pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed yet")
-    pytest.importorskip("cardscore.vision", reason="recognition is not part of this build yet")
     need(recognizer() is not None, "the photo flow needs recognition (pip install '.[vision]')")
     photo = shared / "data" / "real-photos" / "train_01.jpg"
     read = recognizer()
@@ -340,6 +337,7 @@ def test_tranca_match_typed_and_photographed_to_the_winner(page: Any, shared: Pa
     if seen["cards"][first]["alternative"]:
         assert page.is_visible("#picker-replace button.replace-maybe")
     new = "QH" if str(codes[first]).upper() != "QH" else "JH"
+    page.click("#picker button[data-suit='H']")  # the suit row first, then the rank
     page.click(f"#picker button[data-card='{new}']")
     codes[first] = new[0] + new[1].lower()
     assert page.is_hidden("#picker-replace")
@@ -427,7 +425,6 @@ def test_tranca_match_typed_and_photographed_to_the_winner(page: Any, shared: Pa
 
 
 def test_poker_page_in_a_browser(page: Any) -> None:
-    pytest.importorskip("cardscore.poker", reason="five-card draw is not installed")
     page.goto("/poker")
     page.fill("#poker-rank input[name=hand0]", "As Ad Kc Kd 2h")
     page.fill("#poker-rank input[name=hand1]", "Ks Kh Qc Qd Ah")
@@ -441,7 +438,6 @@ def test_poker_page_in_a_browser(page: Any) -> None:
 
 
 def test_crosskings_against_the_computer_in_a_browser(page: Any) -> None:
-    pytest.importorskip("cardscore.crosskings", reason="Cross Kings is not installed")
     page.goto("/crosskings")
     page.select_option("#crosskings-new select[name=level]", "1")
     page.click("#crosskings-new button[type=submit]")

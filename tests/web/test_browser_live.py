@@ -14,6 +14,8 @@ from tests.conftest import need
 from tests.web.conftest import GONGZHU, Server, bearer
 from tests.web.test_browser import CHROMIUM, FLAGS
 
+ALL = "23456789TJQKAPGD"  # every scoring card in one pile (a hand must place all sixteen)
+
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
@@ -53,25 +55,25 @@ def test_a_follower_sees_each_save_live_without_reloading(chromium: Any, tmp_pat
         for page in (editor, follower):  # a reload would lose this
             page.evaluate("window.stayed = true")
 
-        editor.fill("input[name=pile0]", "P")
+        editor.fill("input[name=pile0]", ALL)
         editor.click("#save-round")
         for page in (editor, follower):
             page.wait_for_selector('#history details.round[data-number="1"]')
-            assert _totals(page) == ["-100", "0", "0", "0"]
+            assert _totals(page) == ["800", "0", "0", "0"]
         assert editor.input_value("input[name=pile0]") == ""  # ready for the next hand
 
         # Another phone saves through the API: both pages follow, and the editor's next save
         # names the new version (no conflict).
         saved = httpx.post(
             f"{server.url}/api/matches/{created['id']}/rounds",
-            json={"version": 2, "round": {"piles": ["", "G", "", ""]}},
+            json={"version": 2, "round": {"piles": ["", ALL, "", ""]}},
             headers=bearer(created["edit_key"]),
         )
         assert saved.status_code == 201
         for page in (editor, follower):
             page.wait_for_selector('#history details.round[data-number="2"]')
-            assert _totals(page) == ["-100", "100", "0", "0"]
-        editor.fill("input[name=pile2]", "TJQKA")
+            assert _totals(page) == ["800", "800", "0", "0"]
+        editor.fill("input[name=pile2]", ALL)
         editor.click("#save-round")
         for page in (editor, follower):
             page.wait_for_selector('#history details.round[data-number="3"]')

@@ -5,12 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
+from cardscore import crosskings
 from tests.web.conftest import bearer
-
-crosskings = pytest.importorskip("cardscore.crosskings", reason="Cross Kings is not installed")
 
 
 def new_game(client: TestClient, level: int = 1, seed: int = 5) -> dict[str, Any]:

@@ -8,12 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-tranca = pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed yet")
-
-from cardscore.tranca import Match, Team  # noqa: E402
-from cardscore.tranca.rules import team_size  # noqa: E402
-from cardscore.web.games.tranca import TrancaPlayed  # noqa: E402
-from tests.test_tranca_properties import rounds  # noqa: E402
+from cardscore.tranca import Match, Team
+from cardscore.tranca.rules import team_size
+from cardscore.web.games.tranca import TrancaPlayed
+from tests.test_tranca_properties import rounds
 
 NAMES = ["Ana", "Bia", "Caio", "Duda", "Edu", "Fê"]
 HELD = {"Ana": "AD", "Bia": "KD", "Caio": "QD", "Duda": "JD", "Edu": "3S", "Fê": "TD"}

@@ -10,9 +10,9 @@ import itertools
 import tempfile
 from pathlib import Path
 
-import pytest
+from tests.conftest import need_module
 
-schemathesis = pytest.importorskip("schemathesis")
+schemathesis = need_module("schemathesis", "the OpenAPI fuzz test needs schemathesis (dev extra)")
 
 from fastapi.testclient import TestClient  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402

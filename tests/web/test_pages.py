@@ -78,7 +78,9 @@ def test_gongzhu_match_from_the_form_to_the_match_page(client: TestClient) -> No
     assert created.status_code == 303
     page_url = created.headers["location"]
     match_id, key = page_url.split("/")[2:4]
-    for version, piles in enumerate([["TJQKP", "G", "D", "56789"], ["P", "", "", ""]], start=1):
+    for version, piles in enumerate(
+        [["TJQKP", "G", "D", "23456789A"], ["P", "23456789TJQKA", "G", "D"]], start=1
+    ):
         response = client.post(
             f"/api/matches/{match_id}/rounds",
             json={"version": version, "round": {"piles": piles}},

@@ -21,17 +21,18 @@ def test_migrations_and_a_match_on_postgresql(postgres_url: str) -> None:
     with TestClient(create_app(Settings(database_url=url))) as client:
         match = new_match(client)
         url_ = f"/api/matches/{match['id']}"
-        for version, piles in enumerate([["P", "", "", ""], ["", "G", "", ""]], start=1):
+        hands = [["P", "23456789TJQKA", "G", "D"], ["G", "23456789TJQKA", "P", "D"]]
+        for version, piles in enumerate(hands, start=1):
             added = client.post(
                 url_ + "/rounds",
                 json={"version": version, "round": {"piles": piles}},
                 headers=bearer(match["edit_key"]),
             )
             assert added.status_code == 201, added.text
-        assert added.json()["totals"] == [-100, 100, 0, 0]
+        assert added.json()["totals"] == [0, 400, 0, 100]
         stale = client.post(
             url_ + "/rounds",
-            json={"version": 1, "round": {"piles": ["", "", "", ""]}},
+            json={"version": 1, "round": {"piles": ["P", "23456789TJQKA", "G", "D"]}},
             headers=bearer(match["edit_key"]),
         )
         assert stale.status_code == 409

@@ -15,7 +15,7 @@ from cardscore.web.app import create_app
 from cardscore.web.settings import Settings
 from tests.web.conftest import bearer, new_match
 
-ROUND = {"version": 1, "round": {"piles": ["P", "", "", ""]}}
+ROUND = {"version": 1, "round": {"piles": ["P", "23456789TJQKA", "G", "D"]}}
 
 
 def test_share_key_reads_but_cannot_write(client: TestClient) -> None:
@@ -68,7 +68,7 @@ def _csrf(client: TestClient, path: str) -> str:
 
 def test_form_posts_need_the_csrf_token(client: TestClient) -> None:
     token = _csrf(client, "/gongzhu")
-    fields = {"pile0": "TJQKP", "pile1": "", "pile2": "", "pile3": ""}
+    fields = {"pile0": "TJQKP", "pile1": "23456789A", "pile2": "G", "pile3": "D"}
     ok = client.post("/gongzhu", data={**fields, "csrf": token})
     assert ok.status_code == 200
     assert "-200" in ok.text
@@ -204,7 +204,7 @@ def test_names_cannot_inject_markup(client: TestClient) -> None:
 def test_csrf_tokens_are_signed_by_the_server(client: TestClient) -> None:
     """A cookie another site planted (with the same value in its form) is not enough: the
     token must carry the server's signature."""
-    fields = {"pile0": "TJQKP", "pile1": "", "pile2": "", "pile3": ""}
+    fields = {"pile0": "TJQKP", "pile1": "23456789A", "pile2": "G", "pile3": "D"}
     client.cookies.clear()
     client.cookies.set("cardscore_csrf", "planted")
     assert client.post("/gongzhu", data={**fields, "csrf": "planted"}).status_code == 403
@@ -225,7 +225,7 @@ def test_servers_sharing_a_secret_accept_each_others_forms(database_url: str) ->
     two = TestClient(create_app(Settings(database_url=database_url, secret="club")))
     three = TestClient(create_app(Settings(database_url=database_url, secret="other")))
     token = _csrf(one, "/gongzhu")
-    fields = {"pile0": "TJQKP", "pile1": "", "pile2": "", "pile3": "", "csrf": token}
+    fields = {"pile0": "TJQKP", "pile1": "23456789A", "pile2": "G", "pile3": "D", "csrf": token}
     for client, status in ((two, 200), (three, 403)):
         client.cookies.set("cardscore_csrf", token)
         assert client.post("/gongzhu", data=fields).status_code == status

@@ -1,11 +1,13 @@
 """The ``cardscore`` command line: one sub-command group per registered game.
 
 Bad input exits with status 2 and one ``cardscore: error: …`` line per problem on stderr,
-nothing on stdout.
+nothing on stdout; with ``--json``, stderr gets ``{"problems": [{"code", "params", "message"}]}``
+instead, the elements the web API's problem bodies carry.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -14,7 +16,7 @@ import click
 
 from cardscore._version import __version__
 from cardscore.cli.output import echo_json, json_option
-from cardscore.errors import CardscoreError
+from cardscore.errors import CardscoreError, Problem
 from cardscore.registry import games, get_game
 
 __all__ = ["cli", "main"]
@@ -24,15 +26,15 @@ class _GameGroup(click.Group):
     """Adds each registered game's command group lazily, so start-up stays fast."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        names = [*super().list_commands(ctx), *(g.name for g in games(available_only=True))]
-        return sorted([*names, "recognize", "serve"])
+        names = [*super().list_commands(ctx), *(g.name for g in games())]
+        return sorted([*names, *_VISION, "serve"])
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             return command
-        if cmd_name == "recognize":
-            return _recognize_command()
+        if cmd_name in _VISION:
+            return _vision_command(cmd_name)
         if cmd_name == "serve":  # imported lazily: it is the only command that needs the web extra
             from cardscore.web.cli import serve
 
@@ -40,8 +42,6 @@ class _GameGroup(click.Group):
         try:
             game = get_game(cmd_name)
         except LookupError:
-            return None
-        if game not in games(available_only=True):
             return None
         loaded: click.Command = game.load_cli()
         return loaded
@@ -57,7 +57,7 @@ def cli() -> None:
 @json_option
 def games_command(as_json: bool) -> None:
     """List the games cardscore knows."""
-    available = games(available_only=True)
+    available = games()
     if as_json:
         echo_json(
             [
@@ -76,49 +76,67 @@ def games_command(as_json: bool) -> None:
         click.echo(f"{game.name:<{width}}  {game.title} — {game.summary}")
 
 
-def _recognize_command() -> click.Command:
-    """``recognize`` lives in the optional vision package: import it only when asked for."""
+# Commands of the optional vision package, by name: their help without the extra.
+_VISION = {
+    "recognize": "Read the cards on a table photo",
+    "deck": "Teach cardscore a table's deck",
+}
+
+
+def _vision_command(name: str) -> click.Command:
+    """``recognize`` and ``deck`` live in the optional vision package: imported when asked for."""
     try:
-        from cardscore.vision.cli import recognize_command
+        from cardscore.vision.cli import deck_group, recognize_command
     except ImportError as missing:
         reason = f"{missing.name or missing}"
 
-        @click.command("recognize", context_settings={"ignore_unknown_options": True})
+        @click.command(
+            name,
+            context_settings={"ignore_unknown_options": True},
+            help=(f"{_VISION[name]} (needs: pip install 'cardscore[vision]')."),
+        )
         @click.argument("args", nargs=-1, type=click.UNPROCESSED)
         def unavailable(args: tuple[str, ...]) -> None:
-            """Read the cards on a table photo (needs: pip install 'cardscore[vision]')."""
             raise CardscoreError(
                 f"recognition needs the vision extra ({reason} is missing): "
                 "pip install 'cardscore[vision]'"
             )
 
         return unavailable
-    return recognize_command
+    return recognize_command if name == "recognize" else deck_group
 
 
 def _error(message: str) -> None:
     click.echo(f"cardscore: error: {message}", err=True)
 
 
+def _report(problems: Sequence[Problem], as_json: bool) -> int:
+    """Write every problem to stderr (one line each, or one JSON object); exit status 2."""
+    if as_json:
+        click.echo(
+            json.dumps({"problems": [p.as_dict() for p in problems]}, ensure_ascii=False), err=True
+        )
+    else:
+        for problem in problems:
+            _error(problem)
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (0 ok, 2 bad input)."""
+    args = list(argv) if argv is not None else sys.argv[1:]
+    as_json = "--json" in args
     try:
-        result: Any = cli.main(
-            args=list(argv) if argv is not None else None,
-            prog_name="cardscore",
-            standalone_mode=False,
-        )
+        result: Any = cli.main(args=args, prog_name="cardscore", standalone_mode=False)
     except CardscoreError as error:
-        for problem in error.problems:
-            _error(problem)
-        return 2
+        return _report(error.problems, as_json)
     except click.exceptions.NoArgsIsHelpError as error:
         click.echo(error.ctx.get_help() if error.ctx is not None else "")
         return 0
     except click.UsageError as error:
         hint = f" (see '{error.ctx.command_path} --help')" if error.ctx is not None else ""
-        _error(error.format_message().replace("\n", " ") + hint)
-        return 2
+        message = error.format_message().replace("\n", " ") + hint
+        return _report([Problem(message, "usage")], as_json)
     except click.ClickException as error:
         _error(error.format_message().replace("\n", " "))
         return error.exit_code

@@ -49,6 +49,7 @@ from cardscore.cards import Card
 from cardscore.crosskings import _c_solver
 from cardscore.crosskings.cards import card_number
 from cardscore.crosskings.game import FACE_DOWN, Game, cell_index, cell_name
+from cardscore.errors import CardscoreError, IllegalMoveError, Problem
 
 __all__ = [
     "Analysis",
@@ -84,7 +85,7 @@ def solver_for(
     result alone (the margin is dropped, so ties are not broken: a faster proof of a best
     move, used by the anytime search)."""
     if objective not in _OBJECTIVES:
-        raise ValueError(f"objective must be 'result' or 'margin', not {objective!r}")
+        raise CardscoreError(Problem.of("bad_objective", objective=repr(objective)))
     cells = tuple(solver_cells(game))
     key = (cells, _OBJECTIVES[objective], slot)
     solver = _SOLVERS.get(key)
@@ -241,7 +242,7 @@ def analyse(
     it is several times cheaper), then with the margin tie-break, where the first phase's
     table bounds the expected result of the nodes it saw (``Solver.set_oracle``)."""
     if game.is_over:
-        raise ValueError("the game is over: there is no move to analyse")
+        raise IllegalMoveError(Problem.of("nothing_to_analyse"))
     started = time.perf_counter()
     pos = position(game)
     # the costly moves (face down: a chance node) first, then each thread takes the next move

@@ -53,6 +53,7 @@ from typing import Literal
 from cardscore.crosskings._c_solver import Solver
 from cardscore.crosskings.analysis import position, solver_for
 from cardscore.crosskings.game import Game, cell_name
+from cardscore.errors import IllegalMoveError, Problem
 
 __all__ = ["SearchResult", "search"]
 
@@ -145,7 +146,7 @@ def search(
     choice whatever the machine's load: for comparing variants; ``seconds`` is then ignored).
     """
     if game.is_over:
-        raise ValueError("the game is over: there is no move to search")
+        raise IllegalMoveError(Problem.of("nothing_to_analyse"))
     started = time.perf_counter()
     pos = position(game)
     legal = game.legal_cells

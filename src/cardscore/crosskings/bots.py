@@ -24,6 +24,7 @@ from cardscore.crosskings.anytime import search
 from cardscore.crosskings.cards import card_number
 from cardscore.crosskings.game import Game, cell_name
 from cardscore.crosskings.scoring import score_mask
+from cardscore.errors import CardscoreError, Problem
 
 __all__ = ["LEVELS", "Bot"]
 
@@ -41,7 +42,8 @@ class Bot:
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
-            raise ValueError(f"level must be one of {sorted(LEVELS)}, not {self.level!r}")
+            levels = ", ".join(map(str, sorted(LEVELS)))
+            raise CardscoreError(Problem.of("bad_level", levels=levels, level=repr(self.level)))
         self.rng = random.Random(self.seed)
 
     def choose(self, game: Game) -> str:

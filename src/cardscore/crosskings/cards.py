@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cardscore.cards import Card, Rank, Suit, full_deck, parse_cards
-from cardscore.errors import ImpossibleTableError, InvalidCardError
+from cardscore.errors import ImpossibleTableError, InvalidCardError, Problem
 
 __all__ = [
     "CARDS",
@@ -48,7 +48,7 @@ def card_number(card: Card) -> int:
     """The card's bit (0…35); an error for a 9, 10, J or Q, which Cross Kings leaves out."""
     position = _POSITION.get(card.rank)
     if position is None:
-        raise InvalidCardError(f"{card.code!r} ({card}) is not a Cross Kings card (A–8 and K only)")
+        raise InvalidCardError(Problem.of("not_crosskings_card", code=card.code, card=str(card)))
     return card.suit.index * 9 + position
 
 
@@ -67,7 +67,7 @@ def mask_of(cards: Iterable[Card]) -> int:
             problems.extend(error.problems)
             continue
         if card in seen:
-            problems.append(f"{card} appears twice, but the deck holds only one")
+            problems.append(Problem.of("card_twice", card=str(card)))
         seen.add(card)
         mask |= bit
     if problems:

@@ -17,7 +17,7 @@ from cardscore.crosskings.cards import parse_hand
 from cardscore.crosskings.game import Game
 from cardscore.crosskings.scoring import explain
 from cardscore.crosskings.svg import Board
-from cardscore.errors import CardscoreError, IllegalMoveError, InvalidNotationError
+from cardscore.errors import CardscoreError, IllegalMoveError, InvalidNotationError, Problem
 
 __all__ = ["group"]
 
@@ -65,7 +65,8 @@ def _load(path: str) -> Game:
     try:
         return Game.load(path)
     except OSError as error:
-        raise CardscoreError(f"cannot read {path!r}: {error.strerror}") from None
+        reason = str(error.strerror)
+        raise CardscoreError(Problem.of("cannot_read", source=path, reason=reason)) from None
 
 
 @group.command("analyse")
@@ -91,7 +92,7 @@ def analyse_command(
     """Evaluate every legal move of the game in GAME.json exactly (win/draw/loss, margin)."""
     game = _load(game_file)
     if game.is_over:
-        raise IllegalMoveError(f"the game in {game_file!r} is over: there is no move to analyse")
+        raise IllegalMoveError(Problem.of("nothing_to_analyse").at(game_file))
     if seconds is not None:
         result = _search_with_progress(game, seconds, show=not as_json)
         if as_json:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from cardscore.cards import Card, Deck, parse_card
 from cardscore.crosskings.cards import CARDS, card_number, mask_of
 from cardscore.crosskings.scoring import Hand
-from cardscore.errors import IllegalMoveError, ImpossibleTableError, InvalidNotationError
+from cardscore.errors import IllegalMoveError, ImpossibleTableError, InvalidNotationError, Problem
 
 if TYPE_CHECKING:
     from cardscore.crosskings.analysis import Analysis, Objective
@@ -75,7 +75,7 @@ def cell_index(cell: str | int | tuple[int, int]) -> int:
     (14, 14, 14, 35)
     """
     if isinstance(cell, bool):
-        raise InvalidNotationError(f"{cell!r} is not a cell")
+        raise InvalidNotationError(Problem.of("not_a_cell", cell=repr(cell)))
     if isinstance(cell, int):
         if 0 <= cell < SIZE * SIZE:
             return cell
@@ -90,9 +90,7 @@ def cell_index(cell: str | int | tuple[int, int]) -> int:
         text = cell.strip().lower()
         if len(text) == 2 and text[0] in _COLUMNS and text[1] in "123456":
             return (int(text[1]) - 1) * SIZE + _COLUMNS.index(text[0])
-    raise InvalidNotationError(
-        f"{cell!r} is not a cell (expected a1…f6, a number 0…35 or (row, column))"
-    )
+    raise InvalidNotationError(Problem.of("not_a_cell", cell=repr(cell)))
 
 
 def _lines(cell: int) -> int:
@@ -139,14 +137,16 @@ class Game:
     def __post_init__(self) -> None:
         problems = []
         if len(self.cards) != SIZE * SIZE:
-            problems.append(f"a deal has 36 cards, not {len(self.cards)}")
+            problems.append(Problem.of("deal_size", n=len(self.cards)))
         try:
             if mask_of(self.cards) != (1 << 36) - 1 and len(self.cards) == 36:
-                problems.append("a deal holds each of the 36 cards A–8 and K once")
+                problems.append(Problem.of("deal_cards"))
         except ImpossibleTableError as error:
             problems.extend(error.problems)
         if self.start not in CENTRE:
-            problems.append(f"the marker starts on a centre cell, not {self.start!r}")
+            shown = cell_name(self.start) if 0 <= self.start < SIZE * SIZE else self.start
+            centre = " ".join(cell_name(c) for c in sorted(CENTRE))
+            problems.append(Problem.of("start_not_centre", start=repr(shown), centre=centre))
         if problems:
             raise ImpossibleTableError(problems)
         left, hands, marker = (1 << 36) - 1, [0, 0], self.start
@@ -158,7 +158,9 @@ class Game:
                 or move.card != self.cards[move.cell]
                 or move.face_down != (move.cell in FACE_DOWN)
             ):
-                raise IllegalMoveError(f"move {number + 1} {move} does not follow the game")
+                raise IllegalMoveError(
+                    Problem.of("move_off_game", number=number + 1, move=str(move))
+                )
             marker = move.cell
             left &= ~(1 << move.cell)
             hands[player - 1] |= 1 << card_number(move.card)
@@ -269,22 +271,23 @@ class Game:
         """Raise :class:`IllegalMoveError` unless taking ``cell`` (showing ``card``) is legal."""
         index = cell_index(cell)
         if self.is_over:
-            raise IllegalMoveError("the game is over: the marker's row and column are empty")
+            raise IllegalMoveError(Problem.of("crosskings_over"))
         if index not in self.legal_cells:
-            raise IllegalMoveError(
-                f"{cell!r} is not in the marker's row or column with a card on it "
-                f"(legal: {' '.join(self.legal_moves)})"
-            )
+            legal = " ".join(self.legal_moves)
+            raise IllegalMoveError(Problem.of("cell_not_legal", cell=repr(cell), legal=legal))
         if card is None:
             return
         shown = parse_card(card)
         if index in FACE_DOWN:
             if shown not in self.unseen:
                 raise IllegalMoveError(
-                    f"{cell_name(index)} is face down and cannot be {shown}: it is not unseen"
+                    Problem.of("face_down_seen", cell=cell_name(index), card=str(shown))
                 )
         elif shown != self.cards[index]:
-            raise IllegalMoveError(f"{cell_name(index)} holds {self.cards[index]}, not {shown}")
+            held, named = str(self.cards[index]), str(shown)
+            raise IllegalMoveError(
+                Problem.of("cell_holds_other", cell=cell_name(index), held=held, card=named)
+            )
 
     def move(self, cell: str | int | tuple[int, int], card: Card | str | None = None) -> Game:
         """Take the card on ``cell``; for a face-down cell, ``card`` may name what it showed.
@@ -310,14 +313,14 @@ class Game:
     def random_move(self, rng: random.Random | int | None = None) -> Game:
         """Take a uniformly random legal cell (``rng``: a ``random.Random`` or a seed)."""
         if self.is_over:
-            raise IllegalMoveError("the game is over: the marker's row and column are empty")
+            raise IllegalMoveError(Problem.of("crosskings_over"))
         chooser = rng if isinstance(rng, random.Random) else random.Random(rng)
         return self.move(chooser.choice(self.legal_cells))
 
     def undo(self, n: int = 1) -> Game:
         """The game as it was ``n`` moves ago."""
         if not 0 <= n <= len(self.moves):
-            raise IllegalMoveError(f"cannot undo {n} moves: {len(self.moves)} were made")
+            raise IllegalMoveError(Problem.of("undo_too_many", n=n, made=len(self.moves)))
         return Game(self.cards, self.start, self.moves[: len(self.moves) - n])
 
     def replay(self, moves: Iterable[str]) -> Game:
@@ -329,7 +332,7 @@ class Game:
                 game = game.move(cell, card or None)
             except (IllegalMoveError, InvalidNotationError) as error:
                 raise IllegalMoveError(
-                    f"move {number} {text!r}: {p}" for p in error.problems
+                    p.at(f"move {number} {text!r}") for p in error.problems
                 ) from None
         return game
 
@@ -381,14 +384,14 @@ class Game:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         if not isinstance(data, dict) or data.get("game") != "crosskings":
-            raise InvalidNotationError('not a Cross Kings game record (no "game": "crosskings")')
+            raise InvalidNotationError(Problem.of("not_a_game_record"))
         cards = data.get("cards")
         if not isinstance(cards, Sequence) or isinstance(cards, str):
-            raise InvalidNotationError('a game record needs "cards": the 36 cards row by row')
+            raise InvalidNotationError(Problem.of("record_needs_cards"))
         base = cls(tuple(parse_card(str(c)) for c in cards), cell_index(data.get("start", "c3")))
         moves = data.get("moves", [])
         if not isinstance(moves, list):
-            raise InvalidNotationError('"moves" must be a list like ["d3=4c", "d5=Ad"]')
+            raise InvalidNotationError(Problem.of("record_moves_not_list"))
         return base.replay(str(m) for m in moves)
 
     @classmethod
@@ -396,7 +399,7 @@ class Game:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
-            raise InvalidNotationError(f"not JSON: {error}") from None
+            raise InvalidNotationError(Problem.of("not_json", error=str(error))) from None
         return cls.from_dict(data)
 
     def save(self, path: str | Path) -> None:

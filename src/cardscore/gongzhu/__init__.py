@@ -7,7 +7,7 @@
 from cardscore.gongzhu.match import HandResult, Match
 from cardscore.gongzhu.notation import format_pile, parse_pile
 from cardscore.gongzhu.rules import DOUBLER, GOAT, PIG, Rules
-from cardscore.gongzhu.scoring import PileScore, score_hand, score_pile
+from cardscore.gongzhu.scoring import PileScore, parse_piles, score_hand, score_pile
 
 __all__ = [
     "DOUBLER",
@@ -19,6 +19,7 @@ __all__ = [
     "Rules",
     "format_pile",
     "parse_pile",
+    "parse_piles",
     "score_hand",
     "score_pile",
 ]

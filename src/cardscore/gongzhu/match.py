@@ -1,10 +1,10 @@
 """A Gong Zhu match: hands of four piles, running totals, and an end at a losing limit.
 
 >>> m = Match(("Ann", "Bo", "Cy", "Di"), limit=-300)
->>> _ = m.play_hand(["TJQKP", "G", "D", "56789"])
+>>> _ = m.play_hand(["TJQKP", "G", "D", "23456789A"])
 >>> m.totals
-{'Ann': -200, 'Bo': 100, 'Cy': 50, 'Di': -50}
->>> _ = m.play_hand(["P", "", "", ""])
+{'Ann': -200, 'Bo': 100, 'Cy': 50, 'Di': -100}
+>>> _ = m.play_hand(["P", "23456789TJQKA", "G", "D"])
 >>> m.is_over, m.winner, m.losers
 (True, 'Bo', ('Ann',))
 """
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from cardscore.cards import Card
-from cardscore.errors import IllegalMoveError
+from cardscore.errors import CardscoreError, IllegalMoveError, Problem
 from cardscore.gongzhu.rules import Rules
 from cardscore.gongzhu.scoring import PileScore, score_hand
 
@@ -48,9 +48,9 @@ class Match:
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
         if len(self.players) != 4 or len(set(self.players)) != 4:
-            raise ValueError(f"Gong Zhu needs four distinct player names, not {self.players!r}")
-        if self.limit >= 0:
-            raise ValueError(f"the losing limit must be negative, not {self.limit!r}")
+            raise CardscoreError(Problem.of("four_names", names=repr(self.players)))
+        if not isinstance(self.limit, int) or self.limit >= 0:
+            raise CardscoreError(Problem.of("limit_not_negative", limit=repr(self.limit)))
 
     @property
     def totals(self) -> dict[str, int]:
@@ -74,17 +74,11 @@ class Match:
     def losers(self) -> tuple[str, ...]:
         return tuple(p for p, t in self.totals.items() if t <= self.limit)
 
-    def can_play_hand(self) -> bool:
-        return not self.is_over
-
     def play_hand(self, piles: Sequence[Iterable[Card] | str]) -> HandResult:
         """Score four piles (cards or pile strings, in player order) and add the hand."""
         if self.is_over:
-            raise IllegalMoveError(
-                f"the match is over: {', '.join(self.losers)} reached {self.limit}"
-            )
-        if len(piles) != 4:
-            raise ValueError(f"a hand has four piles, one per player, not {len(piles)}")
+            losers = ", ".join(self.losers)
+            raise IllegalMoveError(Problem.of("match_over_limit", losers=losers, limit=self.limit))
         scores = score_hand(piles, self.rules)
         previous = tuple(self.totals.values())
         totals = tuple(t + s.total for t, s in zip(previous, scores, strict=True))
@@ -95,5 +89,5 @@ class Match:
     def undo(self) -> HandResult:
         """Take back the last hand."""
         if not self.hands:
-            raise IllegalMoveError("there is no hand to undo")
+            raise IllegalMoveError(Problem.of("no_hand_to_undo"))
         return self.hands.pop()

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cardscore.cards import Card, Rank, Suit
-from cardscore.errors import ImpossibleTableError, InvalidNotationError
+from cardscore.errors import ImpossibleTableError, InvalidNotationError, Problem
 from cardscore.gongzhu.rules import DOUBLER, GOAT, PIG
 
 __all__ = ["format_pile", "parse_pile"]
@@ -40,17 +40,14 @@ def parse_pile(text: str) -> tuple[Card, ...]:
     ...
     cardscore.errors.ImpossibleTableError: '5' (5♥) appears 2 times in the pile; there is one of each card
     """
-    unknown: list[str] = []
+    unknown: list[Problem] = []
     cards: list[Card] = []
     for position, symbol in enumerate(text, start=1):
         if symbol.isspace():
             continue
         card = _SYMBOLS.get(symbol.upper())
         if card is None:
-            unknown.append(
-                f"symbol {position} {symbol!r} is not in the pile notation "
-                "(23456789TJQKA for ♥2–♥A, P ♠Q, G ♦J, D ♣10)"
-            )
+            unknown.append(Problem.of("not_pile_notation", position=position, symbol=symbol))
         else:
             cards.append(card)
     if unknown:
@@ -60,8 +57,7 @@ def parse_pile(text: str) -> tuple[Card, ...]:
     )
     if repeated:
         raise ImpossibleTableError(
-            f"{_LETTERS[c]!r} ({c}) appears {cards.count(c)} times in the pile; "
-            "there is one of each card"
+            Problem.of("pile_repeats", symbol=_LETTERS[c], card=str(c), n=cards.count(c))
             for c in repeated
         )
     return tuple(cards)

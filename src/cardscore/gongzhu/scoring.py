@@ -18,12 +18,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from cardscore.breakdown import Breakdown, Term
-from cardscore.cards import Card, Suit, check_decks
-from cardscore.errors import CardscoreError, ImpossibleTableError
+from cardscore.cards import Card, Rank, Suit, check_decks, parse_cards
+from cardscore.errors import CardscoreError, ImpossibleTableError, Problem
 from cardscore.gongzhu.notation import format_pile, parse_pile
 from cardscore.gongzhu.rules import DOUBLER, GOAT, HEART_POINTS, PIG, Rules
 
-__all__ = ["PileScore", "score_hand", "score_pile"]
+__all__ = ["PileScore", "parse_piles", "score_hand", "score_pile"]
 
 _ALL_HEARTS = 13
 
@@ -58,6 +58,9 @@ class PileScore:
 
 def _is_scoring(card: Card) -> bool:
     return card in (PIG, GOAT, DOUBLER) or card.suit is Suit.HEARTS
+
+
+_SCORING = (*(Card(rank, Suit.HEARTS) for rank in Rank), PIG, GOAT, DOUBLER)
 
 
 def score_pile(cards: Iterable[Card], rules: Rules = Rules()) -> PileScore:
@@ -115,41 +118,62 @@ def _pile_order(card: Card) -> tuple[int, int]:
     return (1 if card.suit is not Suit.HEARTS else 0, card.id)
 
 
-def score_hand(
-    piles: Sequence[Iterable[Card] | str], rules: Rules = Rules()
-) -> tuple[PileScore, ...]:
-    """Score every player's pile of one hand, checking that no card is in two piles.
+def parse_piles(
+    piles: Sequence[Iterable[Card] | str], *, cards: bool = False
+) -> tuple[tuple[Card, ...], ...]:
+    """The four piles of one hand, checked together; every problem is reported at once.
 
-    Piles may be given as cards or as pile strings.
+    A pile is cards or a string: pile notation, or standard card codes with ``cards=True``.
+    Every scoring card is won in some trick, so the four piles hold all sixteen between them,
+    each once.
 
-    >>> [s.total for s in score_hand(["23456789TJQKA", "P", "G", "D"])]
-    [200, -100, 100, 50]
-    >>> score_hand(["P", "PG", "", ""])
+    >>> [format_pile(p) for p in parse_piles(["23456789TJQKA", "P", "G", "D"])]
+    ['23456789TJQKA', 'P', 'G', 'D']
+    >>> parse_piles(["P", "PG", "", ""])
     Traceback (most recent call last):
     ...
-    cardscore.errors.ImpossibleTableError: Q♠ is in piles 1 and 2; one deck holds only one
+    cardscore.errors.ImpossibleTableError: Q♠ is in piles 1 and 2; one deck holds only one; the piles lack 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♥ 10♣: every scoring card is won in some trick, so a hand's four piles hold all sixteen
     """
+    if len(piles) != 4:
+        raise CardscoreError(Problem.of("not_four_piles", n=len(piles)))
     card_piles: list[tuple[Card, ...]] = []
     errors: list[tuple[int, CardscoreError]] = []
     for number, pile in enumerate(piles, start=1):
         try:
-            card_piles.append(parse_pile(pile) if isinstance(pile, str) else tuple(pile))
+            if isinstance(pile, str):
+                card_piles.append(parse_cards(pile) if cards else parse_pile(pile))
+            else:
+                card_piles.append(tuple(pile))
         except CardscoreError as error:
             errors.append((number, error))
     if errors:
         # Every pile's problems at once, keeping the error's cause when all piles share it.
         kinds = {type(error) for _, error in errors}
         kind = kinds.pop() if len(kinds) == 1 else CardscoreError
-        raise kind(f"pile {n}: {p}" for n, error in errors for p in error.problems)
+        raise kind(p.at(f"pile {n}") for n, error in errors for p in error.problems)
     where: dict[Card, list[int]] = {}
     for number, pile in enumerate(card_piles, start=1):
         for card in set(pile):
             where.setdefault(card, []).append(number)
-    overlaps = [
-        f"{card} is in piles {' and '.join(map(str, numbers))}; one deck holds only one"
+    problems = [
+        Problem.of("card_in_two_piles", card=str(card), piles=" and ".join(map(str, numbers)))
         for card, numbers in sorted(where.items())
         if len(numbers) > 1
     ]
-    if overlaps:
-        raise ImpossibleTableError(overlaps)
-    return tuple(score_pile(pile, rules) for pile in card_piles)
+    missing = sorted((c for c in _SCORING if c not in where), key=_pile_order)
+    if missing:
+        problems.append(Problem.of("piles_lack", cards=" ".join(map(str, missing))))
+    if problems:
+        raise ImpossibleTableError(problems)
+    return tuple(card_piles)
+
+
+def score_hand(
+    piles: Sequence[Iterable[Card] | str], rules: Rules = Rules()
+) -> tuple[PileScore, ...]:
+    """Score every player's pile of one hand, checked as :func:`parse_piles` does.
+
+    >>> [s.total for s in score_hand(["23456789TJQKA", "P", "G", "D"])]
+    [200, -100, 100, 50]
+    """
+    return tuple(score_pile(pile, rules) for pile in parse_piles(piles))

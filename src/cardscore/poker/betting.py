@@ -22,7 +22,7 @@ from enum import Enum
 from typing import Any
 
 from cardscore.cards import Card
-from cardscore.errors import CardscoreError
+from cardscore.errors import CardscoreError, Problem
 
 __all__ = [
     "Action",
@@ -73,13 +73,13 @@ class Rules:
             if not isinstance(getattr(self, name), int) or getattr(self, name) < 0
         ]
         if not isinstance(self.limit, Limit):
-            problems.append(f"limit must be a Limit, not {self.limit!r}")
+            problems.append(Problem.of("bad_limit", limit=repr(self.limit)))
         if self.ante == self.small_blind == self.big_blind == 0:
-            problems.append("a game needs an ante or blinds, or nobody has a reason to bet")
+            problems.append(Problem.of("no_forced_bets"))
         if self.small_blind > self.big_blind:
-            problems.append("the small blind cannot be larger than the big blind")
+            problems.append(Problem.of("blinds_order"))
         if self.small_bet < 1 or self.big_bet < 1 or self.max_bets < 1:
-            problems.append("bet sizes and the bet cap must be at least 1")
+            problems.append(Problem.of("bet_sizes"))
         if problems:
             raise CardscoreError(problems)
 
@@ -193,8 +193,12 @@ class Pot:
 def build_pots(contributions: Sequence[int], folded: Sequence[bool]) -> list[Pot]:
     """Main and side pots from each seat's total contribution to the hand.
 
-    Levels are the amounts the players still in put in; chips of folded players above the top
-    level (which cannot happen once uncalled bets are returned) join the last pot.
+    Levels are the amounts the players still in put in. A folded player's chips stay in the
+    pot (folding forfeits them): those above the top level join the last pot, and when no one
+    still in put a chip in, they make one pot for the players still in.
+
+    >>> build_pots([10, 0], folded=[True, False])
+    [Pot(amount=10, eligible=(1,))]
     """
     levels = sorted({c for c, out in zip(contributions, folded, strict=True) if not out and c})
     pots: list[Pot] = []
@@ -212,6 +216,8 @@ def build_pots(contributions: Sequence[int], folded: Sequence[bool]) -> list[Pot
     rest = sum(max(0, c - previous) for c in contributions)
     if rest and pots:
         pots[-1] = Pot(pots[-1].amount + rest, pots[-1].eligible)
+    elif rest:
+        pots.append(Pot(rest, tuple(seat for seat, out in enumerate(folded) if not out)))
     return pots
 
 

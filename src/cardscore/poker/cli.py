@@ -11,7 +11,7 @@ from rich.table import Table
 
 from cardscore.cards import Card, parse_cards
 from cardscore.cli.output import console, echo_json, json_option
-from cardscore.errors import CardscoreError, IllegalMoveError
+from cardscore.errors import CardscoreError, IllegalMoveError, Problem
 from cardscore.poker.betting import ActionKind, Limit, Rules
 from cardscore.poker.bots import Bot
 from cardscore.poker.dealer import Dealer, Phase
@@ -202,7 +202,7 @@ def _human_turn(dealer: Dealer, out: Console) -> None:
                 else:
                     dealer.raise_to(amount)
             else:
-                raise IllegalMoveError(f"{text!r}: say fold, check, call, bet N, raise N or all-in")
+                raise IllegalMoveError(Problem.of("not_an_action", text=text))
             return
         except (CardscoreError, ValueError) as error:
             out.print(f"[red]{error}[/red]")
@@ -269,7 +269,7 @@ def play_command(
     except ValueError as error:  # --blinds that are not numbers
         if isinstance(error, CardscoreError):
             raise
-        raise CardscoreError(f"--blinds {blinds!r} is not SMALL/BIG like 1/2") from None
+        raise CardscoreError(Problem.of("bad_blinds", blinds=blinds)) from None
     names = ([] if watch else [name]) + [
         f"Bot {i}" for i in range(1, players + (1 if watch else 0))
     ]

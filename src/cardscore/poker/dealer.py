@@ -32,7 +32,13 @@ from html import escape
 from typing import Any
 
 from cardscore.cards import Card, parse_cards
-from cardscore.errors import CardscoreError, IllegalMoveError
+from cardscore.errors import (
+    CardscoreError,
+    IllegalMoveError,
+    ImpossibleTableError,
+    InvalidNotationError,
+    Problem,
+)
 from cardscore.poker.betting import Action, ActionKind, Limit, Pot, Rules, build_pots, split_pot
 from cardscore.poker.evaluate import HandRank, evaluate
 from cardscore.poker.tracker import HandTracker, discard_problems
@@ -129,13 +135,13 @@ class Dealer:
         amounts = [stacks] * len(names) if isinstance(stacks, int) else list(stacks)
         problems = []
         if not 2 <= len(names) <= 7:
-            problems.append(f"five-card draw seats 2 to 7 players, not {len(names)}")
+            problems.append(Problem.of("seats", n=len(names)))
         if len(set(names)) != len(names):
-            problems.append("player names must be different")
+            problems.append(Problem.of("names_differ"))
         if len(amounts) != len(names) or any(not isinstance(a, int) or a < 0 for a in amounts):
-            problems.append("give one whole, non-negative stack per player")
+            problems.append(Problem.of("stacks"))
         if not 0 <= button < max(1, len(names)):
-            problems.append(f"the button must be a seat 0…{len(names) - 1}, not {button!r}")
+            problems.append(Problem.of("bad_button", last=len(names) - 1, button=repr(button)))
         if problems:
             raise CardscoreError(problems)
         self.rules = rules or Rules()
@@ -162,13 +168,13 @@ class Dealer:
         ``deck_seed`` and ``button`` override the dealer's own choice (replays use them).
         """
         if self.phase not in (Phase.WAITING, Phase.COMPLETE):
-            raise IllegalMoveError("the current hand is not over")
+            raise IllegalMoveError(Problem.of("hand_not_over"))
         funded = [i for i, s in enumerate(self.seats) if s.stack > 0]
         if len(funded) < 2:
-            raise IllegalMoveError("fewer than two players have chips")
+            raise IllegalMoveError(Problem.of("too_few_funded"))
         if button is not None:
             if not 0 <= button < len(self.seats) or self.seats[button].stack == 0:
-                raise IllegalMoveError(f"seat {button!r} cannot take the button")
+                raise IllegalMoveError(Problem.of("button_seat", seat=repr(button)))
             self.button = button
         elif self.hands_played or self.seats[self.button].stack == 0:
             self.button = self._next(self.button, lambda s: s.stack > 0)
@@ -299,7 +305,7 @@ class Dealer:
 
     def _betting_player(self) -> Seat:
         if self.phase not in (Phase.PRE_DRAW, Phase.POST_DRAW) or self.to_act is None:
-            raise IllegalMoveError(f"nobody can bet now ({self.phase.value})")
+            raise IllegalMoveError(Problem.of("no_betting_now", phase=self.phase.value))
         return self.seats[self.to_act]
 
     def to_call(self) -> int:
@@ -338,43 +344,41 @@ class Dealer:
 
     def verify_fold(self) -> None:
         if self.to_call() == 0:
-            raise IllegalMoveError("there is nothing to call: check instead of folding")
+            raise IllegalMoveError(Problem.of("fold_free"))
 
     def verify_check(self) -> None:
         if self.to_call() != 0:
-            raise IllegalMoveError(f"there is a bet to call ({self.to_call()})")
+            raise IllegalMoveError(Problem.of("bet_to_call", amount=self.to_call()))
 
     def verify_call(self) -> None:
         if self.to_call() == 0:
-            raise IllegalMoveError("there is nothing to call")
+            raise IllegalMoveError(Problem.of("nothing_to_call"))
 
     def verify_bet(self, amount: int) -> None:
         player = self._betting_player()
         if self._bet_to:
-            raise IllegalMoveError("there is already a bet: call or raise")
+            raise IllegalMoveError(Problem.of("already_a_bet"))
         self._verify_to(player.round_bet + amount, player)
 
     def verify_raise_to(self, total: int) -> None:
         player = self._betting_player()
         if not self._bet_to:
-            raise IllegalMoveError("there is no bet to raise: bet instead")
+            raise IllegalMoveError(Problem.of("no_bet_to_raise"))
         self._verify_to(total, player)
 
     def _verify_to(self, total: int, player: Seat) -> None:
         if not isinstance(total, int):
-            raise IllegalMoveError(f"a bet is a whole number of chips, not {total!r}")
+            raise IllegalMoveError(Problem.of("bet_not_whole", total=repr(total)))
         span = self.raise_range()
         most = player.round_bet + player.stack
         if span is None:
-            raise IllegalMoveError("the betting is not open to a raise for this player")
+            raise IllegalMoveError(Problem.of("raise_closed"))
         if span[0] <= total <= span[1] or (total == most and total < span[0]):
             return  # a full bet or raise, or all in for less
         word = "bet" if not self._bet_to else "raise"
         if span[0] == span[1]:
-            raise IllegalMoveError(f"the {word} must go to {span[0]} (or all in: {most})")
-        raise IllegalMoveError(
-            f"the {word} must go to between {span[0]} and {span[1]}, not {total}"
-        )
+            raise IllegalMoveError(Problem.of(f"{word}_fixed", amount=span[0], most=most))
+        raise IllegalMoveError(Problem.of(f"{word}_range", low=span[0], high=span[1], total=total))
 
     def verify_all_in(self) -> None:
         player = self._betting_player()
@@ -384,7 +388,7 @@ class Dealer:
 
     def verify_draw(self, discards: Iterable[Card | str]) -> None:
         if self.phase is not Phase.DRAW or self.to_act is None:
-            raise IllegalMoveError(f"it is not the draw ({self.phase.value})")
+            raise IllegalMoveError(Problem.of("not_the_draw", phase=self.phase.value))
         name = self.seats[self.to_act].name
         problems = discard_problems(self.tracker.tracked_hand(name), parse_cards(discards))
         if problems:
@@ -567,26 +571,30 @@ class Dealer:
         draws the recorded cards."""
         data = json.loads(history) if isinstance(history, str) else history
         if data.get("version") != HISTORY_VERSION:
-            raise ValueError(f"unknown hand history version {data.get('version')!r}")
+            raise InvalidNotationError(
+                Problem.of("history_version", version=repr(data.get("version")))
+            )
         dealer = cls(
             data["players"], data["stacks"], Rules.from_dict(data["rules"]), button=data["button"]
         )
         dealer.hands_played = data["hand_number"] - 1
         dealer.start_hand(deck_seed=data["deck_seed"], button=data["button"])
         if dealer._start["deck"] != data["deck"] or dealer.button != data["button"]:
-            raise ValueError("the history's deck or button does not match its seed")
+            raise ImpossibleTableError(Problem.of("history_seed"))
         for record in data["actions"]:
             action = Action.from_dict(record)
             if action.kind.forced:
                 continue
             if action.seat != dealer.to_act:
-                raise IllegalMoveError(f"history: seat {action.seat} acts out of turn")
+                raise IllegalMoveError(Problem.of("history_turn", seat=action.seat))
             done = dealer._apply(action)
             if done != action:
-                raise ValueError(f"history: {record} replays as {done.as_dict()}")
+                raise IllegalMoveError(
+                    Problem.of("history_action", record=str(record), replayed=str(done.as_dict()))
+                )
         replayed = [a.as_dict() for a in dealer.actions]
         if replayed != data["actions"] or ("state" in data and dealer.state() != data["state"]):
-            raise ValueError("history: the replayed hand differs from the record")
+            raise IllegalMoveError(Problem.of("history_differs"))
         return dealer
 
     def _apply(self, action: Action) -> Action:
@@ -604,14 +612,14 @@ class Dealer:
             case ActionKind.DRAW:
                 return self.draw(action.discards)
             case _:
-                raise IllegalMoveError(f"{action.kind.value} is not a player action")
+                raise IllegalMoveError(Problem.of("not_player_action", kind=action.kind.value))
 
     # -- for solvers and bots -----------------------------------------------------------------
 
     def undo(self) -> Action:
         """Take back the last player action (the hand is replayed without it); returns it."""
         if not any(not a.kind.forced for a in self.actions):
-            raise IllegalMoveError("there is no player action to undo in this hand")
+            raise IllegalMoveError(Problem.of("no_action_to_undo"))
         last = self.actions[-1]
         data = self.history()
         data["actions"] = [a.as_dict() for a in self.actions[:-1]]

@@ -26,10 +26,11 @@ import numpy as np
 import numpy.typing as npt
 
 from cardscore.cards import RANKS, Card, parse_cards
-from cardscore.errors import ImpossibleTableError, InvalidNotationError
+from cardscore.errors import IllegalMoveError, ImpossibleTableError, InvalidNotationError, Problem
 from cardscore.poker import _c_eval
 from cardscore.poker.evaluate import HandRank, evaluate
 from cardscore.poker.tables import CATEGORY_RANGES, Category
+from cardscore.poker.tracker import discard_problems
 
 __all__ = [
     "DrawOdds",
@@ -63,7 +64,7 @@ def _distinct(groups: Sequence[Sequence[Card]], what: str = "cards") -> None:
     for cards in groups:
         for card in cards:
             if card in seen:
-                problems.append(f"{card.code!r} is dealt twice among the {what}")
+                problems.append(Problem.of("dealt_twice", code=card.code, what=what))
             seen[card] = 1
     if problems:
         raise ImpossibleTableError(problems)
@@ -138,13 +139,12 @@ def draw_odds(hand: CardsLike, discard: CardsLike = (), dead: CardsLike = ()) ->
     cards = parse_cards(hand)
     thrown = parse_cards(discard)
     seen = parse_cards(dead)
-    problems = [f"{c.code!r} is not in the hand" for c in thrown if c not in cards]
+    problems = discard_problems(cards, thrown)
     if len(cards) != 5:
-        problems.insert(0, f"five-card draw needs a hand of 5 cards, not {len(cards)}")
+        raise ImpossibleTableError([Problem.of("draw_hand_size", n=len(cards)), *problems])
     if problems:
-        raise ImpossibleTableError(problems)
+        raise IllegalMoveError(problems)
     _distinct([cards, seen])
-    _distinct([thrown], "discards")
     kept = tuple(c for c in cards if c not in thrown)
     unseen = bytes(i for i in range(52) if Card.from_id(i) not in set(cards) | set(seen))
     raw = _c_eval.draw_histogram(bytes(c.id for c in kept), unseen, len(thrown))
@@ -200,13 +200,13 @@ def parse_range(text: str) -> tuple[tuple[Card, Card], ...]:
     for token in (t for t in text.replace(",", " ").split() if t):
         found = _range_token(token)
         if found is None:
-            problems.append(f"{token!r} is not a hand range (like QQ+, AKs, ATo+, AhKh)")
+            problems.append(Problem.of("not_a_range", token=token))
         else:
             combos.extend(c for c in found if c not in combos)
     if problems:
         raise InvalidNotationError(problems)
     if not combos:
-        raise InvalidNotationError(f"{text!r} names no hands")
+        raise InvalidNotationError(Problem.of("range_empty", text=repr(text)))
     return tuple(combos)
 
 
@@ -249,7 +249,7 @@ def _as_range(player: str | Sequence[Card]) -> tuple[tuple[Card, Card], ...]:
     else:
         cards = parse_cards(player)
     if len(cards) != 2:
-        raise ImpossibleTableError(f"hold'em hole cards are 2 cards, not {len(cards)}")
+        raise ImpossibleTableError(Problem.of("hole_cards", n=len(cards)))
     return ((cards[0], cards[1]),)
 
 
@@ -285,12 +285,12 @@ def holdem_equity(
     (False, 0.92)
     """
     if len(players) < 2:
-        raise ImpossibleTableError("equity needs at least two players")
+        raise ImpossibleTableError(Problem.of("two_players"))
     ranges = [_as_range(p) for p in players]
     known = parse_cards(board)
     gone = parse_cards(dead)
     if len(known) not in (0, 3, 4, 5):
-        raise ImpossibleTableError(f"a hold'em board has 0, 3, 4 or 5 cards, not {len(known)}")
+        raise ImpossibleTableError(Problem.of("board_size", n=len(known)))
     _distinct([known, gone, *([c for combo in r for c in combo] for r in ranges if len(r) == 1)])
     to_come = 5 - len(known)
     fixed = all(len(r) == 1 for r in ranges)
@@ -336,7 +336,7 @@ def _holdem_sample(
             attempts += 1
             if not ok.any():
                 if attempts > 50:
-                    raise ImpossibleTableError("the ranges leave no deal without shared cards")
+                    raise ImpossibleTableError(Problem.of("ranges_overlap"))
                 continue
             holes, taken = holes[ok], taken[ok] | blocked
             m = len(holes)
@@ -382,16 +382,18 @@ def draw_equity(
     parsed = [parse_cards(h) for h in hands]
     thrown = [parse_cards(d) for d in (discards or [()] * len(parsed))]
     if len(thrown) != len(parsed):
-        raise ImpossibleTableError("give one discard list per hand")
+        raise ImpossibleTableError(Problem.of("discards_per_hand"))
     problems = [
-        f"hand {i + 1} has {len(h)} cards, not 5" for i, h in enumerate(parsed) if len(h) != 5
+        Problem.of("draw_hand_size", n=len(h)).at(f"hand {i + 1}")
+        for i, h in enumerate(parsed)
+        if len(h) != 5
     ]
-    for i, (h, d) in enumerate(zip(parsed, thrown, strict=True)):
-        problems += [
-            f"hand {i + 1} discards {c.code!r}, which it does not hold" for c in d if c not in h
-        ]
     if problems:
         raise ImpossibleTableError(problems)
+    for i, (h, d) in enumerate(zip(parsed, thrown, strict=True)):
+        problems += [p.at(f"hand {i + 1}") for p in discard_problems(h, d)]
+    if problems:
+        raise IllegalMoveError(problems)
     _distinct(parsed)
     if not any(thrown):
         ranks = [evaluate(h).rank for h in parsed]
@@ -406,7 +408,7 @@ def draw_equity(
         [i for i in range(52) if Card.from_id(i) not in {c for h in parsed for c in h}]
     )
     if sum(need) > len(unseen):
-        raise ImpossibleTableError("not enough unseen cards for every draw")
+        raise ImpossibleTableError(Problem.of("draws_exceed_deck"))
     shares = np.zeros(p)
     done = 0
     with _progress(progress) as bar:

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardscore.cards import RANKS, SUITS, Card, parse_cards
-from cardscore.errors import ImpossibleTableError, InvalidCardError
+from cardscore.errors import CardscoreError, ImpossibleTableError, InvalidCardError, Problem
 from cardscore.poker import _c_eval
 from cardscore.poker.tables import NUM_CLASSES, Category, hand_tables
 
@@ -118,7 +118,7 @@ class HandRank:
 
     def __init__(self, rank: int) -> None:
         if not isinstance(rank, int) or not 1 <= rank <= NUM_CLASSES:
-            raise ValueError(f"a hand rank is a class number 1…7462, not {rank!r}")
+            raise CardscoreError(Problem.of("bad_hand_rank", rank=repr(rank)))
         object.__setattr__(self, "rank", rank)
 
     @property
@@ -199,11 +199,11 @@ def _checked_ids(cards: Iterable[Card | str] | str) -> tuple[Card, ...]:
     hand = parse_cards(cards)
     problems = []
     if not 5 <= len(hand) <= 7:
-        problems.append(f"a poker hand has 5 to 7 cards, not {len(hand)}")
+        problems.append(Problem.of("poker_hand_size", n=len(hand)))
     seen: set[Card] = set()
     for card in hand:
         if card in seen:
-            problems.append(f"{card.code!r} appears twice")
+            problems.append(Problem.of("appears_twice", code=card.code))
         seen.add(card)
     if problems:
         raise ImpossibleTableError(problems)
@@ -256,7 +256,7 @@ def rank_batch(ids: npt.ArrayLike) -> npt.NDArray[np.uint16]:
     """
     array = np.asarray(ids)
     if array.ndim != 2 or not 5 <= array.shape[1] <= 7:
-        raise ValueError(f"rank_batch takes an n×5, n×6 or n×7 array, not shape {array.shape}")
+        raise CardscoreError(Problem.of("batch_shape", shape=str(array.shape)))
     if array.dtype != np.uint8:
         if array.size and (array.min() < 0 or array.max() > 51):
             array = np.where((array < 0) | (array > 51), 255, array)
@@ -266,7 +266,7 @@ def rank_batch(ids: npt.ArrayLike) -> npt.NDArray[np.uint16]:
     bad = _c_eval.rank_batch(array, array.shape[1], out)
     if bad >= 0:
         row = np.asarray(ids)[bad].tolist()
-        raise InvalidCardError(f"row {bad} {row}: card ids must be distinct and in 0…51")
+        raise InvalidCardError(Problem.of("batch_row", row=bad, ids=str(row)))
     return out
 
 

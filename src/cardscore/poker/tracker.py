@@ -21,7 +21,7 @@ from collections.abc import Iterable, KeysView
 from typing import Any
 
 from cardscore.cards import Card, Rank, full_deck, parse_cards
-from cardscore.errors import DeckExhaustedError, IllegalMoveError, ImpossibleTableError
+from cardscore.errors import DeckExhaustedError, IllegalMoveError, ImpossibleTableError, Problem
 from cardscore.poker.evaluate import HandRank, evaluate
 from cardscore.poker.tables import hand_tables, primes_encoding, twos_encoding
 
@@ -30,25 +30,29 @@ __all__ = ["HAND_SIZE", "HandTracker", "allow_discards", "discard_problems"]
 HAND_SIZE = 5
 
 
-def discard_problems(hand: Iterable[Card], discards: Iterable[Card]) -> list[str]:
+def discard_problems(hand: Iterable[Card], discards: Iterable[Card]) -> list[Problem]:
     """Why five-card draw forbids throwing ``discards`` from ``hand`` (empty when allowed).
 
     Up to three cards may be thrown freely, four only when the card kept is an ace, never five.
+    The dealer, :func:`~cardscore.poker.draw_odds` and :func:`~cardscore.poker.draw_equity`
+    all refuse a draw for these reasons.
 
     >>> discard_problems(parse_cards("Jh Jd Ks Js 4c"), parse_cards("Jh Jd Ks Js"))
     ['four cards may be thrown only when the card kept is an ace (kept 4♣)']
     """
     held, thrown = list(hand), list(discards)
-    problems = [f"{card} is not in the hand" for card in thrown if card not in held]
-    problems += [f"{card} is thrown twice" for i, card in enumerate(thrown) if card in thrown[:i]]
+    problems = [Problem.of("not_in_hand", card=str(card)) for card in thrown if card not in held]
+    problems += [
+        Problem.of("thrown_twice", card=str(card))
+        for i, card in enumerate(thrown)
+        if card in thrown[:i]
+    ]
     kept = [card for card in held if card not in thrown]
     if len(set(thrown)) >= HAND_SIZE:
-        problems.append("a player may not throw all five cards")
+        problems.append(Problem.of("throw_five"))
     elif len(set(thrown)) == 4 and not (len(kept) == 1 and kept[0].rank is Rank.ACE):
         shown = " ".join(str(card) for card in kept)
-        problems.append(
-            f"four cards may be thrown only when the card kept is an ace (kept {shown})"
-        )
+        problems.append(Problem.of("throw_four_no_ace", kept=shown))
     return problems
 
 
@@ -108,7 +112,7 @@ class HandTracker:
 
     def _player(self, name: str) -> dict[str, Any]:
         if name not in self.players:
-            raise IllegalMoveError(f"{name!r} is not a tracked player")
+            raise IllegalMoveError(Problem.of("not_tracked", name=name))
         return self.players[name]
 
     def tracked_hand(self, name: str) -> list[Card]:
@@ -123,7 +127,11 @@ class HandTracker:
         """Remove cards from a player's hand; an error naming every card they do not hold."""
         hand = self.tracked_hand(name)
         wanted = parse_cards(cards)
-        missing = [f"{name!r} does not hold {card}" for card in wanted if card not in hand]
+        missing = [
+            Problem.of("does_not_hold", name=name, card=str(card))
+            for card in wanted
+            if card not in hand
+        ]
         if missing:
             raise IllegalMoveError(missing)
         for card in wanted:
@@ -140,8 +148,7 @@ class HandTracker:
             pile = [card for card in self.discards if card not in held_back]
             if n > len(self.stock) + len(pile):
                 raise DeckExhaustedError(
-                    f"cannot deal {n} cards: {len(self.stock)} in the stock and "
-                    f"{len(pile)} discards to reshuffle"
+                    Problem.of("stock_short", n=n, stock=len(self.stock), discards=len(pile))
                 )
             self.discards = [card for card in self.discards if card in held_back]
             self._random.shuffle(pile)
@@ -154,7 +161,7 @@ class HandTracker:
     def deal_hand(self) -> list[Card]:
         """Five cards from the stock, held by no tracked player."""
         if len(self.stock) < HAND_SIZE:
-            raise DeckExhaustedError(f"cannot deal a hand: only {len(self.stock)} cards remain")
+            raise DeckExhaustedError(Problem.of("deal_hands_short", n=1, left=len(self.stock)))
         hand = self._take(HAND_SIZE)
         self.loose.extend(hand)
         return hand
@@ -164,7 +171,7 @@ class HandTracker:
         names = list(self.players)
         if len(self.stock) < HAND_SIZE * len(names):
             raise DeckExhaustedError(
-                f"cannot deal {len(names)} hands: only {len(self.stock)} cards remain"
+                Problem.of("deal_hands_short", n=len(names), left=len(self.stock))
             )
         for _ in range(HAND_SIZE):
             for name in names:
@@ -210,7 +217,11 @@ class HandTracker:
         """A player throws ``discards`` and draws replacements into the same hand."""
         thrown = list(parse_cards(discards))
         hand = self.tracked_hand(name)
-        missing = [f"{name!r} does not hold {card}" for card in thrown if card not in hand]
+        missing = [
+            Problem.of("does_not_hold", name=name, card=str(card))
+            for card in thrown
+            if card not in hand
+        ]
         if missing:
             raise IllegalMoveError(missing)
         new = self._take(len(thrown), keep_out=thrown)  # may raise: then nothing changed

@@ -9,16 +9,20 @@ The model, from cards up — small immutable values a playable game can grow fro
   teams together, checked on construction (``parse_round`` reads it from JSON);
 - :func:`score_round` → :class:`RoundScore` of :class:`TeamScore` (each a
   :class:`~cardscore.breakdown.Breakdown`);
-- :class:`Match` — rounds in order, undo, edits, target, winner and statistics.
+- :class:`Match` — rounds in order, undo, edits, target, winner and statistics;
+- :class:`TrancaState` — a round being played (deal, draw or take, meld, discard, mortos),
+  with computer players (:func:`computer`, levels 0–3); its final table is a :class:`Round`.
 
 >>> from cardscore.tranca import Meld, parse_round, score_round
 >>> Meld("Ah Kh Qh Jh Th 9h 8h").canastra
 CanastraKind.CLEAN
 """
 
+from cardscore.tranca.game import PlayRules, TrancaState
 from cardscore.tranca.match import Match, RoundRecord
 from cardscore.tranca.melds import CanastraKind, InvalidMeldError, Meld, MeldKind, meld_problems
 from cardscore.tranca.piles import Pile
+from cardscore.tranca.players import computer
 from cardscore.tranca.round import InvalidRoundError, Round, parse_round
 from cardscore.tranca.rules import TrancaRules, card_points
 from cardscore.tranca.scoring import TERMS, RoundScore, TeamScore, score_round
@@ -35,6 +39,7 @@ __all__ = [
     "Meld",
     "MeldKind",
     "Pile",
+    "PlayRules",
     "PlayerStats",
     "Round",
     "RoundRecord",
@@ -44,7 +49,9 @@ __all__ = [
     "TeamScore",
     "TeamStats",
     "TrancaRules",
+    "TrancaState",
     "card_points",
+    "computer",
     "meld_problems",
     "parse_round",
     "score_round",

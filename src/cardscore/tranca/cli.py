@@ -11,8 +11,9 @@ import click
 from rich.table import Table
 
 from cardscore.cli.output import breakdown_table, console, echo_json, json_option
-from cardscore.errors import CardscoreError
+from cardscore.errors import CardscoreError, Problem
 from cardscore.tranca.match import Match
+from cardscore.tranca.play_cli import play_command
 from cardscore.tranca.round import InvalidRoundError, Round, parse_round
 from cardscore.tranca.rules import TrancaRules
 from cardscore.tranca.scoring import score_round
@@ -36,12 +37,15 @@ def _load(source: str) -> Any:
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except OSError as error:
-        raise CardscoreError(f"{source}: cannot read it ({error.strerror})") from None
+        reason = str(error.strerror)
+        raise CardscoreError(Problem.of("cannot_read", source=source, reason=reason)) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise CardscoreError(
-            f"{source}: not valid JSON ({error.msg} at line {error.lineno} column {error.colno})"
+            Problem.of(
+                "bad_json", source=source, error=error.msg, line=error.lineno, column=error.colno
+            )
         ) from None
 
 
@@ -77,6 +81,9 @@ def score_command(round_file: str, edges_only: bool, as_json: bool) -> None:
         out.print(breakdown_table(team.breakdown))
 
 
+group.add_command(play_command)
+
+
 @group.command("match")
 @click.argument("round_files", metavar="ROUND.json...", nargs=-1, required=True, type=_ROUND_FILE)
 @click.option(
@@ -101,13 +108,13 @@ def match_command(
     list the same teams in the same order.
     """
     rules = TrancaRules(edges_only=True) if edges_only else None
-    problems: list[str] = []
+    problems: list[Problem] = []
     rounds: list[tuple[str, Round]] = []
     for source in round_files:
         try:
             rounds.append((source, _read_round(source, rules)))
         except CardscoreError as error:
-            problems.extend(f"{source}: {p}" for p in error.problems)
+            problems.extend(p.at(source) for p in error.problems)
     if problems:
         raise InvalidRoundError(problems)
     first = rounds[0][1]
@@ -120,14 +127,15 @@ def match_command(
     for source, round_ in rounds:
         if match.is_over:
             problems.append(
-                f"{source}: the match already ended with round {len(match.rounds)} "
-                f"({match.winner} won)"
+                Problem.of("match_ended", round=len(match.rounds), winner=str(match.winner)).at(
+                    source
+                )
             )
             continue
         try:
             match.add_round(round_)
         except CardscoreError as error:
-            problems.extend(f"{source}: {p}" for p in error.problems)
+            problems.extend(p.at(source) for p in error.problems)
     if problems:
         raise InvalidRoundError(problems)
     if as_json:

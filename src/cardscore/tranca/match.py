@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardscore.errors import CardscoreError, IllegalMoveError
+from cardscore.errors import CardscoreError, IllegalMoveError, Problem
 from cardscore.tranca.round import InvalidRoundError, Round, parse_round
 from cardscore.tranca.rules import PLAYER_COUNTS, TrancaRules, target_for, team_count, team_size
 from cardscore.tranca.scoring import RoundScore, score_round
@@ -88,31 +88,32 @@ class Match:
         self.target = target if target is not None else target_for(players)
         self._records: list[RoundRecord] = []
 
-    def _setup_problems(self, target: int | None) -> list[str]:
+    def _setup_problems(self, target: int | None) -> list[Problem]:
         if self.players not in PLAYER_COUNTS:
-            return [f"Tranca is played by 2, 3, 4 or 6 players, not {self.players!r}"]
+            return [Problem.of("bad_players", value=repr(self.players))]
         problems = []
         expected, size = team_count(self.players), team_size(self.players)
         if len(self.teams) != expected:
+            code = "side_count_alone" if size == 1 else "side_count"
             problems.append(
-                f"{self.players} players play as {expected} sides, not {len(self.teams)}"
+                Problem.of(code, players=self.players, expected=expected, n=len(self.teams))
             )
         names = [t.name for t in self.teams]
         if len(set(names)) != len(names):
-            problems.append(f"team names must differ: {names!r}")
+            problems.append(Problem.of("team_names_differ", names=repr(names)))
         for team in self.teams:
             if team.players and len(team.players) != size:
+                label, n = f"team {team.name!r}", len(team.players)
                 problems.append(
-                    f"team {team.name!r} has {len(team.players)} players; with {self.players} "
-                    f"players each team has {size}"
+                    Problem.of("team_size", team=label, n=n, players=self.players, size=size)
                 )
         everyone = [p for t in self.teams for p in t.players]
         if len(set(everyone)) != len(everyone):
-            problems.append(f"a player is in two teams: {everyone!r}")
+            problems.append(Problem.of("player_in_two_teams_any", players=repr(everyone)))
         if target is not None and (
             not isinstance(target, int) or isinstance(target, bool) or target <= 0
         ):
-            problems.append(f"the target must be a positive whole number, not {target!r}")
+            problems.append(Problem.of("bad_target", value=repr(target)))
         return problems
 
     # --- state ---------------------------------------------------------------------------
@@ -145,23 +146,23 @@ class Match:
     def _as_round(self, round_: Round | Mapping[str, Any]) -> Round:
         return round_ if isinstance(round_, Round) else parse_round(round_, rules=self.rules)
 
-    def round_problems(self, round_: Round) -> list[str]:
+    def round_problems(self, round_: Round) -> list[Problem]:
         """Why ``round_`` cannot be a round of this match (empty when it can)."""
         problems = []
         if round_.players != self.players:
-            problems.append(f"the round has {round_.players} players, the match {self.players}")
-        if round_.names != self.names:
-            same = sorted(round_.names) == sorted(self.names)
             problems.append(
-                f"the round's teams {list(round_.names)!r} "
-                + ("are in another order than" if same else "differ from")
-                + f" the match's {list(self.names)!r}; teams keep their names and order"
+                Problem.of("round_players_differ", players=round_.players, match=self.players)
+            )
+        if round_.names != self.names:
+            code = (
+                "teams_reordered" if sorted(round_.names) == sorted(self.names) else "teams_differ"
+            )
+            problems.append(
+                Problem.of(code, teams=repr(list(round_.names)), match=repr(list(self.names)))
             )
         if round_.rules != self.rules:
-            problems.append(
-                f"the round's rules {round_.rules.as_dict()} differ from the match's "
-                f"{self.rules.as_dict()}"
-            )
+            own, match = str(round_.rules.as_dict()), str(self.rules.as_dict())
+            problems.append(Problem.of("round_rules_differ", own=own, match=match))
         for team in self.teams:
             if not team.players or team.name not in round_.names:
                 continue
@@ -171,9 +172,11 @@ class Match:
                 named.add(side.went_out_player)
             strangers = sorted(named - set(team.players))
             if strangers:
+                names, players = ", ".join(map(repr, strangers)), repr(list(team.players))
                 problems.append(
-                    f"team {team.name!r}: {', '.join(map(repr, strangers))} is not among its "
-                    f"players {list(team.players)!r}"
+                    Problem.of("not_a_team_player", names=names, players=players).at(
+                        f"team {team.name!r}"
+                    )
                 )
         return problems
 
@@ -187,8 +190,9 @@ class Match:
     def verify_add_round(self, round_: Round | Mapping[str, Any]) -> Round:
         """The round, checked against the match; raises with every problem otherwise."""
         if self.is_over:
+            winner = self.winner or ""
             raise IllegalMoveError(
-                f"the match is over: {self.winner} won with {self.totals[self.winner or '']}"
+                Problem.of("match_over", winner=winner, total=self.totals[winner])
             )
         checked = self._as_round(round_)
         problems = self.round_problems(checked)
@@ -211,7 +215,7 @@ class Match:
     def undo(self) -> RoundRecord:
         """Take back the last round; returns its record."""
         if not self._records:
-            raise IllegalMoveError("there is no round to undo")
+            raise IllegalMoveError(Problem.of("no_round_to_undo"))
         return self._records.pop()
 
     def edit_round(self, index: int, round_: Round | Mapping[str, Any]) -> RoundRecord:
@@ -220,7 +224,7 @@ class Match:
         An edit that would end the match before its last round is refused.
         """
         if not 0 <= index < len(self._records):
-            raise IndexError(f"there is no round {index} (the match has {len(self._records)})")
+            raise IllegalMoveError(Problem.of("no_such_round", index=index, n=len(self._records)))
         checked = self._as_round(round_)
         problems = self.round_problems(checked)
         if problems:
@@ -237,9 +241,13 @@ class Match:
             winner = _leader(totals, self.target)
             if winner is not None:
                 raise IllegalMoveError(
-                    f"round {number - 1} would end the match ({winner} reaches "
-                    f"{totals[winner]}), yet {len(rounds) - number + 1} more round(s) follow; "
-                    "undo them first"
+                    Problem.of(
+                        "edit_ends_match",
+                        round=number - 1,
+                        winner=winner,
+                        total=totals[winner],
+                        n=len(rounds) - number + 1,
+                    )
                 )
             record = self._record(number, round_, totals)
             records.append(record)
@@ -271,24 +279,22 @@ class Match:
     def from_json(cls, text: str | Mapping[str, Any]) -> Match:
         data = json.loads(text) if isinstance(text, str) else text
         if not isinstance(data, Mapping):
-            raise CardscoreError("a match is a JSON object with players, teams and rounds")
+            raise CardscoreError(Problem.of("match_not_object"))
         try:
             rules = TrancaRules(**data.get("rules", {}))
             teams = [Team(t["name"], tuple(t.get("players", ()))) for t in data["teams"]]
         except (KeyError, TypeError, AttributeError, ValueError) as error:
-            raise CardscoreError(
-                f"a match needs teams (each with a name) and valid rules: {error!r}"
-            ) from None
+            raise CardscoreError(Problem.of("match_bad_teams", error=repr(error))) from None
         match = cls(teams, players=data.get("players", 4), target=data.get("target"), rules=rules)
-        problems: list[str] = []
+        problems: list[Problem] = []
         rounds = []
         for number, raw in enumerate(data.get("rounds", []), start=1):
             try:
                 checked = parse_round(raw, rules=rules)
             except CardscoreError as error:
-                problems.extend(f"round {number}: {p}" for p in error.problems)
+                problems.extend(p.at(f"round {number}") for p in error.problems)
                 continue
-            problems.extend(f"round {number}: {p}" for p in match.round_problems(checked))
+            problems.extend(p.at(f"round {number}") for p in match.round_problems(checked))
             rounds.append(checked)
         if problems:
             raise InvalidRoundError(problems)

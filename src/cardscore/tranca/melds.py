@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from cardscore.cards import Card, Rank, Suit, parse_cards
-from cardscore.errors import IllegalMoveError
+from cardscore.errors import IllegalMoveError, Problem
 from cardscore.tranca.rules import (
     CANASTRA_SIZE,
     CLEAN_CANASTRA,
@@ -105,20 +105,15 @@ def format_cards(cards: Iterable[Card]) -> str:
 
 def _classify(
     cards: tuple[Card, ...], rules: TrancaRules
-) -> tuple[MeldKind | None, tuple[Card, ...], list[str]]:
+) -> tuple[MeldKind | None, tuple[Card, ...], list[Problem]]:
     """The meld's kind and its cards in laying order, or ``None`` and every reason it is no meld."""
-    problems: list[str] = []
+    problems: list[Problem] = []
+    shown = format_cards(cards)
     if len(cards) < MIN_MELD:
-        word = "card" if len(cards) == 1 else "cards"
-        problems.append(
-            f"{format_cards(cards) or 'it'} has {len(cards)} {word}; a meld needs at least 3"
-        )
+        problems.append(Problem.of("meld_too_short", cards=shown or "it", n=len(cards)))
     threes = [c for c in cards if c.rank is Rank.THREE]
     if threes:
-        problems.append(
-            f"{format_cards(cards)} holds {format_cards(threes)}: 3s never go in melds "
-            "(red 3s are dollars laid apart, black 3s are trancas)"
-        )
+        problems.append(Problem.of("meld_has_threes", cards=shown, threes=format_cards(threes)))
     if problems:
         return None, cards, problems
     twos = sorted((c for c in cards if c.rank is Rank.TWO), key=card_order)
@@ -127,57 +122,46 @@ def _classify(
         return MeldKind.TWOS, tuple(sorted(cards, key=lambda c: c.suit.index)), []
     if len(twos) > 1:
         problems.append(
-            f"{format_cards(cards)} has {len(twos)} 2s ({format_cards(twos)}): a meld takes at most one 2 "
-            "as joker (unless it is made only of 2s)"
+            Problem.of("meld_many_twos", cards=shown, n=len(twos), twos=format_cards(twos))
         )
     ranks = {c.rank for c in naturals}
     if len(ranks) == 1:
         rank = naturals[0].rank
         if not rules.allows_set_of(rank):
             edges = ", ".join(r.label for r in sorted(EDGE_RANKS))
-            problems.append(
-                f"{format_cards(cards)} is a set of {rank.label}s, but the house rule 'edges only' allows "
-                f"sets of {edges} only"
-            )
+            problems.append(Problem.of("meld_not_edge", cards=shown, rank=rank.label, edges=edges))
         ordered = tuple(sorted(naturals, key=lambda c: c.suit.index)) + tuple(twos)
         return (None if problems else MeldKind.SET), ordered, problems
     return _classify_sequence(cards, naturals, twos, problems)
 
 
 def _classify_sequence(
-    cards: tuple[Card, ...], naturals: list[Card], twos: list[Card], problems: list[str]
-) -> tuple[MeldKind | None, tuple[Card, ...], list[str]]:
+    cards: tuple[Card, ...], naturals: list[Card], twos: list[Card], problems: list[Problem]
+) -> tuple[MeldKind | None, tuple[Card, ...], list[Problem]]:
+    shown = format_cards(cards)
     suits = sorted({c.suit for c in naturals}, key=lambda s: s.index)
     if len(suits) > 1:
         symbols = " and ".join(s.symbol for s in suits)
-        problems.append(
-            f"{format_cards(cards)} is neither a set (one rank) nor a sequence (one suit): it mixes {symbols}"
-        )
+        problems.append(Problem.of("meld_mixed", cards=shown, suits=symbols))
         return None, cards, problems
     suit = suits[0]
     indices = [c.rank.index for c in naturals]
     repeated = [card for card, n in Counter(naturals).items() if n > 1]
     if repeated:
         problems.append(
-            f"{format_cards(cards)} is no sequence: {format_cards(repeated)} appears twice "
-            "(a sequence holds each rank once)"
+            Problem.of("sequence_repeats", cards=shown, repeated=format_cards(repeated))
         )
         return None, cards, problems
     low, high = min(indices), max(indices)
     missing = [Card(_RANK_AT[i], suit) for i in range(low, high + 1) if i not in indices]
     if len(missing) > len(twos[:1]):
         lacks = _and(format_cards([c]) for c in missing)
-        if twos:
-            fill = ", and one 2 fills only one gap"
-        else:
-            fill = " and no 2 fills it" if len(missing) == 1 else ", and no 2 fills them"
-        ace = " (the ace ranks only above the king)" if high == _ACE and low <= 5 else ""
-        problems.append(f"{format_cards(cards)} is no sequence: it lacks {lacks}{fill}{ace}")
+        code = "sequence_gap_two" if twos else "sequence_gap"
+        if high == _ACE and low <= 5:
+            code += "_ace"
+        problems.append(Problem.of(code, cards=shown, lacks=lacks, n=len(missing)))
     elif twos and not missing and low == _FOUR and high == _ACE:
-        problems.append(
-            f"{format_cards(cards)}: the 2 has no place, the sequence already runs from 4 to A "
-            "(3s never go in melds, the ace is only high)"
-        )
+        problems.append(Problem.of("sequence_two_no_place", cards=shown))
     if problems:
         return None, cards, problems
     ordered = list(naturals)  # already in rank order
@@ -199,7 +183,7 @@ def _and(items: Iterable[str]) -> str:
 
 def meld_problems(
     cards: str | Iterable[str | Card], rules: TrancaRules = _DEFAULT_RULES
-) -> tuple[str, ...]:
+) -> tuple[Problem, ...]:
     """Every reason ``cards`` are no meld (empty when they are one).
 
     >>> meld_problems("Kh Kd 2c")

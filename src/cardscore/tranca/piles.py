@@ -6,8 +6,10 @@ The photo convention: a pile lying horizontally is clean, vertically dirty. A di
 >>> pile = Pile(Rank.KING, clean=False)
 >>> str(pile), pile.card_points, pile.bonus, pile.rank_counts()
 ('pile of 7 K (dirty: 6 K and a 2)', 70, 100, {Rank.KING: 6, Rank.TWO: 1})
->>> Pile.from_dict({"pile": "2", "clean": False, "cards": 8}).as_dict()
+>>> Pile.from_dict({"pile": "2", "cards": 8}).as_dict()
 {'pile': '2', 'clean': True, 'cards': 8}
+>>> pile_problems({"pile": "2", "clean": False})
+('pile 2 cannot be dirty: a canastra of 2s is its own kind (leave out "clean")',)
 >>> pile_problems({"pile": "3", "cards": 5})
 ('pile 3 is no canastra: 3s never go in melds', 'a pile is a closed canastra of at least 7 cards, not 5')
 """
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardscore.cards import Card, Rank, Suit
-from cardscore.errors import InvalidNotationError
+from cardscore.errors import InvalidNotationError, Problem
 from cardscore.tranca.melds import CanastraKind
 from cardscore.tranca.rules import CANASTRA_SIZE, EDGE_RANKS, TrancaRules, card_points
 
@@ -44,7 +46,7 @@ def parse_rank(text: object) -> Rank:
         return text
     rank = _RANK_WORDS.get(str(text).strip().lower()) if isinstance(text, str | int) else None
     if rank is None or isinstance(text, bool):
-        raise InvalidNotationError(f"{text!r} is not a rank (expected A 2-10 T J Q K)")
+        raise InvalidNotationError(Problem.of("not_a_rank", token=str(text)))
     return rank
 
 
@@ -52,22 +54,17 @@ def _points(rank: Rank) -> int:
     return card_points(Card(rank, Suit.SPADES))
 
 
-def pile_problems(data: object, rules: TrancaRules = _DEFAULT_RULES) -> tuple[str, ...]:
+def pile_problems(data: object, rules: TrancaRules = _DEFAULT_RULES) -> tuple[Problem, ...]:
     """Every reason ``data`` (a pile's JSON object) is no closed canastra (empty if it is one)."""
     if not isinstance(data, Mapping):
-        return (
-            f"{data!r} is not a pile: expected an object like "
-            '{"pile": "K", "clean": true, "cards": 7}',
-        )
-    problems: list[str] = []
+        return (Problem.of("not_a_pile", value=repr(data)),)
+    problems: list[Problem] = []
     unknown = sorted(str(k) for k in data if k not in _PILE_KEYS)
     if unknown:
-        problems.append(
-            f"unknown key(s) {', '.join(map(repr, unknown))} (a pile has pile, clean, cards)"
-        )
+        problems.append(Problem.of("pile_unknown_keys", keys=", ".join(map(repr, unknown))))
     rank: Rank | None = None
     if "pile" not in data:
-        problems.append('"pile" (its rank, like "K") is missing')
+        problems.append(Problem.of("pile_rank_missing"))
     else:
         try:
             rank = parse_rank(data["pile"])
@@ -75,19 +72,19 @@ def pile_problems(data: object, rules: TrancaRules = _DEFAULT_RULES) -> tuple[st
             problems.extend(error.problems)
     clean = data.get("clean", True)
     if not isinstance(clean, bool):
-        problems.append(f'"clean" must be true or false, not {clean!r}')
+        problems.append(Problem.of("not_a_bool", key="clean", value=repr(clean)))
+    elif rank is Rank.TWO and clean is False:
+        problems.append(Problem.of("dirty_twos_pile"))
     cards = data.get("cards", CANASTRA_SIZE)
     if rank is Rank.THREE:
-        problems.append("pile 3 is no canastra: 3s never go in melds")
+        problems.append(Problem.of("threes_pile"))
     elif rank is not None and rank is not Rank.TWO and not rules.allows_set_of(rank):
         edges = ", ".join(r.label for r in sorted(EDGE_RANKS))
-        problems.append(
-            f"pile {rank.label}: the house rule 'edges only' allows sets of {edges} only"
-        )
+        problems.append(Problem.of("pile_not_edge", rank=rank.label, edges=edges))
     if not isinstance(cards, int) or isinstance(cards, bool):
-        problems.append(f'"cards" must be a whole number, not {cards!r}')
+        problems.append(Problem.of("not_a_whole_number", key="cards", value=repr(cards)))
     elif cards < CANASTRA_SIZE:
-        problems.append(f"a pile is a closed canastra of at least 7 cards, not {cards}")
+        problems.append(Problem.of("pile_too_small", cards=cards))
     return tuple(problems)
 
 
@@ -103,8 +100,6 @@ class Pile:
         problems = pile_problems(self.as_dict())
         if problems:
             raise InvalidNotationError(problems)
-        if self.rank is Rank.TWO and not self.clean:
-            object.__setattr__(self, "clean", True)  # a pile of 2s has no joker
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], rules: TrancaRules = _DEFAULT_RULES) -> Pile:

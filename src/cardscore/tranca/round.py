@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardscore.cards import Card, Rank, parse_cards
-from cardscore.errors import CardscoreError
+from cardscore.errors import CardscoreError, Problem
 from cardscore.limits import round_size_problems
 from cardscore.tranca.melds import Meld, card_order, meld_problems
 from cardscore.tranca.piles import Pile, pile_problems
@@ -70,10 +70,7 @@ _TEAM_KEYS = (
     "went_out_player",
 )
 _RULE_KEYS = ("edges_only",)
-_DRAFT_HINT = {
-    "took_morto": "whether the team took its morto",
-    "went_out": "whether the team went out",
-}
+_MORTOS = 2  # two mortos are set aside whatever the number of players
 
 
 _CHECKED: ContextVar[bool] = ContextVar("tranca_round_checked", default=False)
@@ -101,30 +98,35 @@ class _Draft:
     went_out_player: str | None = None
 
 
-def _unknown_keys(data: Mapping[Any, Any], known: Sequence[str], where: str) -> list[str]:
+def _unknown_keys(data: Mapping[Any, Any], known: Sequence[str], where: str) -> list[Problem]:
     problems = []
     for key in data:
         if key in known:
             continue
         close = difflib.get_close_matches(str(key), known, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(known)})"
-        problems.append(f"{where}: unknown key {key!r}{hint}")
+        if close:
+            problems.append(Problem.of("unknown_key_close", key=str(key), close=close[0]).at(where))
+        else:
+            known_keys = ", ".join(known)
+            problems.append(Problem.of("unknown_key", key=str(key), known=known_keys).at(where))
     return problems
 
 
-def _read_cards(value: object, where: str, problems: list[str]) -> tuple[tuple[Card, ...], bool]:
+def _read_cards(
+    value: object, where: str, problems: list[Problem]
+) -> tuple[tuple[Card, ...], bool]:
     """The cards that can be read from a list (or a string) of codes, and whether all could."""
     if isinstance(value, str):
         items: list[object] = [value]
     elif isinstance(value, list | tuple):
         items = list(value)
     else:
-        problems.append(f'{where} must be a list of cards like ["Ah", "10d"], not {value!r}')
+        problems.append(Problem.of("not_a_card_list", where=where, value=repr(value)))
         return (), False
     try:
         return parse_cards(items), True  # type: ignore[arg-type]
     except CardscoreError as error:
-        problems.extend(f"{where}: {p}" for p in error.problems)
+        problems.extend(p.at(where) for p in error.problems)
     readable: list[Card] = []
     for item in items:
         with contextlib.suppress(CardscoreError):
@@ -132,16 +134,16 @@ def _read_cards(value: object, where: str, problems: list[str]) -> tuple[tuple[C
     return tuple(readable), False
 
 
-def _read_team(number: int, data: object, rules: TrancaRules, problems: list[str]) -> _Draft:
+def _read_team(number: int, data: object, rules: TrancaRules, problems: list[Problem]) -> _Draft:
     if not isinstance(data, Mapping):
-        problems.append(f"team {number}: expected an object with name, melds, hand…, not {data!r}")
+        problems.append(Problem.of("not_a_team", value=repr(data)).at(f"team {number}"))
         return _Draft(f"team {number}", None)
     name = data.get("name")
     if isinstance(name, str) and name.strip():
         draft = _Draft(f"team {name!r}", name)
     else:
         draft = _Draft(f"team {number}", None)
-        problems.append(f"team {number}: needs a name (a non-empty text), not {name!r}")
+        problems.append(Problem.of("team_needs_name", value=repr(name)).at(f"team {number}"))
     label = draft.label
     problems.extend(_unknown_keys(data, _TEAM_KEYS, label))
 
@@ -149,24 +151,24 @@ def _read_team(number: int, data: object, rules: TrancaRules, problems: list[str
     if isinstance(players, list) and all(isinstance(p, str) and p.strip() for p in players):
         draft.players = tuple(players)
         if len(set(players)) != len(players):
-            problems.append(f"{label}: a player is listed twice in {players!r}")
+            problems.append(Problem.of("player_twice", players=repr(players)).at(label))
     else:
-        problems.append(f"{label}: players must be a list of names, not {players!r}")
+        problems.append(Problem.of("players_not_names", value=repr(players)).at(label))
 
     melds = data.get("melds", [])
     if not isinstance(melds, list):
-        problems.append(f"{label}: melds must be a list of melds (each a list of cards)")
+        problems.append(Problem.of("melds_not_list").at(label))
         melds = []
     for i, meld in enumerate(melds, start=1):
         draft.melds.append(_read_cards(meld, f"{label}, meld {i}", problems))
 
     piles = data.get("piles", [])
     if not isinstance(piles, list):
-        problems.append(f'{label}: piles must be a list like [{{"pile": "K", "clean": true}}]')
+        problems.append(Problem.of("piles_not_list").at(label))
         piles = []
     for i, pile in enumerate(piles, start=1):
         found = pile_problems(pile, rules)
-        problems.extend(f"{label}, pile {i}: {p}" for p in found)
+        problems.extend(p.at(f"{label}, pile {i}") for p in found)
         if not found:
             draft.piles.append(Pile.from_dict(pile, rules))
 
@@ -177,7 +179,7 @@ def _read_team(number: int, data: object, rules: TrancaRules, problems: list[str
         hands = []
         for who, held in hand.items():
             if not isinstance(who, str) or not who.strip():
-                problems.append(f"{label}, hand: {who!r} is not a player's name")
+                problems.append(Problem.of("not_a_name", value=repr(who)).at(f"{label}, hand"))
                 continue
             cards, _ = _read_cards(held, f"{label}, hand of {who}", problems)
             hands.append((who, cards))
@@ -189,12 +191,9 @@ def _read_team(number: int, data: object, rules: TrancaRules, problems: list[str
     for key in ("took_morto", "went_out"):
         value = data.get(key)
         if value is None:
-            problems.append(
-                f'{label}: "{key}" is missing — a draft (e.g. read from a photo) cannot tell '
-                f'{_DRAFT_HINT[key]}; add "{key}": true or false'
-            )
+            problems.append(Problem.of(f"{key}_missing").at(label))
         elif not isinstance(value, bool):
-            problems.append(f'{label}: "{key}" must be true or false, not {value!r}')
+            problems.append(Problem.of("not_a_bool", key=key, value=repr(value)).at(label))
         else:
             setattr(draft, key, value)
 
@@ -203,79 +202,72 @@ def _read_team(number: int, data: object, rules: TrancaRules, problems: list[str
         if isinstance(who, str) and who.strip():
             draft.went_out_player = who
         else:
-            problems.append(f"{label}: went_out_player must be a player's name, not {who!r}")
+            problems.append(Problem.of("went_out_player_not_name", value=repr(who)).at(label))
     return draft
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _team_rule_problems(draft: _Draft, players: int, rules: TrancaRules) -> list[str]:
+def _team_rule_problems(draft: _Draft, players: int, rules: TrancaRules) -> list[Problem]:
     label = draft.label
-    problems: list[str] = []
+    problems: list[Problem] = []
     has_canastra = bool(draft.piles)
     for i, (cards, complete) in enumerate(draft.melds, start=1):
         if not complete:
             continue  # its unreadable cards are already reported
         found = meld_problems(cards, rules)
-        problems.extend(f"{label}, meld {i}: {p}" for p in found)
+        problems.extend(p.at(f"{label}, meld {i}") for p in found)
         has_canastra = has_canastra or (not found and len(cards) >= CANASTRA_SIZE)
     for card in draft.dollars:
         if is_tranca(card):
-            problems.append(
-                f"{label}, dollars: {card} is a tranca (a black 3): it can only stay in a hand"
-            )
+            problems.append(Problem.of("tranca_laid", card=str(card)).at(f"{label}, dollars"))
         elif not is_dollar(card):
-            problems.append(f"{label}, dollars: {card} is no dollar (only red 3s are)")
+            problems.append(Problem.of("not_a_dollar", card=str(card)).at(f"{label}, dollars"))
     for card in draft.hand:
         if is_dollar(card):
-            problems.append(
-                f"{label}, hand: {card} is a dollar (a red 3): dollars are laid apart, never "
-                'held — move it to "dollars"'
-            )
+            problems.append(Problem.of("dollar_held", card=str(card)).at(f"{label}, hand"))
     size = team_size(players)
     if draft.players and len(draft.players) != size:
         problems.append(
-            f"{label} lists {_plural(len(draft.players), 'player')}, but with {players} players "
-            f"each team has {size}"
+            Problem.of("team_size", team=label, n=len(draft.players), players=players, size=size)
         )
     if draft.hands:
         if draft.players:
             strangers = [who for who, _ in draft.hands if who not in draft.players]
             if strangers:
+                names = ", ".join(map(repr, strangers))
                 problems.append(
-                    f"{label}, hand: {', '.join(map(repr, strangers))} is not among the team's "
-                    f"players {list(draft.players)!r}"
+                    Problem.of(
+                        "not_a_team_player", names=names, players=repr(list(draft.players))
+                    ).at(f"{label}, hand")
                 )
         elif len(draft.hands) > size:
             problems.append(
-                f"{label}, hand: {len(draft.hands)} players' hands, but each team has {size}"
+                Problem.of("too_many_hands", n=len(draft.hands), size=size).at(f"{label}, hand")
             )
     if draft.went_out:
         if not has_canastra:
-            problems.append(f"{label} went out without a canastra; going out needs one")
+            problems.append(Problem.of("out_without_canastra", team=label))
         if size == 1 and draft.hand:
+            still = " ".join(map(str, draft.hand))
             problems.append(
-                f"{label} plays alone and went out, yet still holds "
-                f"{_plural(len(draft.hand), 'card')} ({' '.join(map(str, draft.hand))})"
+                Problem.of("out_still_holds", team=label, n=len(draft.hand), cards=still)
             )
     who = draft.went_out_player
     if who is not None:
         if draft.went_out is False:
-            problems.append(f"{label}: went_out_player is {who!r}, but the team did not go out")
+            problems.append(Problem.of("went_out_player_stayed", name=who).at(label))
         known = draft.players or tuple(name for name, _ in draft.hands)
         if known and who not in known:
             problems.append(
-                f"{label}: went_out_player {who!r} is not among the team's players {list(known)!r}"
+                Problem.of("went_out_player_unknown", name=who, players=repr(list(known))).at(label)
             )
         held = next((cards for name, cards in draft.hands if name == who), ())
         if held:
-            problems.append(f"{label}: {who} went out, yet still holds {' '.join(map(str, held))}")
+            shown = " ".join(map(str, held))
+            problems.append(Problem.of("player_out_holds", name=who, cards=shown).at(label))
     return problems
 
 
-def _count_problems(drafts: Sequence[_Draft], decks: int) -> list[str]:
+def _count_problems(drafts: Sequence[_Draft], decks: int) -> list[Problem]:
     """Every card, and every rank with piles, used more often than the decks hold."""
     places: dict[Card, Counter[str]] = defaultdict(Counter)
     for d in drafts:
@@ -291,14 +283,13 @@ def _count_problems(drafts: Sequence[_Draft], decks: int) -> list[str]:
         else:
             for card in d.hand:
                 places[card][f"{d.label} hand"] += 1
-    word = "deck holds" if decks == 1 else "decks hold"
     problems = []
     for card in sorted(places, key=card_order):
         used = sum(places[card].values())
         if used > decks:
+            found = _where(places[card])
             problems.append(
-                f"{card} is used {used} times ({_where(places[card])}), but {decks} {word} "
-                f"only {decks}"
+                Problem.of("card_overused", card=str(card), n=used, places=found, decks=decks)
             )
     # Pile cards have no suits: they count against their rank's total, as do the cards above
     # (each card at most ``decks`` times, so an excess already reported is not reported again).
@@ -320,8 +311,14 @@ def _count_problems(drafts: Sequence[_Draft], decks: int) -> list[str]:
             every.update(pile_places[rank])
             used = sum(every.values())
             problems.append(
-                f"{used} cards of rank {rank.label} are used ({_where(every)}), but {decks} "
-                f"{word} only {4 * decks}"
+                Problem.of(
+                    "rank_overused",
+                    rank=rank.label,
+                    n=used,
+                    places=_where(every),
+                    decks=decks,
+                    held=4 * decks,
+                )
             )
     return problems
 
@@ -332,43 +329,48 @@ def _where(places: Counter[str]) -> str:
 
 def _rule_problems(
     players: int, decks: int, rules: TrancaRules, drafts: Sequence[_Draft]
-) -> list[str]:
-    problems: list[str] = []
+) -> list[Problem]:
+    problems: list[Problem] = []
     expected = team_count(players)
     if len(drafts) != expected:
-        sides = "players alone" if team_size(players) == 1 else "teams"
-        problems.append(
-            f"{players} players play as {expected} {sides}, but the round has "
-            f"{_plural(len(drafts), 'team')}"
-        )
+        code = "side_count_alone" if team_size(players) == 1 else "side_count"
+        problems.append(Problem.of(code, players=players, expected=expected, n=len(drafts)))
     names = Counter(d.name for d in drafts if d.name is not None)
-    problems.extend(f"team name {name!r} is used {n} times" for name, n in names.items() if n > 1)
+    problems.extend(
+        Problem.of("team_name_twice", name=name, n=n) for name, n in names.items() if n > 1
+    )
     seen: dict[str, str] = {}
     for d in drafts:
         for player in d.players:
             if player in seen and seen[player] != d.label:
-                problems.append(f"player {player!r} is in both {seen[player]} and {d.label}")
+                problems.append(
+                    Problem.of(
+                        "player_in_two_teams", name=player, first=seen[player], second=d.label
+                    )
+                )
             seen.setdefault(player, d.label)
     for draft in drafts:
         problems.extend(_team_rule_problems(draft, players, rules))
+    took = [d.label for d in drafts if d.took_morto]
+    if len(took) > _MORTOS:
+        problems.append(Problem.of("too_many_mortos", teams=", ".join(took), n=len(took)))
     out = [d.label for d in drafts if d.went_out]
     if len(out) > 1:
-        both = "both" if len(out) == 2 else "all"
-        problems.append(
-            f"{' and '.join(out)} {both} went out; at most one team goes out in a round"
-        )
+        problems.append(Problem.of("many_went_out", teams=" and ".join(out), n=len(out)))
     problems.extend(_count_problems(drafts, decks))
     return problems
 
 
-def _read_rules(value: object, problems: list[str]) -> TrancaRules | None:
+def _read_rules(value: object, problems: list[Problem]) -> TrancaRules | None:
     if not isinstance(value, Mapping):
-        problems.append(f'rules must be an object like {{"edges_only": true}}, not {value!r}')
+        problems.append(Problem.of("rules_not_object", value=repr(value)))
         return None
     problems.extend(_unknown_keys(value, _RULE_KEYS, "rules"))
     edges_only = value.get("edges_only", False)
     if not isinstance(edges_only, bool):
-        problems.append(f"rules: edges_only must be true or false, not {edges_only!r}")
+        problems.append(
+            Problem.of("not_a_bool", key="edges_only", value=repr(edges_only)).at("rules")
+        )
         return None
     return TrancaRules(edges_only=edges_only)
 
@@ -385,9 +387,7 @@ def parse_round(data: Mapping[str, Any], *, rules: TrancaRules | None = None) ->
     that differ from the round's is itself a problem.
     """
     if not isinstance(data, Mapping):
-        raise InvalidRoundError(
-            f"a round is a JSON object with players and teams, not {type(data).__name__}"
-        )
+        raise InvalidRoundError(Problem.of("round_not_object", kind=type(data).__name__))
     too_large = round_size_problems(data)
     if too_large:  # before any parsing: an oversized round costs nothing more
         raise InvalidRoundError(too_large)
@@ -396,7 +396,7 @@ def parse_round(data: Mapping[str, Any], *, rules: TrancaRules | None = None) ->
         own = _read_rules(data["rules"], problems)
         if rules is not None and own is not None and own != rules:
             problems.append(
-                f"the round's rules {own.as_dict()} differ from the given {rules.as_dict()}"
+                Problem.of("rules_differ", own=str(own.as_dict()), given=str(rules.as_dict()))
             )
         rules = rules or own
     rules = rules or TrancaRules()
@@ -404,18 +404,18 @@ def parse_round(data: Mapping[str, Any], *, rules: TrancaRules | None = None) ->
     players = _read_int(data.get("players"))
     if players not in PLAYER_COUNTS:
         shown = "missing" if "players" not in data else repr(data["players"])
-        problems.append(f"players must be 2, 3, 4 or 6, not {shown}")
+        problems.append(Problem.of("bad_players", value=shown))
         players = None
     decks = _read_int(data.get("decks")) if "decks" in data else None
     if "decks" in data and (decks is None or decks < 1):
-        problems.append(f"decks must be a positive whole number, not {data['decks']!r}")
+        problems.append(Problem.of("bad_decks", decks=repr(data["decks"])))
         decks = None
     elif decks is None and players is not None:
         decks = decks_for(players)
 
     teams = data.get("teams")
     if not isinstance(teams, list) or not teams:
-        problems.append(f"teams must be a non-empty list of teams, not {teams!r}")
+        problems.append(Problem.of("teams_not_list", value=repr(teams)))
         teams = []
     drafts = [_read_team(i, team, rules, problems) for i, team in enumerate(teams, start=1)]
     if players is not None and decks is not None and drafts:
@@ -467,10 +467,10 @@ def _draft_of(team: TeamRound) -> _Draft:
 
 def round_problems(
     players: int, teams: Iterable[TeamRound], decks: int = 0, rules: TrancaRules | None = None
-) -> tuple[str, ...]:
+) -> tuple[Problem, ...]:
     """Every rule a round built from :class:`TeamRound` objects breaks (empty if none)."""
     if players not in PLAYER_COUNTS:
-        return (f"players must be 2, 3, 4 or 6, not {players!r}",)
+        return (Problem.of("bad_players", value=repr(players)),)
     decks = decks or decks_for(players)
     return tuple(
         _rule_problems(players, decks, rules or TrancaRules(), [_draft_of(t) for t in teams])

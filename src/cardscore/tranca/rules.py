@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardscore.cards import Card, Rank, Suit
+from cardscore.errors import CardscoreError, Problem
 
 __all__ = [
     "CANASTRA_SIZE",
@@ -85,7 +86,7 @@ def is_tranca(card: Card) -> bool:
 
 def _check_players(players: int) -> None:
     if players not in PLAYER_COUNTS:
-        raise ValueError(f"Tranca is played by 2, 3, 4 or 6 players, not {players!r}")
+        raise CardscoreError(Problem.of("bad_players", value=repr(players)))
 
 
 def decks_for(players: int) -> int:

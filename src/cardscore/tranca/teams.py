@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardscore.cards import Card
+from cardscore.errors import CardscoreError, ImpossibleTableError, Problem
 from cardscore.tranca.melds import CanastraKind, Meld
 from cardscore.tranca.piles import Pile
 from cardscore.tranca.rules import is_tranca
@@ -31,7 +32,7 @@ class Team:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
-            raise ValueError(f"a team needs a name, not {self.name!r}")
+            raise CardscoreError(Problem.of("team_name", value=repr(self.name)))
         object.__setattr__(self, "players", tuple(self.players))
 
     def as_dict(self) -> dict[str, Any]:
@@ -66,7 +67,7 @@ class TeamRound:
             if not self.hand:
                 object.__setattr__(self, "hand", cards)
             elif sorted(self.hand) != sorted(cards):
-                raise ValueError("hand must hold exactly the cards of the players' hands")
+                raise ImpossibleTableError(Problem.of("hand_not_hands"))
 
     @property
     def canastras(self) -> tuple[Meld | Pile, ...]:

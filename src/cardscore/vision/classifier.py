@@ -4,7 +4,8 @@ Every ``.onnx`` file in ``models/`` is one member of an ensemble (``python -m
 cardscore.vision.train --recipe ...`` rebuilds each). Their log-probabilities are averaged,
 which is averaging their logits: a card needs every member's support to come out sure, so the
 members' different mistakes cancel. Most crops are plain background to the first member; only
-the others (a few per cent) go through the rest.
+the others (a few per cent) go through the rest. While a deck profile is in use
+(:func:`cardscore.vision.deck.reading_with`), each member's logits take its correction.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
+from cardscore.vision.deck import DeckProfile, active_deck
 from cardscore.vision.labels import BACKGROUND
 
-__all__ = ["MODEL_PATH", "MODEL_PATHS", "SCREEN", "classify"]
+__all__ = ["MODEL_PATH", "MODEL_PATHS", "SCREEN", "classify", "outputs"]
 
 MODELS = Path(__file__).parent / "models"
 MODEL_PATH = MODELS / "index_classifier.onnx"  # the plain recipe's model
@@ -48,20 +50,37 @@ def classify(
     if len(crops) == 0:
         return np.zeros((0, 53), np.float32)
     paths = MODEL_PATHS if model is None else [model] if isinstance(model, Path) else model
-    first = _logits(paths[0], crops, threads)
+    deck = active_deck()
+    if deck is not None:
+        deck.check(paths)
+    first = _logits(paths[0], crops, threads, deck, 0)
     probs = _softmax(first)
     rows = np.flatnonzero(probs[:, :BACKGROUND].max(axis=1) >= SCREEN)
     if len(paths) > 1 and len(rows):
         logits = first[rows]
-        for path in paths[1:]:
-            logits = logits + _logits(path, crops[rows], threads)
+        for m, path in enumerate(paths[1:], start=1):
+            logits = logits + _logits(path, crops[rows], threads, deck, m)
         # The softmax of the mean logits: the members' probabilities' normalised geometric mean.
         probs[rows] = _softmax(logits / len(paths))
     return probs
 
 
-def _logits(path: Path, crops: np.ndarray, threads: int) -> np.ndarray:
-    out: np.ndarray = _session(str(path), threads).run(None, {"crops": crops})[0]  # type: ignore[attr-defined]
+def outputs(path: Path, crops: np.ndarray, threads: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """One member's logits (N, 53) and embeddings (N, D): its penultimate layer, which a
+    deck profile's correction reads."""
+    if len(crops) == 0:
+        return np.zeros((0, 53), np.float32), np.zeros((0, 0), np.float32)
+    session = _session(str(path), threads)
+    logits, embedding = session.run(["logits", "embedding"], {"crops": crops})  # type: ignore[attr-defined]
+    return logits, embedding
+
+
+def _logits(
+    path: Path, crops: np.ndarray, threads: int, deck: DeckProfile | None = None, member: int = 0
+) -> np.ndarray:
+    if deck is not None:
+        return deck.adjust(member, *outputs(path, crops, threads))
+    out: np.ndarray = _session(str(path), threads).run(["logits"], {"crops": crops})[0]  # type: ignore[attr-defined]
     return out
 
 

@@ -1,4 +1,5 @@
-"""``cardscore recognize PHOTO``: the cards, melds and piles on a table, and a Tranca draft."""
+"""``cardscore recognize PHOTO``: the cards, melds and piles on a table, and a Tranca draft;
+``cardscore deck learn``: a profile of the table's deck to read with (``--deck``)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,31 @@ from pathlib import Path
 import click
 
 from cardscore.cli.output import console, echo_json, json_option
+from cardscore.errors import CardscoreError
+from cardscore.vision.deck import DeckProfile
 from cardscore.vision.recognition import Recognition, recognize
 
-__all__ = ["recognize_command", "text_report"]
+__all__ = ["deck_group", "deck_option", "load_deck", "recognize_command", "text_report"]
+
+
+def load_deck(path: Path | None) -> DeckProfile | None:
+    """The profile at ``path`` (None: none), checked against the installed models."""
+    if path is None:
+        return None
+    from cardscore.vision.classifier import MODEL_PATHS
+
+    deck = DeckProfile.load(path)
+    deck.check(MODEL_PATHS)
+    return deck
+
+
+deck_option = click.option(
+    "--deck",
+    "deck_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Read with this deck profile (made by: cardscore deck learn).",
+)
 
 
 def text_report(result: Recognition) -> str:
@@ -54,16 +77,21 @@ def text_report(result: Recognition) -> str:
     default=None,
     help="Card width in pixels, if known (skips the estimate).",
 )
+@deck_option
 @json_option
 def recognize_command(
-    photo: Path, annotate_path: Path | None, card_width: float | None, as_json: bool
+    photo: Path,
+    annotate_path: Path | None,
+    card_width: float | None,
+    deck_path: Path | None,
+    as_json: bool,
 ) -> None:
     """Read the cards, melds, piles and dollars on a table from PHOTO.
 
     Prints every card (code, confidence, where), the groups, and a draft Tranca team entry;
     unsure cards are flagged for you to confirm.
     """
-    result = recognize(photo, card_width=card_width)
+    result = recognize(photo, card_width=card_width, deck=load_deck(deck_path))
     if annotate_path is not None:
         from cardscore.vision.annotate import save_annotated
 
@@ -72,3 +100,65 @@ def recognize_command(
         echo_json(result.as_dict())
     else:
         console().print(text_report(result), markup=False)
+
+
+@click.group("deck")
+def deck_group() -> None:
+    """Teach cardscore a table's deck: learn a profile, then read with --deck."""
+
+
+@deck_group.command("learn")
+@click.option(
+    "--labels",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A CSV of labelled photos (columns image,cards; the images beside it).",
+)
+@click.option(
+    "--spread",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A photo of the whole deck face up: four rows (♠ ♥ ♦ ♣), A to K in each.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="Profile to write.",
+)
+@json_option
+def learn_command(labels: Path | None, spread: Path | None, out: Path, as_json: bool) -> None:
+    """Learn a deck profile from labelled photos (--labels) or a deck spread (--spread).
+
+    Photos whose labels disagree with what is read are reported, and only their agreeing
+    cards are learnt. Then: cardscore recognize --deck OUT PHOTO.
+    """
+    from cardscore.vision.learn import learn_from_labels, learn_from_spread
+
+    if (labels is None) == (spread is None):
+        raise CardscoreError("deck learn needs exactly one of --labels CSV or --spread PHOTO")
+    say = None if as_json else (lambda line: click.echo(line, err=True))
+    learnt = (
+        learn_from_labels(labels, progress=say, name=out.stem)
+        if labels is not None
+        else learn_from_spread(spread or Path(), name=out.stem)
+    )
+    learnt.profile.save(out)
+    cards = sum(1 for n in learnt.profile.examples[:52] if n)
+    if as_json:
+        echo_json(
+            {
+                "out": str(out),
+                "cards_learnt": cards,
+                "crops": learnt.crops,
+                "photos": [
+                    {
+                        "image": p.image,
+                        "learnt": p.learnt,
+                        "missed": [c.code for c in p.missed],
+                        "extra": [c.code for c in p.extra],
+                    }
+                    for p in learnt.photos
+                ],
+            }
+        )
+    else:
+        click.echo(f"learnt {cards} of 52 cards from {learnt.crops} crops: wrote {out}")

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from cardscore.cards import Card
+from cardscore.vision.deck import DeckProfile, reading_with
 from cardscore.vision.detect import find_indices
 from cardscore.vision.fans import drop_crowded, fill_gaps
 from cardscore.vision.image_io import load_image
@@ -177,13 +178,25 @@ def recognize(
     *,
     card_width: float | None = None,
     model: Path | Sequence[Path] | None = None,
+    deck: DeckProfile | None = None,
 ) -> Recognition:
     """Read the cards on a table photo (a path, file bytes, or a BGR uint8 array).
 
     ``card_width`` (photo pixels) skips the card-size estimate when it is known; ``model``:
-    an ONNX classifier, or several to average, instead of the shipped ones.
-    Raises :class:`~cardscore.vision.image_io.ImageError` for files that are not usable photos.
+    an ONNX classifier, or several to average, instead of the shipped ones; ``deck``: a
+    profile of the table's deck (:mod:`cardscore.vision.learn`) to read with.
+    Raises :class:`~cardscore.vision.image_io.ImageError` for files that are not usable photos,
+    :class:`~cardscore.vision.deck.DeckProfileError` for a profile of other models.
     """
+    with reading_with(deck):
+        return _recognize(source, card_width, model)
+
+
+def _recognize(
+    source: str | Path | bytes | np.ndarray,
+    card_width: float | None,
+    model: Path | Sequence[Path] | None,
+) -> Recognition:
     loaded = load_image(source)
     image = loaded.image
     scale = loaded.to_original

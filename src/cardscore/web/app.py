@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,9 +12,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardscore._version import __version__
 from cardscore.web import migrate
-from cardscore.web.api import router as api_router
+from cardscore.web.api.routes import game_router
+from cardscore.web.api.routes import router as api_router
 from cardscore.web.db import make_engine
-from cardscore.web.games import get_adapter
+from cardscore.web.games import web_games
 from cardscore.web.live import Live
 from cardscore.web.live import router as live_router
 from cardscore.web.pages import error_page
@@ -102,17 +102,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.store.listeners.append(live.hub.publish)
     install_problem_handlers(app, html=error_page)
+    app.state.games = games = web_games()  # the pages offer what the routes serve
     app.include_router(api_router)
     app.include_router(live_router)
-    if get_adapter("tranca") is not None:
-        from cardscore.web.api.tranca import router as tranca_router
-
-        app.include_router(tranca_router)
-    if importlib.util.find_spec("cardscore.poker") is not None:
-        from cardscore.web.api.poker import router as poker_router
-
-        app.include_router(poker_router)
+    app.include_router(game_router(games))
+    for game in games:
+        if game.api is not None:
+            app.include_router(game.api)
     app.include_router(pages_router)
+    for game in games:
+        if game.pages is not None:
+            app.include_router(game.pages)
+        if game.static is not None:  # before "/static": the first mount that matches serves
+            app.mount(f"/static/{game.name}", StaticFiles(directory=game.static))
     app.mount("/static", StaticFiles(directory=_STATIC), name="static")
     app.add_middleware(_SecurityHeaders)
     app.add_middleware(

@@ -12,9 +12,8 @@ import time
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.orm import Session, sessionmaker
 
-__all__ = ["make_engine", "make_sessionmaker", "write_engine"]
+__all__ = ["make_engine", "write_engine"]
 
 _BUSY_TIMEOUT_S = 30
 _WRITE = "cardscore_write"
@@ -67,7 +66,3 @@ def make_engine(url: str) -> Engine:
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     return create_engine(url, pool_pre_ping=True)
-
-
-def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
-    return sessionmaker(engine, expire_on_commit=False)

@@ -19,7 +19,7 @@ from typing import Any
 
 __all__ = ["BusyError", "RecognitionPool", "recognizer"]
 
-_NEEDS = ("cardscore.vision", "onnxruntime", "cv2")
+_NEEDS = ("onnxruntime", "cv2")  # the vision extra (cardscore.vision itself is always here)
 
 
 @cache

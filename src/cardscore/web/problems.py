@@ -20,6 +20,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardscore.errors import CardscoreError
 from cardscore.limits import MAX_PROBLEM_CHARS, MAX_PROBLEMS
+from cardscore.web.i18n import choose_language
+from cardscore.web.i18n.text import problem_text
 
 __all__ = [
     "PROBLEM_RESPONSES",
@@ -148,7 +150,10 @@ def install_problem_handlers(app: FastAPI, html: HtmlRenderer | None = None) -> 
         wants_page = "text/html" in request.headers.get("accept", "")
         if html is not None and wants_page and not request.url.path.startswith("/api/"):
             return html(request, status, problems)
-        return problem_response(status, problems, kind, headers, **extra)
+        # Messages in the language of Accept-Language (the page's scripts send theirs).
+        language = choose_language(request.headers.get("accept-language"))
+        said = [problem_text(p, language) for p in problems]
+        return problem_response(status, said, kind, headers, **extra)
 
     @app.exception_handler(ProblemError)
     async def _problem(request: Request, error: ProblemError) -> Response:

@@ -257,6 +257,25 @@ def export(net: Any, path: Path) -> None:
         opset_version=17,
         dynamo=False,
     )
+    add_embedding_output(path)
+
+
+def add_embedding_output(path: Path) -> None:
+    """Names the net's penultimate layer ``embedding``, a second output: deck profiles
+    (cardscore.vision.deck) correct the last layer from it."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    model = onnx.load(str(path))
+    graph = model.graph
+    last = next(n for n in reversed(graph.node) if n.op_type == "Gemm")
+    size = next(i.dims[1] for i in graph.initializer if i.name == last.input[1])
+    graph.node.append(
+        helper.make_node("Identity", [last.input[0]], ["embedding"], name="embedding")
+    )
+    graph.output.append(helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["n", size]))
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,5 +1,2 @@
-"""The JSON API under ``/api`` (documented at ``/api/docs``; the spec at ``/api/openapi.json``)."""
-
-from cardscore.web.api.routes import router
-
-__all__ = ["router"]
+"""The JSON API under ``/api`` (documented at ``/api/docs``; the spec at ``/api/openapi.json``):
+the shared operations in :mod:`.routes`, each game's own in the router its registry entry names."""

@@ -1,7 +1,4 @@
-"""Five-card draw without storage: rank and compare hands, exact draw odds.
-
-Only mounted when :mod:`cardscore.poker` is installed.
-"""
+"""Five-card draw without storage: rank and compare hands, exact draw odds."""
 
 from __future__ import annotations
 

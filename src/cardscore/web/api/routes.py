@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any
+from collections.abc import Callable, Sequence
+from types import FunctionType
+from typing import Annotated, Any, Union
 
 from fastapi import APIRouter, Depends, File, Header, Request, Response, UploadFile
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, Field, create_model
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile as StarletteUploadFile
 
 from cardscore.errors import CardscoreError
 from cardscore.web.api.schemas import (
-    GongzhuHandIn,
     MatchCreated,
-    MatchIn,
     MatchOut,
     PhotoOut,
     RoundWrite,
@@ -23,14 +24,14 @@ from cardscore.web.api.schemas import (
     StandingsOut,
     VersionIn,
 )
-from cardscore.web.games import get_adapter
+from cardscore.web.games import WebGame, get_adapter
 from cardscore.web.photos import BusyError, RecognitionPool, recognizer
 from cardscore.web.problems import PROBLEM_RESPONSES, ProblemError, _response, problem_response
 from cardscore.web.security import check_image
 from cardscore.web.standings import standings
 from cardscore.web.store import MatchStore, Snapshot
 
-__all__ = ["match_out", "router"]
+__all__ = ["game_router", "match_out", "router"]
 
 router = APIRouter(prefix="/api", responses=PROBLEM_RESPONSES)
 _bearer = HTTPBearer(
@@ -93,8 +94,7 @@ def health() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.post("/matches", status_code=201, tags=["matches"])
-def create_match(body: MatchIn, store: Store, request: Request) -> MatchCreated:
+def create_match(body: Any, store: Store, request: Request) -> MatchCreated:
     """Create a match; the answer holds its edit key (keep it) and its share key."""
     created = store.create(body.game, body.model_dump())
     base = str(request.base_url).rstrip("/")
@@ -174,28 +174,13 @@ def read_match(match_id: str, store: Store, key: Key) -> Response:
     return _answer(store.read(match_id, key))
 
 
-@router.post(
-    "/matches/{match_id}/rounds",
-    status_code=201,
-    tags=["matches"],
-    responses={**_WRITE, 201: _CHANGED},
-    response_model=MatchOut | SavedOut,
-)
-def add_round(
-    match_id: str, body: RoundWrite, store: Store, key: Key, prefer: Prefer = None
-) -> Response:
+def add_round(match_id: str, body: Any, store: Store, key: Key, prefer: Prefer = None) -> Response:
     """Add a round, checked against the whole match and saved whole or not at all."""
     return _changed(store.add_round(match_id, key, body.version, body.round), 201, prefer)
 
 
-@router.put(
-    "/matches/{match_id}/rounds/{number}",
-    tags=["matches"],
-    responses={**_WRITE, 200: _CHANGED},
-    response_model=MatchOut | SavedOut,
-)
 def edit_round(
-    match_id: str, number: int, body: RoundWrite, store: Store, key: Key, prefer: Prefer = None
+    match_id: str, number: int, body: Any, store: Store, key: Key, prefer: Prefer = None
 ) -> Response:
     """Replace a past round; the totals after it are recomputed."""
     return _changed(store.edit_round(match_id, key, body.version, number, body.round), 200, prefer)
@@ -231,17 +216,6 @@ def match_standings(body: StandingsIn, store: Store) -> StandingsOut:
         assert snapshot.summary is not None  # the store always works it out
         counted.append((snapshot.game, snapshot.config, snapshot.summary))
     return StandingsOut(games=standings(counted), skipped=skipped)
-
-
-@router.post("/gongzhu/score", tags=["scoring"])
-def score_gongzhu_hand(body: GongzhuHandIn) -> dict[str, Any]:
-    """Score the four piles of a Gong Zhu hand (no storage)."""
-    from cardscore.gongzhu import Rules, score_hand
-    from cardscore.web.games.gongzhu import _piles
-
-    piles = _piles({"piles": body.piles, "notation": body.notation})
-    rules = Rules(**body.rules.model_dump())
-    return {"scores": [s.as_dict() for s in score_hand(piles, rules)]}
 
 
 _PHOTO_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -330,3 +304,60 @@ async def match_photo(request: Request, match_id: str, store: Store, key: Key) -
     if not isinstance(photo, StarletteUploadFile):
         raise CardscoreError("send the photo as the multipart field 'photo'")
     return await _read_photo(request, photo)
+
+
+def game_router(games: Sequence[WebGame]) -> APIRouter:
+    """The operations whose bodies depend on the games: creating a match (one schema per game
+    that keeps matches, told apart by ``game``) and writing a round (documented per game)."""
+    built = APIRouter(prefix="/api", responses=PROBLEM_RESPONSES)
+    models = [game.match_in for game in games if game.match_in is not None]
+    if models:
+        body: Any = Annotated[Union[tuple(models)], Field(discriminator="game")]  # noqa: UP007
+        built.add_api_route(
+            "/matches",
+            _typed(create_match, body),
+            methods=["POST"],
+            status_code=201,
+            tags=["matches"],
+        )
+    write = _round_write([game.round_in for game in games if game.round_in is not None])
+    for path, endpoint, method, status in (
+        ("/matches/{match_id}/rounds", add_round, "POST", 201),
+        ("/matches/{match_id}/rounds/{number}", edit_round, "PUT", 200),
+    ):
+        built.add_api_route(
+            path,
+            _typed(endpoint, write),
+            methods=[method],
+            status_code=status,
+            tags=["matches"],
+            responses={**_WRITE, status: _CHANGED},
+            response_model=MatchOut | SavedOut,
+        )
+    return built
+
+
+def _typed(endpoint: Callable[..., Any], body: Any) -> Callable[..., Any]:
+    """``endpoint`` with its ``body`` parameter typed ``body`` (FastAPI reads the annotation)."""
+    typed = FunctionType(
+        endpoint.__code__,
+        endpoint.__globals__,
+        endpoint.__name__,
+        endpoint.__defaults__,
+        endpoint.__closure__,
+    )
+    typed.__kwdefaults__ = endpoint.__kwdefaults__
+    typed.__doc__ = endpoint.__doc__
+    typed.__annotations__ = {**endpoint.__annotations__, "body": body}
+    return typed
+
+
+def _round_write(models: Sequence[type[BaseModel]]) -> type[RoundWrite]:
+    """:class:`RoundWrite` whose ``round`` documents each game's round (checked by the game)."""
+    if not models:
+        return RoundWrite
+    described: dict[str, Any] = {"anyOf": [m.model_json_schema() for m in models]}
+    field = RoundWrite.model_fields["round"]
+    round_type: Any = dict[str, Any]
+    documented = Field(description=field.description, json_schema_extra=described)
+    return create_model("RoundWrite", __base__=RoundWrite, round=(round_type, documented))

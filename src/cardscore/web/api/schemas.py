@@ -11,11 +11,12 @@ from cardscore.limits import MAX_PILE_TEXT
 __all__ = [
     "TRANCA_ROUND_EXAMPLE",
     "CrossKingsMatchIn",
+    "CrossKingsMoveIn",
     "GongzhuHandIn",
     "GongzhuMatchIn",
+    "GongzhuRoundIn",
     "GongzhuRulesIn",
     "MatchCreated",
-    "MatchIn",
     "MatchOut",
     "PhotoOut",
     "RoundOut",
@@ -25,6 +26,7 @@ __all__ = [
     "StandingsOut",
     "TeamIn",
     "TrancaMatchIn",
+    "TrancaRoundIn",
     "VersionIn",
 ]
 
@@ -91,7 +93,27 @@ class CrossKingsMatchIn(_Strict):
     seed: int | None = Field(None, ge=0, le=2**31 - 1, description="Repeat a deal.")
 
 
-MatchIn = Annotated[TrancaMatchIn | GongzhuMatchIn | CrossKingsMatchIn, Field(discriminator="game")]
+class TrancaRoundIn(BaseModel):
+    """A Tranca round: the ``cardscore tranca score`` JSON (each team's melds, closed piles,
+    dollars, hand, morto and going out). The match checks every field and names what is wrong."""
+
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [TRANCA_ROUND_EXAMPLE]})
+    teams: list[dict[str, Any]]
+
+
+class GongzhuRoundIn(_Strict):
+    """A Gong Zhu hand: the four players' piles, in the match's order."""
+
+    piles: list[Annotated[str, StringConstraints(max_length=MAX_PILE_TEXT)]] = Field(
+        min_length=4, max_length=4
+    )
+    notation: Literal["pile", "cards"] = "pile"
+
+
+class CrossKingsMoveIn(_Strict):
+    """A Cross Kings move: the cell the player takes (the computer answers at once)."""
+
+    move: str = Field(examples=["d3"])
 
 
 class MatchCreated(BaseModel):
@@ -107,9 +129,8 @@ class MatchCreated(BaseModel):
 class RoundWrite(_Strict):
     version: int = Field(ge=1, le=2**31, description="The match version the client last saw.")
     round: dict[str, Any] = Field(
-        description="The round document: for Tranca the `cardscore tranca score` JSON, for "
-        'Gong Zhu `{"piles": [four piles]}`.',
-        json_schema_extra={"example": TRANCA_ROUND_EXAMPLE},
+        description="The round document, in the match's game's own shape (below); the game "
+        "checks it and names every problem."
     )
 
 
@@ -183,11 +204,7 @@ class SavedOut(BaseModel):
     over: bool
 
 
-class GongzhuHandIn(_Strict):
-    piles: list[Annotated[str, StringConstraints(max_length=MAX_PILE_TEXT)]] = Field(
-        min_length=4, max_length=4
-    )
-    notation: Literal["pile", "cards"] = "pile"
+class GongzhuHandIn(GongzhuRoundIn):
     rules: GongzhuRulesIn = Field(default_factory=GongzhuRulesIn)
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardscore.cards import parse_cards
-from cardscore.errors import CardscoreError
+from cardscore.errors import CardscoreError, Problem
 from cardscore.gongzhu import Match, Rules, format_pile, parse_pile
 from cardscore.limits import MAX_PILE_TEXT
 from cardscore.web.games.base import Checked, Defaults, RoundSummary, Summary, breakdown_dict
@@ -41,7 +41,9 @@ def _piles(document: Mapping[str, Any]) -> list[str]:
             problems.append(f"pile {number} is {pile!r}, not a string")
             continue
         if len(pile) > MAX_PILE_TEXT:
-            problems.append(f"pile {number} has {len(pile)} characters; at most {MAX_PILE_TEXT}")
+            problems.append(
+                Problem.of("pile_text_too_long", position=number, n=len(pile), limit=MAX_PILE_TEXT)
+            )
             continue
         try:
             cards = parse_cards(pile) if notation == "cards" and pile.strip() else parse_pile(pile)

@@ -16,6 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from cardscore.web.games import web_games
+
 __all__ = ["JS_KEYS", "LANGUAGES", "choose_language", "messages", "translator"]
 
 LANGUAGES = {"en": "English", "pt-BR": "Português (Brasil)"}
@@ -27,12 +29,23 @@ JS_KEYS = (
     *("nobody_went_out", "editing_round", "new_round", "who_went_out", "hand_of"),
     *("photo", "photo_reading", "photo_read", "photo_flagged", "photo_unavailable"),
     *("photo_replacing", "photo_maybe", "photo_delete", "photo_cancel", "photo_card"),
+    *("photo_preparing", "photo_sending", "saving", "checking", "undoing"),
+    *("no_connection", "slow_connection", "http_error"),
 )
 
 
-@cache
 def messages(language: str) -> dict[str, str]:
-    data: dict[str, str] = json.loads((_HERE / _FILES[language]).read_text(encoding="utf-8"))
+    """The page text in ``language``: the app's, then what each registered game brings."""
+    return _messages(language, tuple(g.i18n for g in web_games() if g.i18n is not None))
+
+
+@cache
+def _messages(language: str, folders: tuple[Path, ...]) -> dict[str, str]:
+    data: dict[str, str] = {}
+    for folder in (_HERE, *folders):
+        path = folder / _FILES[language]
+        if path.is_file():
+            data = {**json.loads(path.read_text(encoding="utf-8")), **data}
     return data
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -9,7 +10,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
 from cardscore.errors import CardscoreError
-from cardscore.web.pages.render import posted_form, render, store_of
+from cardscore.web.api.schemas import CrossKingsMatchIn
+from cardscore.web.i18n import translator
+from cardscore.web.i18n.text import number
+from cardscore.web.pages.forms import checked
+from cardscore.web.pages.render import language_of, posted_form, render, store_of
 from cardscore.web.store import Snapshot
 
 __all__ = ["board_context", "router"]
@@ -25,16 +30,19 @@ def crosskings_page(request: Request) -> HTMLResponse:
 @router.post("/crosskings", response_class=HTMLResponse)
 async def crosskings_create(request: Request) -> Response:
     fields = await posted_form(request)
-    try:
-        level = int(fields.get("level", "2"))
-        created = store_of(request).create("crosskings", {"level": level})
-    except (CardscoreError, ValueError) as error:
-        problems = error.problems if isinstance(error, CardscoreError) else [str(error)]
-        return render(request, "crosskings.html", 422, values=fields, problems=problems)
-    return RedirectResponse(f"/m/{created.id}/{created.edit_key}", status_code=303)
+    data = {"game": "crosskings", "level": fields.get("level", "2")}
+    model, problems = checked(CrossKingsMatchIn, data, language_of(request))
+    if model is not None:
+        try:
+            created = store_of(request).create("crosskings", model.model_dump())
+        except CardscoreError as error:
+            problems = list(error.problems)
+        else:
+            return RedirectResponse(f"/m/{created.id}/{created.edit_key}", status_code=303)
+    return render(request, "crosskings.html", 422, values=fields, problems=problems)
 
 
-def board_context(snapshot: Snapshot) -> dict[str, Any]:
+def board_context(snapshot: Snapshot, language: str = "en") -> dict[str, Any]:
     """The board with, on the player's turn, every legal move's exact value when it is quick."""
     from cardscore.crosskings import Board, analyse
     from cardscore.web.games.crosskings import game_of
@@ -47,10 +55,27 @@ def board_context(snapshot: Snapshot) -> dict[str, Any]:
         except TimeoutError:
             analysis = None
     return {
-        "board": Markup(Board(game, analysis).svg()),
+        "board": Markup(_status_in(Board(game, analysis).svg(), game, analysis, language)),
         "analysis": analysis.as_dict() if analysis else None,
         "your_turn": not game.is_over and game.to_move == 1,
     }
+
+
+def _status_in(svg: str, game: Any, analysis: Any, language: str) -> str:
+    """The board's last line (whose turn, the scores, the cards left) in ``language``."""
+    t = translator(language)
+    p1, p2 = number(game.p1.score(), language), number(game.p2.score(), language)
+    if game.is_over:
+        status = t("crosskings.status_over", p1=p1, p2=p2)
+    else:
+        left = number(game.cards_left, language)
+        status = t("crosskings.status", player=game.to_move, p1=p1, p2=p2, left=left)
+        if analysis is not None:
+            status += t("crosskings.status_best", cell=analysis.best.cell)
+    # The status is the board's last text element (cardscore.crosskings.svg draws it last).
+    head, _, tail = svg.rpartition("</text>")
+    start = head.rindex(">") + 1
+    return f"{head[:start]}{html.escape(status)}</text>{tail}"
 
 
 _ANALYSIS_SECONDS = 0.5

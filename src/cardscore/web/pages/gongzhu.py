@@ -6,7 +6,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cardscore.errors import CardscoreError
-from cardscore.web.pages.render import posted_form, render, store_of
+from cardscore.web.api.schemas import GongzhuMatchIn
+from cardscore.web.pages.forms import checked
+from cardscore.web.pages.render import language_of, posted_form, render, store_of
 
 __all__ = ["router"]
 
@@ -41,12 +43,17 @@ async def gongzhu_score(request: Request) -> HTMLResponse:
 
 @router.post("/gongzhu/new", response_class=HTMLResponse)
 async def gongzhu_create(request: Request) -> Response:
+    """The form's match, checked by the API's own model (:class:`GongzhuMatchIn`)."""
     fields = await posted_form(request)
-    players = [fields.get(f"player{i}", "").strip()[:40] or f"P{i + 1}" for i in range(4)]
-    try:
-        limit = int(fields.get("limit", "-1000") or "-1000")
-        created = store_of(request).create("gongzhu", {"players": players, "limit": limit})
-    except (CardscoreError, ValueError) as error:
-        problems = error.problems if isinstance(error, CardscoreError) else [str(error)]
-        return render(request, "gongzhu.html", 422, values=fields, result=None, problems=problems)
-    return RedirectResponse(f"/m/{created.id}/{created.edit_key}", status_code=303)
+    players = [fields.get(f"player{i}", "").strip() or f"P{i + 1}" for i in range(4)]
+    limit = fields.get("limit", "").strip().replace(".", "").replace(",", "") or "-1000"
+    data = {"game": "gongzhu", "players": players, "limit": limit}
+    model, problems = checked(GongzhuMatchIn, data, language_of(request))
+    if model is not None:
+        try:
+            created = store_of(request).create("gongzhu", model.model_dump())
+        except CardscoreError as error:
+            problems = list(error.problems)
+        else:
+            return RedirectResponse(f"/m/{created.id}/{created.edit_key}", status_code=303)
+    return render(request, "gongzhu.html", 422, values=fields, result=None, problems=problems)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from cardscore.web.games import adapters
 from cardscore.web.i18n import LANGUAGES, translator
-from cardscore.web.pages.render import LANG_COOKIE, json_markup, language_of, render
+from cardscore.web.pages.render import LANG_COOKIE, games_of, json_markup, language_of, render
 
 __all__ = ["router"]
 
@@ -20,8 +20,15 @@ router = APIRouter(include_in_schema=False)
 def home(request: Request) -> HTMLResponse:
     t = translator(language_of(request))
     # The script lists kept matches and standings by game: it shows each game's own name.
-    names = {game: t(f"game.{game}") for game in adapters()}
+    names = {game.name: _name(t, game.name, game.title) for game in games_of(request)}
     return render(request, "home.html", game_names=json_markup(names))
+
+
+def _name(t: Callable[..., str], name: str, title: str) -> str:
+    """The game's name in the page's language (its registry title where it has none)."""
+    key = f"game.{name}"
+    text = t(key)
+    return title if text == key else text
 
 
 @router.get("/lang/{code}")

@@ -24,7 +24,16 @@ from starlette.concurrency import run_in_threadpool
 from cardscore.web.api.routes import match_out
 from cardscore.web.charts import COLOURS, totals_chart
 from cardscore.web.games import Summary
-from cardscore.web.pages.render import js_text, json_markup, language_of, qr_svg, render, store_of
+from cardscore.web.i18n import translator
+from cardscore.web.pages.render import (
+    games_of,
+    js_text,
+    json_markup,
+    language_of,
+    qr_svg,
+    render,
+    store_of,
+)
 from cardscore.web.photos import recognizer
 from cardscore.web.security import share_key_for
 
@@ -159,21 +168,25 @@ def _match_page(
         # The share key follows (read only): the edit key stays out of another URL.
         "events": f"/api/matches/{match_id}/events?key={share_key}",
     }
-    extra: dict[str, Any] = {}
-    if match.game == "crosskings":
-        from cardscore.web.pages.crosskings import board_context
-
-        extra = board_context(snapshot)
+    game = next(game for game in games_of(request) if game.name == match.game)
+    extra: dict[str, Any] = (
+        game.match_context(snapshot, page_data["lang"]) if game.match_context else {}
+    )
     older = max(1, start + 1 - OLDER) if start > 0 else None
     page = render(
         request,
-        f"match_{match.game}.html",
+        game.web.match_template or f"match_{game.name}.html",
         **extra,
         match=match,
         older=older,
         colours=COLOURS,
         chart=Markup(
-            totals_chart(match.sides, [r["totals"] for r in summary["rounds"]], match.target)
+            totals_chart(
+                match.sides,
+                [r["totals"] for r in summary["rounds"]],
+                match.target,
+                translator(page_data["lang"])("chart.label"),
+            )
         ),
         share_url=share_url,
         share_qr=qr_svg(share_url) if share_url else None,

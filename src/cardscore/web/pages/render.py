@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
+from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from cardscore.web.games import adapters
+from cardscore.web.games import WebGame, web_games
 from cardscore.web.i18n import JS_KEYS, LANGUAGES, choose_language, messages, translator
+from cardscore.web.i18n.text import formatters
 from cardscore.web.problems import ProblemError
 from cardscore.web.security import csrf_matches, csrf_signed, new_csrf_token
 from cardscore.web.store import MatchStore
@@ -22,6 +24,7 @@ __all__ = [
     "CSRF_COOKIE",
     "LANG_COOKIE",
     "error_page",
+    "games_of",
     "js_text",
     "json_markup",
     "language_of",
@@ -31,7 +34,24 @@ __all__ = [
     "store_of",
 ]
 
-templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
+_TEMPLATES = Path(__file__).parent.parent / "templates"
+
+
+class _GameTemplates(BaseLoader):
+    """The app's templates, then those of every registered game that brings its own."""
+
+    def get_source(
+        self, environment: Environment, template: str
+    ) -> tuple[str, str | None, Callable[[], bool] | None]:
+        folders = [_TEMPLATES, *(g.templates for g in web_games() if g.templates is not None)]
+        return ChoiceLoader([FileSystemLoader(f) for f in folders]).get_source(
+            environment, template
+        )
+
+
+templates = Jinja2Templates(
+    env=Environment(loader=_GameTemplates(), autoescape=select_autoescape())
+)
 CSRF_COOKIE = "cardscore_csrf"
 LANG_COOKIE = "cardscore_lang"
 
@@ -43,6 +63,12 @@ def language_of(request: Request) -> str:
 def store_of(request: Request) -> MatchStore:
     store: MatchStore = request.app.state.store
     return store
+
+
+def games_of(request: Request) -> tuple[WebGame, ...]:
+    """The games the app was built with (the registry's, when it was created)."""
+    games: tuple[WebGame, ...] = request.app.state.games
+    return games
 
 
 def qr_svg(text: str) -> Markup:
@@ -67,9 +93,9 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
             "lang": language,
             "languages": LANGUAGES,
             "csrf": csrf,
-            "games": adapters(),
-            "poker": importlib.util.find_spec("cardscore.poker") is not None,
+            "games": games_of(request),
             "path": request.url.path,
+            **formatters(language),
             **context,
         },
         status_code=status,

@@ -6,16 +6,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cardscore.errors import CardscoreError
-from cardscore.web.pages.render import posted_form, render, store_of
+from cardscore.web.api.schemas import TrancaMatchIn
+from cardscore.web.i18n import translator
+from cardscore.web.pages.forms import checked
+from cardscore.web.pages.render import language_of, posted_form, render, store_of
 
 __all__ = ["router"]
 
 router = APIRouter(include_in_schema=False)
-
-
-# --- Tranca -------------------------------------------------------------------------------
-
-_TEAM_SIZES = {2: 1, 3: 1, 4: 2, 6: 3}
 
 
 @router.get("/tranca/new", response_class=HTMLResponse)
@@ -25,38 +23,37 @@ def tranca_new(request: Request) -> HTMLResponse:
 
 @router.post("/tranca/new", response_class=HTMLResponse)
 async def tranca_create(request: Request) -> Response:
+    """The form's match, checked by the API's own model (:class:`TrancaMatchIn`)."""
     fields = await posted_form(request)
-    problems: list[str] = []
-    try:
-        players = int(fields.get("players", "4"))
-    except ValueError:
-        players = 0
-    if players not in _TEAM_SIZES:
-        problems.append("players: choose 2, 3, 4 or 6")
-        players = 4
-    teams_count = players if players in (2, 3) else 2
+    language = language_of(request)
+    t = translator(language)
+    players = fields.get("players", "4").strip()
+    team_size, teams_count = _TEAM_SIZES.get(players, (0, 2))
     teams = []
     for team in range(teams_count):
-        names = [
-            fields.get(f"team{team}_player{p}", "").strip() for p in range(_TEAM_SIZES[players])
-        ]
+        names = [fields.get(f"team{team}_player{p}", "").strip() for p in range(team_size)]
         names = [n for n in names if n]
-        name = fields.get(f"team{team}_name", "").strip() or " & ".join(names) or f"Team {team + 1}"
-        teams.append({"name": name[:40], "players": [n[:40] for n in names]})
-    target_text = fields.get("target", "").strip()
-    target = None
-    if target_text:
+        # A team with no name of its own is called by its players, when that fits.
+        joined = " & ".join(names)
+        default = joined if 0 < len(joined) <= _NAME_MAX else f"{t('tranca.team')} {team + 1}"
+        teams.append(
+            {"name": fields.get(f"team{team}_name", "").strip() or default, "players": names}
+        )
+    target = fields.get("target", "").strip().replace(".", "").replace(",", "") or None
+    # The count is a choice (Literal), which lax mode does not read from text.
+    count = int(players) if players.isdigit() else players
+    data = {"game": "tranca", "players": count, "teams": teams, "target": target}
+    model, problems = checked(TrancaMatchIn, data, language)
+    if model is not None:
         try:
-            target = int(target_text)
-        except ValueError:
-            problems.append(f"target: {target_text!r} is not a whole number")
-    if not problems:
-        try:
-            created = store_of(request).create(
-                "tranca", {"players": players, "teams": teams, "target": target}
-            )
+            created = store_of(request).create("tranca", model.model_dump())
         except CardscoreError as error:
-            problems.extend(error.problems)
+            problems = list(error.problems)
         else:
             return RedirectResponse(f"/m/{created.id}/{created.edit_key}", status_code=303)
     return render(request, "tranca_new.html", 422, values=fields, problems=problems)
+
+
+# Players → (players in a team, teams); an unknown count is the model's to refuse.
+_TEAM_SIZES = {"2": (1, 2), "3": (1, 3), "4": (2, 2), "6": (3, 2)}
+_NAME_MAX = 40

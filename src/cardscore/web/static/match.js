@@ -7,15 +7,53 @@ const TEXT = (() => {
 })();
 const tr = (key) => TEXT[key] || key;
 
+const TIMEOUT_MS = 20000; // a request still unanswered then is reported, not waited on forever
+
+// A call to the JSON API: { ok, status, data }; status 0 when no answer came (offline, the
+// server down or too slow), with `timedOut` telling which.
 async function api(method, path, body, extraHeaders) {
-  const response = await fetch(path, {
-    method,
-    headers: { "Content-Type": "application/json", Authorization: "Bearer " + MATCH.key, ...extraHeaders },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), TIMEOUT_MS);
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: {
+        "Content-Type": "application/json",
+        "Accept-Language": document.documentElement.lang || "en",
+        Authorization: "Bearer " + MATCH.key,
+        ...extraHeaders,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: abort.signal,
+    });
+  } catch (e) {
+    return { ok: false, status: 0, data: null, timedOut: abort.signal.aborted };
+  } finally {
+    clearTimeout(timer);
+  }
   let data = null;
   try { data = await response.json(); } catch (e) { data = null; }
   return { ok: response.ok, status: response.status, data };
+}
+
+// While `work` runs, `button` is disabled and says what is happening (`label`), with a spinner.
+async function busy(button, label, work) {
+  if (!button) return work();
+  const before = button.textContent;
+  const wasDisabled = button.disabled;
+  button.disabled = true;
+  button.classList.add("busy");
+  button.setAttribute("aria-busy", "true");
+  button.textContent = label;
+  try {
+    return await work();
+  } finally {
+    button.textContent = before;
+    button.classList.remove("busy");
+    button.removeAttribute("aria-busy");
+    button.disabled = wasDisabled;
+  }
 }
 
 function showMessages(lines, kind) {
@@ -34,19 +72,30 @@ function showMessages(lines, kind) {
   box.scrollIntoView({ block: "nearest" });
 }
 
+// What went wrong, in the page's language: the problem body's messages, or why none came.
 function problemsOf(result) {
-  if (result.data && Array.isArray(result.data.problems)) return result.data.problems;
-  return ["HTTP " + result.status];
+  if (result.status === 0) return [tr(result.timedOut ? "slow_connection" : "no_connection")];
+  const problems = result.data && result.data.problems;
+  if (Array.isArray(problems) && problems.length) {
+    return problems.map((p) => (typeof p === "string" ? p : p.message || p.code));
+  }
+  return [fill(tr("http_error"), { status: result.status })];
+}
+
+function fill(text, values) {
+  return text.replace(/\{(\w+)\}/g, (_, k) => String(values[k]));
 }
 
 // Save (add or replace) a round; true when the server stored it. The page then refreshes its
-// live parts (refreshMatch), so the answer need not repeat the whole match.
+// live parts (refreshMatch), so the answer need not repeat the whole match. The Save button
+// shows the request in flight and cannot send it twice.
 async function saveRound(document_, editing) {
   const body = { version: MATCH.version, round: document_ };
   const minimal = { Prefer: "return=minimal" };
-  const result = editing
-    ? await api("PUT", `/api/matches/${MATCH.id}/rounds/${editing}`, body, minimal)
-    : await api("POST", `/api/matches/${MATCH.id}/rounds`, body, minimal);
+  const button = document.getElementById("save-round");
+  const result = await busy(button, tr("saving"), () => (editing
+    ? api("PUT", `/api/matches/${MATCH.id}/rounds/${editing}`, body, minimal)
+    : api("POST", `/api/matches/${MATCH.id}/rounds`, body, minimal)));
   if (result.ok) {
     await refreshMatch();
     return true;
@@ -158,7 +207,7 @@ document.addEventListener("DOMContentLoaded", () => {
   if (undo) {
     undo.addEventListener("click", async () => {
       if (!window.confirm(tr("undo_confirm"))) return;
-      const result = await api("POST", `/api/matches/${MATCH.id}/undo`, { version: MATCH.version });
+      const result = await busy(undo, tr("undoing"), () => api("POST", `/api/matches/${MATCH.id}/undo`, { version: MATCH.version }));
       if (result.ok) await refreshMatch();
       else showMessages(problemsOf(result), "problems");
     });

@@ -6,9 +6,14 @@
   const DRAFT_KEY = `cardscore-draft-${MATCH.id}`;
   const PHOTOS_KEY = `cardscore-photos-${MATCH.id}`;
   const PHOTO_SIDE = 1280; // the kept copy's longest side, in pixels (about 200 kB as JPEG)
+  // What is uploaded: at most 3072 px on the longest side. A 12 MP phone photo (4032×3024)
+  // goes as 7 MP, a 50 MP one as 7 MP instead of 50; recognition reads the six real photos
+  // (3000×2000) as well at 2560 px as at full size (65 of 66 cards), so 3072 leaves a margin.
+  const UPLOAD_SIDE = 3072;
   const SUITS = [["S", "♠", "black"], ["H", "♥", "red"], ["D", "♦", "red"], ["C", "♣", "black"]];
   const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
   const PILE_RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "2"];
+  const NUMBER = new Intl.NumberFormat(document.documentElement.lang || "en");
   let editing = null;
   let active = null;
   // Per team with a photo: what recognition saw, each card's code as corrected (null: deleted),
@@ -27,7 +32,6 @@
     for (const child of children) node.append(child);
     return node;
   };
-  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => String(values[k]));
   const tokens = (text) => text.split(/[\s,;]+/).filter(Boolean);
   const cardsText = (cards) => (cards || []).join(" ");
   // "Kh" → "K♥", as on the picker (the codes stay in the fields: any notation is read).
@@ -214,46 +218,93 @@
     }
   }
 
-  // A copy of the photo small enough to keep in the draft (a JPEG data: URL), or null.
-  async function shrink(file) {
+  // The photo drawn again at most `side` pixels on its longest side, as a JPEG Blob; null when
+  // the browser cannot decode it, or (`onlyLarger`) when it is no larger than that already:
+  // the file then goes as it is.
+  async function downsize(file, side, quality, onlyLarger = false) {
     try {
-      const bitmap = await createImageBitmap(file);
-      const scale = Math.min(1, PHOTO_SIDE / Math.max(bitmap.width, bitmap.height));
+      const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+      const scale = Math.min(1, side / Math.max(bitmap.width, bitmap.height));
+      if (onlyLarger && scale === 1) { bitmap.close(); return null; }
       const canvas = el("canvas", { width: Math.round(bitmap.width * scale), height: Math.round(bitmap.height * scale) });
       canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
       bitmap.close();
-      return canvas.toDataURL("image/jpeg", 0.7);
+      return await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", quality));
     } catch (e) {
       return null;
     }
   }
 
+  // A copy of the photo small enough to keep in the draft (a JPEG data: URL), or null.
+  async function shrink(file) {
+    const blob = await downsize(file, PHOTO_SIDE, 0.7);
+    if (!blob) return null;
+    return new Promise((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result);
+      reader.onerror = () => resolve(null);
+      reader.readAsDataURL(blob);
+    });
+  }
+
+  // Upload with progress (fetch cannot report it): { ok, status, data } as api() gives.
+  function upload(path, body, onProgress) {
+    return new Promise((resolve) => {
+      const request = new XMLHttpRequest();
+      request.open("POST", path);
+      request.setRequestHeader("Accept-Language", document.documentElement.lang || "en");
+      if (MATCH.key) request.setRequestHeader("Authorization", "Bearer " + MATCH.key);
+      request.timeout = 120000;
+      request.upload.addEventListener("progress", (event) => {
+        if (event.lengthComputable) onProgress(event.loaded / event.total);
+      });
+      request.upload.addEventListener("load", () => onProgress(1));
+      request.addEventListener("load", () => {
+        let data = null;
+        try { data = JSON.parse(request.responseText); } catch (e) { data = null; }
+        resolve({ ok: request.status >= 200 && request.status < 300, status: request.status, data });
+      });
+      request.addEventListener("error", () => resolve({ ok: false, status: 0, data: null }));
+      request.addEventListener("timeout", () => resolve({ ok: false, status: 0, data: null, timedOut: true }));
+      request.send(body);
+    });
+  }
+
   // The photo flow: recognition fills the team's melds, piles and dollars; the photo is shown
   // with every card outlined (unsure ones in orange). Tapping an outline opens the card picker
   // to replace or delete that card; the team's fields are then refilled from the photo.
+  // The photo is downsized here before it goes (a phone's photo is megabytes over a weak
+  // connection); the message line says what is happening: preparing, sending (%), reading.
   async function readPhoto(index, file) {
-    showMessages([tr("photo_reading")], "ok");
-    const copy = shrink(file);
-    const body = new FormData();
-    body.append("photo", file);
-    const response = await fetch(`/api/matches/${MATCH.id}/photos`, {
-      method: "POST", body, headers: { Authorization: "Bearer " + MATCH.key },
-    });
-    let data = null;
-    try { data = await response.json(); } catch (e) { data = null; }
-    if (!response.ok) { showMessages(problemsOf({ status: response.status, data }), "problems"); return; }
-    if (!data.recognized) { showMessages([tr("photo_unavailable")], "problems"); return; }
-    const seen = data.recognized;
-    endReplace();
-    const image = await copy;
-    photos[index] = { seen, codes: seen.cards.map((c) => c.card), fixed: [], image, view: null };
-    photos[index].view = drawPhoto(index, image || URL.createObjectURL(file), seen);
-    applyPhoto(index);
-    savePhotos();
-    const flagged = seen.cards.filter((c) => c.flagged).map((c) => c.card);
-    const lines = [fill(tr("photo_read"), { n: seen.cards.length })];
-    if (flagged.length) lines.push(fill(tr("photo_flagged"), { cards: flagged.join(" ") }));
-    showMessages(lines, "ok");
+    const input = document.querySelectorAll("fieldset.team-entry")[index].querySelector("input.photo");
+    input.disabled = true;
+    try {
+      showMessages([tr("photo_preparing")], "ok");
+      const copy = shrink(file);
+      const small = await downsize(file, UPLOAD_SIDE, 0.92, true);
+      const body = new FormData();
+      if (small) body.append("photo", small, "photo.jpg");
+      else body.append("photo", file);
+      const result = await upload(`/api/matches/${MATCH.id}/photos`, body, (done) => {
+        showMessages([done < 1 ? fill(tr("photo_sending"), { percent: Math.round(done * 100) }) : tr("photo_reading")], "ok");
+      });
+      if (!result.ok) { showMessages(problemsOf(result), "problems"); return; }
+      const data = result.data;
+      if (!data || !data.recognized) { showMessages([tr("photo_unavailable")], "problems"); return; }
+      const seen = data.recognized;
+      endReplace();
+      const image = await copy;
+      photos[index] = { seen, codes: seen.cards.map((c) => c.card), fixed: [], image, view: null };
+      photos[index].view = drawPhoto(index, image || URL.createObjectURL(file), seen);
+      applyPhoto(index);
+      savePhotos();
+      const flagged = seen.cards.filter((c) => c.flagged).map((c) => c.card);
+      const lines = [fill(tr("photo_read"), { n: seen.cards.length })];
+      if (flagged.length) lines.push(fill(tr("photo_flagged"), { cards: flagged.join(" ") }));
+      showMessages(lines, "ok");
+    } finally {
+      if (input.isConnected) input.disabled = false;
+    }
   }
 
   // What the photo's cards (as corrected) make: the groups recognition found, in its order.
@@ -397,29 +448,48 @@
     label.classList.remove("flagged");
   }
 
+  // The picker for a thumb: a suit row (the chosen suit sticks) above two rows of ranks, each
+  // rank button naming the card it adds; ⌫ takes back the field's last card.
   function buildPicker() {
     const picker = document.getElementById("picker");
-    for (const [suit, symbol, colour] of SUITS) {
-      const row = el("div", { class: "picker-row" });
-      for (const rank of RANKS) {
-        const button = el("button", { type: "button", class: `card ${colour}`, "data-card": rank + suit, text: (rank === "T" ? "10" : rank) + symbol });
-        button.addEventListener("click", () => {
-          if (replacing) { replaceCard(rank + suit.toLowerCase()); return; }
-          if (!active) return;
-          active.value = (active.value.trim() + " " + rank + suit).trim();
-          saveDraft();
-        });
-        row.append(button);
-      }
-      picker.append(row);
+    const suits = el("div", { class: "picker-suits" });
+    const ranks = el("div", { class: "picker-ranks" });
+    let suit = SUITS[0];
+    const rankButtons = RANKS.map((rank) => {
+      const button = el("button", { type: "button", class: "card" });
+      button.addEventListener("click", () => {
+        if (replacing) { replaceCard(rank + suit[0].toLowerCase()); return; }
+        if (!active) return;
+        active.value = (active.value.trim() + " " + rank + suit[0]).trim();
+        saveDraft();
+      });
+      return button;
+    });
+    const suitButtons = SUITS.map((each) => {
+      const button = el("button", { type: "button", class: `suit ${each[2]}`, "data-suit": each[0], text: each[1], "aria-pressed": "false" });
+      button.addEventListener("click", () => choose(each));
+      return button;
+    });
+    function choose(chosen) {
+      suit = chosen;
+      suitButtons.forEach((button, i) => button.setAttribute("aria-pressed", String(SUITS[i] === chosen)));
+      rankButtons.forEach((button, i) => {
+        const rank = RANKS[i];
+        button.dataset.card = rank + chosen[0];
+        button.className = `card ${chosen[2]}`;
+        button.textContent = (rank === "T" ? "10" : rank) + chosen[1];
+      });
     }
-    const back = el("button", { type: "button", class: "card back", text: "⌫", title: tr("remove_last") });
+    choose(SUITS[0]);
+    suits.append(...suitButtons);
+    const back = el("button", { type: "button", class: "card back", text: "⌫", title: tr("remove_last"), "aria-label": tr("remove_last") });
     back.addEventListener("click", () => {
       if (!active) return;
       active.value = tokens(active.value).slice(0, -1).join(" ");
       saveDraft();
     });
-    picker.append(back);
+    ranks.append(...rankButtons, back);
+    picker.append(suits, ranks);
     // Shown while a card tapped on a photo waits to be replaced or deleted.
     const maybe = el("button", { type: "button", class: "replace-maybe" });
     maybe.addEventListener("click", () => replaceCard(maybe.dataset.card));
@@ -438,9 +508,9 @@
     const box = document.getElementById("preview");
     box.replaceChildren();
     for (const team of data.breakdowns || []) {
-      const table = el("table", { class: "breakdown" }, [el("caption", {}, [team.side + ": ", el("strong", { text: String(team.total) })])]);
+      const table = el("table", { class: "breakdown" }, [el("caption", {}, [team.side + ": ", el("strong", { text: NUMBER.format(team.total) })])]);
       for (const term of team.terms) {
-        table.append(el("tr", {}, [el("td", { text: tr("term." + term.name) }), el("td", { class: "num", text: String(term.points) }), el("td", { text: term.detail })]));
+        table.append(el("tr", {}, [el("td", { text: tr("term." + term.name) }), el("td", { class: "num", text: NUMBER.format(term.points) }), el("td", { text: term.detail })]));
       }
       box.append(table);
     }
@@ -455,8 +525,10 @@
     restorePhotos(draft);
     form.addEventListener("input", saveDraft);
     form.addEventListener("change", saveDraft);
-    document.getElementById("check-round").addEventListener("click", async () => {
-      const result = await api("POST", "/api/tranca/score", readForm());
+    const check = document.getElementById("check-round");
+    check.addEventListener("click", async () => {
+      saveDraft();
+      const result = await busy(check, tr("checking"), () => api("POST", "/api/tranca/score", readForm()));
       if (result.ok) { showMessages([], "ok"); showPreview(result.data); }
       else { showPreview({}); showMessages(problemsOf(result), "problems"); }
     });

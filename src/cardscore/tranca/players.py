@@ -1,0 +1,230 @@
+"""Computer players for Tranca, by level.
+
+- level 0 — a random legal action;
+- level 1 — greedy: the action that lays the most points now (discarding the costliest card);
+- level 2 — a heuristic planner: lays like level 1, but keeps 2s and pairs toward canastras,
+  discards what the next opponent's melds cannot take, and guards the pile with black 3s;
+- level 3 — information-set Monte Carlo tree search: for each decision it samples the hidden
+  cards (other hands, stock, mortos) consistently with what the player has seen, tries level 2's
+  best few actions in each sample with the UCB1 rule, plays each on with level 1 for a few turns,
+  takes everything back with the engine's ``undo``, and judges the position by the scorer's
+  totals as if the round ended there — all under a time budget per move.
+
+Every player sees only what its seat may see: its hand and the public table (level 3 looks at
+the rest only through samples redealt by :meth:`TrancaState.determinized`).
+
+>>> from cardscore.tranca.game import TrancaState
+>>> game = TrancaState(players=2, seed=4)
+>>> bots = [computer(2, seed=1), computer(1, seed=2)]
+>>> while not game.is_over:
+...     _ = game.play(bots[game.to_act].choose(game))
+>>> sorted(game.score().totals) == sorted(game.team_name(t) for t in range(2))
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from cardscore.cards import Card
+from cardscore.tranca.actions import Action, ActionKind
+from cardscore.tranca.game import _CARDS, TrancaState, _is_meld, _sorted
+from cardscore.tranca.rules import (
+    CANASTRA_SIZE,
+    CLEAN_CANASTRA,
+    DIRTY_CANASTRA,
+    TWOS_CANASTRA,
+    card_points,
+)
+
+__all__ = ["LEVELS", "Computer", "computer", "hint"]
+
+LEVELS = (0, 1, 2, 3)
+_POINTS = tuple(card_points(c) for c in _CARDS)
+_BLACK_THREES = frozenset({Card("3s").id, Card("3c").id})
+
+
+def _laid(state: TrancaState, action: Action) -> tuple[int, ...]:
+    """The card ids an action puts on the table (the pile's top for a take)."""
+    ids = tuple(c.id for c in action.cards)
+    if action.kind is ActionKind.TAKE:
+        return (*ids, state.discard[-1])
+    if action.kind in (ActionKind.MELD, ActionKind.ADD):
+        return ids
+    return ()
+
+
+def _meld_after(state: TrancaState, action: Action) -> tuple[int, ...]:
+    laid = _laid(state, action)
+    if action.meld is None:
+        return _sorted(laid)
+    return _sorted((*state.melds[state.to_act % state.teams][action.meld], *laid))
+
+
+def _bonus_gained(state: TrancaState, action: Action) -> int:
+    """The canastra bonus an action completes (0 if it completes none)."""
+    if action.kind not in (ActionKind.TAKE, ActionKind.MELD, ActionKind.ADD):
+        return 0
+    after = _meld_after(state, action)
+    before = len(after) - len(_laid(state, action))
+    if len(after) < CANASTRA_SIZE or (action.meld is not None and before >= CANASTRA_SIZE):
+        return 0
+    if after[-1] < 4:
+        return TWOS_CANASTRA
+    return DIRTY_CANASTRA if after[0] < 4 else CLEAN_CANASTRA
+
+
+def greedy_value(state: TrancaState, action: Action) -> float:
+    """Level 1: points laid now (and any canastra closed); a discard sheds the costliest card."""
+    if action.kind is ActionKind.DRAW:
+        return 0.0
+    if action.kind is ActionKind.DISCARD:
+        card = action.cards[0].id
+        return -1000.0 + (100 if card in _BLACK_THREES else _POINTS[card])
+    return float(sum(_POINTS[i] for i in _laid(state, action)) + _bonus_gained(state, action))
+
+
+def _discard_cost(state: TrancaState, card: int) -> float:
+    """What level 2 loses by discarding ``card`` (the cheapest goes; never below greedy's order).
+
+    A card that fits the next opponent's melds hands them the pile, a 2 lets them take it with
+    any pair, and pairs and near neighbours in hand are canastras in the making; a card the next
+    opponent threw away before is one they do not collect.
+    """
+    seat = state.to_act
+    hand = state.hands[seat]
+    nxt = (seat + 1) % state.players
+    cost = 0.0
+    if any(_is_meld(_sorted((*m, card)), state._scoring) for m in state.melds[nxt % state.teams]):
+        cost += 500
+    if card < 4:
+        cost += 200
+    rank, suit = divmod(card, 4)
+    cost += 8 * (sum(hand[rank * 4 + s] for s in range(4)) - 1)
+    cost += 5 * sum(
+        1 for step in (-2, -1, 1, 2) if 2 <= rank + step <= 12 and hand[(rank + step) * 4 + suit]
+    )
+    if card in _discarded_by(state, nxt):
+        cost -= 15
+    return cost
+
+
+def _discarded_by(state: TrancaState, seat: int) -> set[int]:
+    return {
+        c.id
+        for s, action in state.history[-40:]
+        if s == seat and action.kind is ActionKind.DISCARD
+        for c in action.cards
+    }
+
+
+def planner_value(state: TrancaState, action: Action) -> float:
+    """Level 2's preference for an action (the highest is played).
+
+    It lays what greedy lays (going out and reaching the morto early pay), but discards with
+    :func:`_discard_cost`; a black 3 still goes first, which also blocks the pile for the next
+    player.
+    """
+    kind = action.kind
+    if kind is ActionKind.DRAW:
+        return 0.0
+    value = greedy_value(state, action)
+    if kind is ActionKind.DISCARD:
+        return value - _discard_cost(state, action.cards[0].id)
+    return 30.0 + value
+
+
+@dataclass
+class Computer:
+    """A computer player of ``level`` 0–3; ``budget`` is level 3's seconds per move."""
+
+    level: int = 1
+    seed: int | None = None
+    budget: float = 0.25
+    rollout_turns: int = 4
+    candidates: int = 5
+    rng: random.Random = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.level not in LEVELS:
+            raise ValueError(f"computer levels are 0 to 3, not {self.level!r}")
+        self.rng = random.Random(self.seed)
+
+    def choose(self, state: TrancaState) -> Action:
+        """The action this player takes now (for the seat whose turn it is)."""
+        actions = state.legal_actions()
+        if len(actions) == 1 or self.level == 0:
+            return actions[0] if len(actions) == 1 else self.rng.choice(actions)
+        if self.level == 1:
+            return max(actions, key=lambda a: greedy_value(state, a))
+        ranked = sorted(actions, key=lambda a: planner_value(state, a), reverse=True)
+        if self.level == 2:
+            return ranked[0]
+        return self._search(state, ranked[: self.candidates])
+
+    # -- level 3 ------------------------------------------------------------------------------
+
+    def _search(self, state: TrancaState, candidates: list[Action]) -> Action:
+        if len(candidates) == 1:
+            return candidates[0]
+        seat = state.to_act
+        team = seat % state.teams
+        totals = [0.0] * len(candidates)
+        visits = [0] * len(candidates)
+        deadline = time.perf_counter() + self.budget
+        world = state.determinized(seat, self.rng)
+        iteration = 0
+        while time.perf_counter() < deadline or iteration < len(candidates):
+            if iteration and iteration % len(candidates) == 0:
+                world = state.determinized(seat, self.rng)  # a fresh sample of hidden cards
+            index = self._ucb(totals, visits, iteration)
+            totals[index] += self._rollout(world, candidates[index], team)
+            visits[index] += 1
+            iteration += 1
+        best = max(range(len(candidates)), key=lambda i: (totals[i] / visits[i], -i))
+        return candidates[best]
+
+    @staticmethod
+    def _ucb(totals: list[float], visits: list[int], iteration: int) -> int:
+        for i, n in enumerate(visits):
+            if n == 0:
+                return i
+        log = math.log(iteration)
+        scale = 200.0  # points: the spread of a few turns' outcomes
+        return max(
+            range(len(visits)),
+            key=lambda i: totals[i] / visits[i] + scale * math.sqrt(2 * log / visits[i]),
+        )
+
+    def _rollout(self, world: TrancaState, action: Action, team: int) -> float:
+        """Play ``action`` and a few turns on in ``world``, value the table, and undo it all."""
+        played = 1
+        world.apply_legal(action)
+        turns = 0
+        last = world.to_act
+        while not world.is_over and turns < self.rollout_turns:
+            actions = world.legal_actions()
+            world.apply_legal(max(actions, key=lambda a: greedy_value(world, a)))
+            played += 1
+            if world.to_act != last:
+                turns += 1
+                last = world.to_act
+        totals = [t.total for t in world.score().teams]
+        mine = totals[team]
+        best_other = max(t for i, t in enumerate(totals) if i != team)
+        for _ in range(played):
+            world.undo()
+        return float(mine - best_other)
+
+
+def computer(level: int = 1, *, seed: int | None = None, budget: float = 0.25) -> Computer:
+    """A computer player (see the module documentation for the levels)."""
+    return Computer(level, seed, budget)
+
+
+def hint(state: TrancaState) -> Action:
+    """The move level 2 would make now (what ``hint`` shows a person)."""
+    return Computer(2).choose(state)

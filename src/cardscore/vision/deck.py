@@ -1,0 +1,198 @@
+"""Deck profiles: what the classifier learnt about one table's deck, in a small file.
+
+A profile is a correction to each shipped classifier's last layer: for a crop with embedding
+``e`` (the classifier's penultimate layer, its ONNX output ``embedding``) member ``m``'s
+logits become ``logits + W_m @ e + b_m``. :mod:`cardscore.vision.learn` fits ``W_m`` and
+``b_m`` in seconds from a deck's own index crops; while a profile is in use
+(:func:`reading_with`), :func:`cardscore.vision.classifier.classify` applies it. A profile
+is tied to the exact model files it was learnt on (their SHA-256): another model reads other
+embeddings, so a profile that does not fit is refused, never silently misapplied.
+
+The file is a NumPy ``.npz`` archive (no pickles) holding a JSON header (format, version,
+the models' names and hashes, the number of crops learnt per card) and the arrays.
+
+>>> import numpy as np
+>>> p = DeckProfile(("a.onnx",), ("0" * 64,), (np.zeros((53, 4), np.float32),),
+...                 (np.zeros(53, np.float32),), (0,) * 53, "test")
+>>> p.adjust(0, np.ones((2, 53), np.float32), np.ones((2, 4), np.float32)).shape
+(2, 53)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import zipfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from cardscore.errors import CardscoreError
+from cardscore.vision.labels import CLASSES
+
+__all__ = [
+    "FORMAT",
+    "MAX_BYTES",
+    "VERSION",
+    "DeckProfile",
+    "DeckProfileError",
+    "active_deck",
+    "model_hash",
+    "reading_with",
+]
+
+FORMAT = "cardscore-deck"
+VERSION = 1
+MAX_BYTES = 1 << 20  # a profile is small: one correction per class per member
+
+
+class DeckProfileError(CardscoreError):
+    """A deck profile that cannot be used: not a profile, another version, another model."""
+
+
+@lru_cache(maxsize=16)
+def _hash(path: str, size: int, mtime: float) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def model_hash(path: Path) -> str:
+    """The SHA-256 of a model file (cached while the file is unchanged)."""
+    stat = path.stat()
+    return _hash(str(path), stat.st_size, stat.st_mtime)
+
+
+@dataclass(frozen=True, eq=False)
+class DeckProfile:
+    """Per-member last-layer corrections learnt from one deck's crops."""
+
+    models: tuple[str, ...]  # the members' file names, in classify's order
+    hashes: tuple[str, ...]  # their SHA-256
+    weights: tuple[np.ndarray, ...]  # (53, embedding size) per member
+    biases: tuple[np.ndarray, ...]  # (53,) per member
+    examples: tuple[int, ...]  # index crops learnt per class (53; the last: background)
+    name: str = ""
+
+    def __repr__(self) -> str:
+        cards = sum(1 for n in self.examples[: CLASSES - 1] if n)
+        return f"<DeckProfile {self.name!r}: {cards} cards learnt, models {', '.join(self.models)}>"
+
+    def adjust(self, member: int, logits: np.ndarray, embedding: np.ndarray) -> np.ndarray:
+        """Member ``member``'s logits (N, 53) corrected for this deck, from its embeddings."""
+        out: np.ndarray = logits + embedding @ self.weights[member].T + self.biases[member]
+        return out.astype(np.float32)
+
+    def check(self, paths: Sequence[Path]) -> None:
+        """Raises :class:`DeckProfileError` unless ``paths`` are the models it was learnt on."""
+        hashes = tuple(model_hash(p) for p in paths)
+        if hashes != self.hashes:
+            raise DeckProfileError(
+                f"deck profile {self.name!r} was learnt with the models "
+                f"{', '.join(f'{n} ({h[:12]})' for n, h in zip(self.models, self.hashes, strict=True))}"
+                f"; these are {', '.join(f'{p.name} ({h[:12]})' for p, h in zip(paths, hashes, strict=True))}"
+                ": learn the deck again (cardscore deck learn)"
+            )
+
+    def save(self, path: Path) -> None:
+        """Writes the profile (``.deck``: a NumPy archive with a JSON header)."""
+        header = {
+            "format": FORMAT,
+            "version": VERSION,
+            "name": self.name,
+            "models": list(self.models),
+            "hashes": list(self.hashes),
+            "examples": list(self.examples),
+        }
+        arrays = {"header": np.array(json.dumps(header))}
+        for m, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            arrays[f"weight{m}"] = w.astype(np.float16)
+            arrays[f"bias{m}"] = b.astype(np.float32)
+        buffer = io.BytesIO()
+        np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]
+        path.write_bytes(buffer.getvalue())
+
+    @classmethod
+    def load(cls, path: Path) -> DeckProfile:
+        """Reads a profile written by :meth:`save`; a :class:`DeckProfileError` names what is
+        wrong with any other file."""
+        where = str(path)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise DeckProfileError(f"deck profile {where!r} does not exist") from None
+        except OSError as error:
+            raise DeckProfileError(f"deck profile {where!r} cannot be read ({error})") from None
+        if len(data) > MAX_BYTES:
+            raise DeckProfileError(f"{where!r} is larger than a deck profile can be (1 MB)")
+        try:
+            with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+                arrays = {k: archive[k] for k in archive.files}
+            header = json.loads(str(arrays["header"]))
+        except (zipfile.BadZipFile, ValueError, KeyError, OSError, EOFError):
+            raise DeckProfileError(
+                f"{where!r} is not a deck profile (make one with cardscore deck learn)"
+            ) from None
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise DeckProfileError(f"{where!r} is not a deck profile (no {FORMAT!r} header)")
+        if header.get("version") != VERSION:
+            raise DeckProfileError(
+                f"deck profile {where!r} has version {header.get('version')!r}; this cardscore "
+                f"reads version {VERSION}: learn the deck again"
+            )
+        problems = _shape_problems(where, header, arrays)
+        if problems:
+            raise DeckProfileError(problems)
+        n = len(header["models"])
+        return cls(
+            tuple(header["models"]),
+            tuple(header["hashes"]),
+            tuple(arrays[f"weight{m}"].astype(np.float32) for m in range(n)),
+            tuple(arrays[f"bias{m}"].astype(np.float32) for m in range(n)),
+            tuple(int(k) for k in header["examples"]),
+            str(header.get("name", "")),
+        )
+
+
+def _shape_problems(
+    where: str, header: dict[str, object], arrays: dict[str, np.ndarray]
+) -> list[str]:
+    models, hashes, examples = header.get("models"), header.get("hashes"), header.get("examples")
+    if not (isinstance(models, list) and isinstance(hashes, list) and len(models) == len(hashes)):
+        return [f"deck profile {where!r}: its models and hashes do not match up"]
+    if not isinstance(examples, list) or len(examples) != CLASSES:
+        return [f"deck profile {where!r}: it should count examples for {CLASSES} classes"]
+    problems = []
+    for m in range(len(models)):
+        w, b = arrays.get(f"weight{m}"), arrays.get(f"bias{m}")
+        if w is None or b is None or w.ndim != 2 or w.shape[0] != CLASSES or b.shape != (CLASSES,):
+            problems.append(f"deck profile {where!r}: member {m}'s correction is damaged")
+        elif not (np.isfinite(w).all() and np.isfinite(b).all()):
+            problems.append(f"deck profile {where!r}: member {m}'s correction is not finite")
+    return problems
+
+
+_ACTIVE: ContextVar[DeckProfile | None] = ContextVar("cardscore_deck", default=None)
+
+
+def active_deck() -> DeckProfile | None:
+    """The profile :func:`reading_with` put in use here, if any."""
+    return _ACTIVE.get()
+
+
+@contextmanager
+def reading_with(deck: DeckProfile | None) -> Iterator[None]:
+    """Every classification in this block (this thread or task) uses ``deck``.
+
+    A context rather than an argument: the crops of one photo are classified in several
+    stages, which all read with the same deck.
+    """
+    token = _ACTIVE.set(deck)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)

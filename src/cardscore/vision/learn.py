@@ -1,0 +1,336 @@
+"""Learning a table's deck in seconds: its own index crops refit the classifiers' last layer.
+
+Two ways to show cardscore a deck:
+
+- **labelled photos** (:func:`learn_from_labels`): each photo is read as usual; a card whose
+  reading agrees with the labels gives its index crops, labelled. A photo whose labels and
+  reading disagree is reported (which cards) and only its agreeing cards are learnt: a card
+  read more often than labelled is not learnt at all (which copy is wrong cannot be told).
+- **a spread** (:func:`learn_from_spread`): the whole deck face up, four rows by suit
+  (♠ ♥ ♦ ♣), A to K left to right. Each card's place says what it is, so even cards the
+  classifier cannot read yet are learnt: the ink blob at each of its two index corners.
+
+Each index crop is an example of its card, and the crop turned a quarter, a half and
+three quarters an example of "no index" (an index shows only upright). A correction to
+each member's last layer (:class:`~cardscore.vision.deck.DeckProfile`) is fitted to them by
+gradient descent on the ensemble's cross-entropy, pulled towards zero so that what the deck
+does not show stays as the shipped model reads it.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from cardscore.cards import Card, Rank, Suit, parse_cards
+from cardscore.errors import CardscoreError
+from cardscore.vision.classifier import MODEL_PATHS, outputs
+from cardscore.vision.deck import DeckProfile, model_hash
+from cardscore.vision.detect import _region_at, find_indices, read_blobs
+from cardscore.vision.image_io import load_image
+from cardscore.vision.labels import BACKGROUND, CLASSES
+from cardscore.vision.proposals import crop_batch, find_regions, normalise
+from cardscore.vision.recognition import recognize
+
+__all__ = [
+    "Examples",
+    "Learnt",
+    "PhotoCheck",
+    "SpreadError",
+    "fit",
+    "learn_from_labels",
+    "learn_from_spread",
+    "spread_examples",
+]
+
+STRENGTH = 1e-3  # the pull of the correction towards zero (per weight, squared)
+STEPS, RATE = 150, 0.02  # Adam's steps and step size
+SPREAD_ORDER = "A23456789TJQK"
+SPREAD_SUITS = "shdc"
+# In a spread, an index blob lies beyond these fractions of the half width and half height
+# from its card's centre, towards a corner.
+CORNER_U, CORNER_V = 0.35, 0.5
+
+
+class SpreadError(CardscoreError):
+    """A deck spread photo that does not show 52 cards in four rows of thirteen."""
+
+
+@dataclass(frozen=True)
+class Examples:
+    """Index crops (N, 32, 32, 3) and their classes (N,), 52 meaning "no index"."""
+
+    crops: np.ndarray
+    labels: np.ndarray
+
+    @staticmethod
+    def join(parts: Sequence[Examples]) -> Examples:
+        if not parts:
+            return Examples(np.zeros((0, 32, 32, 3), np.uint8), np.zeros(0, np.int64))
+        return Examples(
+            np.concatenate([p.crops for p in parts]), np.concatenate([p.labels for p in parts])
+        )
+
+
+@dataclass(frozen=True)
+class PhotoCheck:
+    """One labelled photo as read before learning: cards learnt, and any disagreement."""
+
+    image: str
+    learnt: int  # cards whose index crops were learnt
+    missed: tuple[Card, ...]  # labelled, not read
+    extra: tuple[Card, ...]  # read, not labelled
+
+    @property
+    def agrees(self) -> bool:
+        return not self.missed and not self.extra
+
+    def describe(self) -> str:
+        """One line: ``train_06.jpg: read J♠ where the labels say J♦ (10 cards learnt)``."""
+        if self.agrees:
+            return f"{self.image}: agrees with its labels ({self.learnt} cards learnt)"
+        parts = []
+        if self.missed:
+            parts.append("labelled but not read: " + " ".join(str(c) for c in self.missed))
+        if self.extra:
+            parts.append("read but not labelled: " + " ".join(str(c) for c in self.extra))
+        return f"{self.image}: {'; '.join(parts)} (only its {self.learnt} agreeing cards learnt)"
+
+
+@dataclass(frozen=True)
+class Learnt:
+    """A profile and how it was learnt: per photo checks, crops used."""
+
+    profile: DeckProfile
+    photos: tuple[PhotoCheck, ...]
+    crops: int
+
+
+def _turns(
+    points: list[tuple[float, float, float, float]], cards: list[int]
+) -> tuple[list[tuple[float, float, float, float]], list[int]]:
+    """Each index point with its card, and its three other quarter turns as "no index"."""
+    out, labels = [], []
+    for (x, y, size, angle), card in zip(points, cards, strict=True):
+        for k in range(4):
+            out.append((x, y, size, (angle + 90 * k) % 360))
+            labels.append(card if k == 0 else BACKGROUND)
+    return out, labels
+
+
+def photo_examples(
+    source: str | Path | np.ndarray, labelled: Sequence[Card], name: str = ""
+) -> tuple[Examples, PhotoCheck]:
+    """The index crops of the cards on a photo whose reading agrees with ``labelled``."""
+    loaded = load_image(source)
+    result = recognize(loaded.image)
+    read = Counter(c.card for c in result.cards)
+    want = Counter(labelled)
+    agree = {card for card, n in read.items() if n <= want[card]}
+    check = PhotoCheck(
+        name or str(source),
+        sum(read[c] for c in agree),
+        tuple(sorted((want - read).elements())),
+        tuple(sorted((read - want).elements())),
+    )
+    width = result.card_width  # the recognition's pixels are the loaded image's (an array)
+    regions = find_regions(loaded.image, width)
+    norm, factor = normalise(loaded.image, width)
+    points, cards = [], []
+    for hit in find_indices(norm, None, regions, factor):
+        if hit.card not in agree:
+            continue
+        x, y = hit.x / factor, hit.y / factor
+        on = [
+            s
+            for s in result.cards
+            if s.card == hit.card
+            and cv2.pointPolygonTest(np.array(s.corners, np.float32), (x, y), False) >= 0
+        ]
+        if on:
+            points.append((hit.x, hit.y, hit.size, hit.angle))
+            cards.append(hit.card.id)
+    turned, labels = _turns(points, cards)
+    return Examples(crop_batch(norm, turned), np.array(labels, np.int64)), check
+
+
+def read_label_file(path: Path) -> list[tuple[Path, list[Card]]]:
+    """The ``image,cards`` rows of a labels CSV, images beside it; every problem at once."""
+    try:
+        with path.open(newline="") as handle:
+            rows = list(csv.DictReader(handle))
+    except FileNotFoundError:
+        raise CardscoreError(f"labels file {str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise CardscoreError(f"labels file {str(path)!r} cannot be read ({error})") from None
+    if not rows or "image" not in rows[0] or "cards" not in rows[0]:
+        raise CardscoreError(f"labels file {str(path)!r} needs the columns image,cards")
+    out, problems = [], []
+    for n, row in enumerate(rows, start=2):
+        image = path.parent / (row["image"] or "")
+        if not row["image"] or not image.is_file():
+            problems.append(f"{path.name} line {n}: image {row['image']!r} is not beside it")
+            continue
+        try:
+            out.append((image, list(parse_cards(row["cards"] or ""))))
+        except CardscoreError as error:
+            problems.extend(f"{path.name} line {n}: {p}" for p in error.problems)
+    if problems:
+        raise CardscoreError(problems)
+    return out
+
+
+def learn_from_labels(
+    labels: Path, *, progress: Callable[[str], None] | None = None, name: str = ""
+) -> Learnt:
+    """A profile from labelled photos (``image,cards`` CSV, images beside it)."""
+    parts, checks = [], []
+    for image, cards in read_label_file(labels):
+        examples, check = photo_examples(image, cards, image.name)
+        parts.append(examples)
+        checks.append(check)
+        if progress:
+            progress(check.describe())
+    examples = Examples.join(parts)
+    return Learnt(fit(examples, name=name or labels.stem), tuple(checks), len(examples.labels))
+
+
+def spread_examples(source: str | Path | np.ndarray) -> Examples:
+    """The index crops of a deck spread: 52 cards in four rows (♠ ♥ ♦ ♣), A to K."""
+    loaded = load_image(source)
+    image = loaded.image
+    regions = find_regions(image)
+    width = regions.card_width
+    area = width * width * 1.4
+    boxes = {
+        r: box
+        for r, box in regions.boxes.items()
+        if 0.6 * area <= box[1][0] * box[1][1] <= 1.6 * area
+    }
+    where = str(source) if not isinstance(source, np.ndarray) else "the spread"
+    if len(boxes) != 52:
+        raise SpreadError(
+            f"{where}: {len(boxes)} cards found apart; a spread shows all 52, face up, "
+            "in four rows of 13 that do not touch (a darker cloth helps)"
+        )
+    by_y = sorted(boxes, key=lambda r: boxes[r][0][1])
+    rows = [by_y[13 * k : 13 * k + 13] for k in range(4)]
+    for upper, lower in itertools.pairwise(rows):
+        if max(boxes[r][0][1] for r in upper) >= min(boxes[r][0][1] for r in lower):
+            raise SpreadError(f"{where}: the cards do not lie in four rows of 13")
+    card_of: dict[int, Card] = {}
+    for suit, line in zip(SPREAD_SUITS, rows, strict=True):
+        for rank, r in zip(SPREAD_ORDER, sorted(line, key=lambda r: boxes[r][0][0]), strict=True):
+            card_of[r] = Card(Rank(rank), Suit(suit))
+    norm, factor = normalise(image, width)
+    read = read_blobs(norm, None, regions, factor)
+    best: dict[tuple[int, int], tuple[float, int]] = {}  # (region, corner) → (prob, row)
+    negatives: list[int] = []
+    to_mask = regions.scale / factor
+    for (bx, by), rows_ in read.rows_of.items():
+        # Ink is no paper: a glyph's own pixels lie outside its card's white region.
+        region = _region_at(regions.labels, bx * to_mask, by * to_mask, width * regions.scale)
+        if region not in card_of:
+            continue
+        (cx, cy), _, _ = boxes[region]
+        du, dv = (bx / factor - cx) / (width / 2), (by / factor - cy) / (width * 0.7)
+        corner = (du < 0) == (dv < 0)
+        if abs(du) < CORNER_U or abs(dv) < CORNER_V or not corner:
+            negatives.extend(rows_)
+            continue
+        # The upright crop of the top-left index reads at 0°, the bottom-right one at 180°.
+        want = 0.0 if dv < 0 else 180.0
+        row = min(rows_, key=lambda i: abs((read.points[i][3] - want + 180) % 360 - 180))
+        prob = float(read.probs[row, card_of[region].id])
+        key = (region, int(dv < 0))
+        # The rank glyph lies above the suit's: the blob nearest the card's end.
+        score = abs(dv) + 0.1 * prob
+        if key not in best or score > best[key][0]:
+            if key in best:
+                negatives.append(best[key][1])
+            best[key] = (score, row)
+        else:
+            negatives.append(row)
+    points = [read.points[row] for _, row in best.values()]
+    cards = [card_of[region].id for region, _ in best]
+    turned, labels = _turns(points, cards)
+    crops = [crop_batch(norm, turned), crop_batch(norm, [read.points[i] for i in negatives])]
+    labels += [BACKGROUND] * len(negatives)
+    return Examples(np.concatenate(crops), np.array(labels, np.int64))
+
+
+def learn_from_spread(photo: str | Path | np.ndarray, *, name: str = "") -> Learnt:
+    """A profile from one photo of the whole deck spread out (see :func:`spread_examples`)."""
+    examples = spread_examples(photo)
+    default = Path(photo).stem if isinstance(photo, str | Path) else "spread"
+    return Learnt(fit(examples, name=name or default), (), len(examples.labels))
+
+
+def fit(
+    examples: Examples,
+    models: Sequence[Path] = MODEL_PATHS,
+    *,
+    strength: float = STRENGTH,
+    steps: int = STEPS,
+    name: str = "",
+) -> DeckProfile:
+    """The last-layer corrections that make the ensemble read ``examples`` right.
+
+    Adam on the cross-entropy of the members' mean logits (as :func:`classify` averages
+    them), plus ``strength`` times the corrections' squared size.
+    """
+    if len(examples.labels) == 0:
+        raise CardscoreError("no index crops to learn from: no card was read or placed")
+    base, embeddings = zip(*(outputs(p, examples.crops) for p in models), strict=True)
+    n = len(examples.labels)
+    target = np.zeros((n, CLASSES), np.float32)
+    target[np.arange(n), examples.labels] = 1.0
+    # Each card weighs the same, whatever its count, and "no index" as much as all cards
+    # together: a deck's court panels and big pips must not become indices.
+    counts = np.bincount(examples.labels, minlength=CLASSES).astype(np.float32)
+    cards = max(1.0, float(np.count_nonzero(counts[:BACKGROUND])))
+    share = np.where(np.arange(CLASSES) == BACKGROUND, cards, 1.0)
+    weight = (share / np.maximum(counts, 1))[examples.labels][:, None]
+    weight /= weight.sum()
+    params = [np.zeros((CLASSES, e.shape[1]), np.float32) for e in embeddings]
+    params += [np.zeros(CLASSES, np.float32) for _ in embeddings]
+    moment = [np.zeros_like(p) for p in params]
+    square = [np.zeros_like(p) for p in params]
+    m = len(models)
+    for step in range(1, steps + 1):
+        logits = (
+            sum(
+                b + e @ w.T + c
+                for b, e, w, c in zip(base, embeddings, params[:m], params[m:], strict=True)
+            )
+            / m
+        )
+        z = np.exp(logits - logits.max(axis=1, keepdims=True))
+        grad_logits = (z / z.sum(axis=1, keepdims=True) - target) * weight / m
+        grads = [
+            grad_logits.T @ e + 2 * strength * w
+            for e, w in zip(embeddings, params[:m], strict=True)
+        ]
+        grads += [grad_logits.sum(axis=0)] * m
+        for p, g, mo, sq in zip(params, grads, moment, square, strict=True):
+            mo *= 0.9
+            mo += 0.1 * g
+            sq *= 0.999
+            sq += 0.001 * g * g
+            p -= RATE * (mo / (1 - 0.9**step)) / (np.sqrt(sq / (1 - 0.999**step)) + 1e-8)
+    examples_per_class = tuple(int(k) for k in counts)
+    return DeckProfile(
+        tuple(p.name for p in models),
+        tuple(model_hash(p) for p in models),
+        tuple(params[:m]),
+        tuple(params[m:]),
+        examples_per_class,
+        name,
+    )

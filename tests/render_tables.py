@@ -1,0 +1,254 @@
+"""An independent Tranca table renderer: card designs the recogniser never trained on.
+
+Written apart from ``cardscore.vision.train.synth`` (which draws the training tables), so that
+the project is never measured only on its own generator. The faces are drawn here from
+nothing: ranks in OpenCV's Hershey stroke fonts (no TrueType font the classifier saw), suits
+as polygons and circles of this file's own shapes. Each :class:`Design` is one deck: font,
+ink weight, index size and place, paper and ink colours. A table lays melds (fanned along
+one axis, each card a fixed step over the last), closed piles (a lone card, turned a quarter
+from the melds when clean), red 3s (dollars) on a cloth, then turns the whole photo a little,
+blurs it, adds noise and saves it as JPEG at the given quality.
+
+Only numpy and OpenCV (the ``vision`` extra): the tests and ``benchmarks/vision_bench.py``
+use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from cardscore.cards import Card, Rank, Suit, full_deck
+
+__all__ = ["DESIGNS", "Design", "Table", "draw_face", "render_table", "spread"]
+
+RED_SUITS = (Suit.HEARTS, Suit.DIAMONDS)
+_RANK_TEXT = {Rank.TEN: "10", Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"}
+
+
+@dataclass(frozen=True)
+class Design:
+    """One deck's look: Hershey font, stroke weight, index height (card widths), paper, inks."""
+
+    name: str
+    font: int
+    weight: int
+    index: float  # rank glyph height / card width
+    paper: tuple[int, int, int]  # BGR
+    red: tuple[int, int, int]
+    black: tuple[int, int, int]
+    cloth: tuple[int, int, int]
+
+
+DESIGNS = (
+    Design(
+        "stroke-plain", cv2.FONT_HERSHEY_DUPLEX, 3, 0.16, (245, 246, 248), (40, 30, 200),
+        (30, 30, 30), (60, 110, 40),
+    ),
+    Design(
+        "stroke-serif", cv2.FONT_HERSHEY_TRIPLEX, 3, 0.15, (228, 238, 244), (50, 40, 170),
+        (50, 30, 20), (120, 70, 30),
+    ),
+)  # fmt: skip
+
+W, H = 200, 280  # a face's pixels
+
+
+def _suit_mask(suit: Suit, size: int) -> np.ndarray:
+    """A suit symbol drawn from circles and polygons, ``size`` px square, 255 inside."""
+    s = size * 4  # drawn large, then shrunk: smooth edges
+    m = np.zeros((s, s), np.uint8)
+    r = s // 4
+    if suit is Suit.DIAMONDS:
+        pts = np.array([[s // 2, 0], [s - s // 8, s // 2], [s // 2, s - 1], [s // 8, s // 2]])
+        cv2.fillPoly(m, [pts], 255)
+    elif suit is Suit.HEARTS:
+        cv2.circle(m, (s // 2 - r + r // 8, s // 3), r, 255, -1)
+        cv2.circle(m, (s // 2 + r - r // 8, s // 3), r, 255, -1)
+        pts = np.array([[s // 2 - 2 * r + r // 5, s // 3 + r // 4],
+                        [s // 2 + 2 * r - r // 5, s // 3 + r // 4], [s // 2, s - 1]])  # fmt: skip
+        cv2.fillPoly(m, [pts], 255)
+    elif suit is Suit.SPADES:
+        cv2.circle(m, (s // 2 - r + r // 8, s - s // 3 - r // 4), r, 255, -1)
+        cv2.circle(m, (s // 2 + r - r // 8, s - s // 3 - r // 4), r, 255, -1)
+        pts = np.array([[s // 2 - 2 * r + r // 6, s - s // 3 - r // 2],
+                        [s // 2 + 2 * r - r // 6, s - s // 3 - r // 2], [s // 2, 0]])  # fmt: skip
+        cv2.fillPoly(m, [pts], 255)
+        stem = np.array([[s // 2, s // 2], [s // 2 + r // 2, s - 1], [s // 2 - r // 2, s - 1]])
+        cv2.fillPoly(m, [stem], 255)
+    else:
+        cr = int(r * 0.85)
+        cv2.circle(m, (s // 2, cr + 2), cr, 255, -1)
+        cv2.circle(m, (s // 2 - r, s // 2 + r // 4), cr, 255, -1)
+        cv2.circle(m, (s // 2 + r, s // 2 + r // 4), cr, 255, -1)
+        stem = np.array([[s // 2, s // 3], [s // 2 + r // 2, s - 1], [s // 2 - r // 2, s - 1]])
+        cv2.fillPoly(m, [stem], 255)
+    out: np.ndarray = cv2.resize(m, (size, size), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def _stamp(face: np.ndarray, mask: np.ndarray, x: int, y: int, ink: tuple[int, int, int]) -> None:
+    h, w = mask.shape
+    alpha = (mask.astype(np.float32) / 255.0)[..., None]
+    region = face[y : y + h, x : x + w].astype(np.float32)
+    face[y : y + h, x : x + w] = (region * (1 - alpha) + np.array(ink) * alpha).astype(np.uint8)
+
+
+def _text_mask(text: str, design: Design, height: int) -> np.ndarray:
+    """The rank's text in the design's font, scaled to ``height`` px tall (tens narrower)."""
+    scale = 4.0
+    (tw, th), base = cv2.getTextSize(text, design.font, scale, design.weight * 4)
+    m = np.zeros((th + base + 20, tw + 20), np.uint8)
+    cv2.putText(m, text, (10, th + 10), design.font, scale, 255, design.weight * 4, cv2.LINE_AA)
+    ys, xs = np.nonzero(m > 40)
+    m = m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    width = max(1, round(m.shape[1] * height / m.shape[0] * (0.8 if len(text) > 1 else 1.0)))
+    out: np.ndarray = cv2.resize(m, (width, height), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def draw_face(card: Card, design: Design) -> np.ndarray:
+    """A card face (H×W BGR): indices in two opposite corners, pips or a court panel between."""
+    face = np.full((H, W, 3), design.paper, np.uint8)
+    ink = design.red if card.suit in RED_SUITS else design.black
+    rank = _text_mask(_RANK_TEXT.get(card.rank, card.rank.value), design, round(design.index * W))
+    suit = _suit_mask(card.suit, round(design.index * W * 0.8))
+    # One corner drawn on the top half, copied turned half a turn: point-symmetric indices.
+    cx = round(0.13 * W)
+    top = round(0.05 * W)
+    _stamp(face, rank, max(2, cx - rank.shape[1] // 2), top, ink)
+    _stamp(face, suit, cx - suit.shape[1] // 2, top + rank.shape[0] + round(0.03 * W), ink)
+    half = face[: H // 2].copy()
+    face[H - H // 2 :] = np.rot90(half, 2)[: H - H // 2]
+    # The middle is drawn after the copy: a pip or court panel across the centre line.
+    middle = face[round(0.2 * H) : round(0.8 * H), round(0.27 * W) : round(0.73 * W)]
+    if card.rank in (Rank.JACK, Rank.QUEEN, Rank.KING):
+        cv2.rectangle(middle, (4, 4), (middle.shape[1] - 5, middle.shape[0] - 5), ink, 3)
+        big = _text_mask(_RANK_TEXT[card.rank], design, middle.shape[0] // 3)
+        _stamp(middle, big, (middle.shape[1] - big.shape[1]) // 2, middle.shape[0] // 3, ink)
+    else:
+        pip = _suit_mask(card.suit, round(0.2 * W))
+        _stamp(middle, pip, (middle.shape[1] - pip.shape[1]) // 2,
+               (middle.shape[0] - pip.shape[0]) // 2, ink)  # fmt: skip
+    cv2.rectangle(face, (0, 0), (W - 1, H - 1), (150, 150, 150), 1)
+    return face
+
+
+@dataclass(frozen=True)
+class Table:
+    """A rendered photo and its truth in :func:`cardscore.vision.evaluate.score_table`'s terms."""
+
+    image: np.ndarray
+    truth: list[tuple[Card, float, float, int]]
+    kinds: dict[int, str]
+    card_width: float
+
+
+def _place(canvas: np.ndarray, face: np.ndarray, x: float, y: float, angle: float) -> None:
+    """Pastes ``face`` centred at (x, y), turned ``angle`` degrees counter-clockwise."""
+    h, w = face.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    m[:, 2] += (x - w / 2, y - h / 2)
+    size = (canvas.shape[1], canvas.shape[0])
+    warped = cv2.warpAffine(face, m, size, flags=cv2.INTER_LINEAR)
+    mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), m, size, flags=cv2.INTER_LINEAR)
+    alpha = (mask.astype(np.float32) / 255.0)[..., None]
+    canvas[:] = (canvas * (1 - alpha) + warped * alpha).astype(np.uint8)
+
+
+def _meld(rng: np.random.Generator, deck: list[Card]) -> list[Card]:
+    """A legal Tranca meld: three to seven cards of one rank (no 2s, 3s)."""
+    rank = Rank(str(rng.choice(list("456789TJQKA"))))
+    suits = [Suit(s) for s in rng.choice(list("shdc"), size=int(rng.integers(3, 6)))]
+    return [Card(rank, suit) for suit in suits]
+
+
+def _run(rng: np.random.Generator) -> list[Card]:
+    """A legal Tranca run: three to six cards of one suit in sequence, 4 up to the ace."""
+    suit = Suit(str(rng.choice(list("shdc"))))
+    order = list("456789TJQKA")
+    n = int(rng.integers(3, 7))
+    start = int(rng.integers(0, len(order) - n + 1))
+    return [Card(Rank(r), suit) for r in order[start : start + n]]
+
+
+def render_table(seed: int, design: Design, *, card_width: int = 150, quality: int = 85) -> Table:
+    """A Tranca table: two or three melds, a clean and a dirty pile, a red 3; photo-like.
+
+    >>> t = render_table(1, DESIGNS[0])
+    >>> t.image.shape[2], len(t.truth) >= 8, sorted(set(t.kinds.values()))[:1]
+    (3, True, ['dollar'])
+    """
+    rng = np.random.default_rng(seed)
+    scale = card_width / W
+    faces = {c: cv2.resize(draw_face(c, design), None, fx=scale, fy=scale,
+                           interpolation=cv2.INTER_AREA) for c in full_deck()}  # fmt: skip
+    cw, ch = card_width, card_width * H / W
+    width, height = round(cw * 8), round(cw * 6)
+    image = np.empty((height, width, 3), np.uint8)
+    image[:] = design.cloth
+    noise = rng.normal(0, 6, (height // 8 + 1, width // 8 + 1, 1))
+    texture = cv2.resize(noise, (width, height))[..., None]
+    image[:] = np.clip(image + texture, 0, 255).astype(np.uint8)
+    truth: list[tuple[Card, float, float, int]] = []
+    kinds: dict[int, str] = {}
+    base = float(rng.uniform(-8, 8))
+    gid = 0
+    n_melds = int(rng.integers(2, 4))
+    for m in range(n_melds):
+        cards = _run(rng) if rng.random() < 0.5 else _meld(rng, [])
+        step = cw * float(rng.uniform(0.32, 0.42))
+        x0, y0 = cw * 0.9, ch * 0.75 + m * ch * 1.25
+        t = np.deg2rad(base)
+        for k, card in enumerate(cards):
+            x = x0 + k * step * np.cos(t)
+            y = y0 - k * step * np.sin(t)
+            _place(image, faces[card], x, y, base)
+            truth.append((card, x, y, gid))
+        kinds[gid] = "meld"
+        gid += 1
+    # Piles and a dollar in the right-hand column, well apart from the melds.
+    px = cw * 6.3
+    for k, clean in enumerate((True, False)):
+        card = Card(Rank(str(rng.choice(list("456789TJQK")))), Suit(str(rng.choice(["s", "c"]))))
+        y = ch * 0.75 + k * ch * 1.3
+        _place(image, faces[card], px, y, base + (90 if clean else 0))
+        truth.append((card, px, y, gid))
+        kinds[gid] = "pile:horizontal" if clean else "pile:vertical"
+        gid += 1
+    dollar = Card(Rank.THREE, Suit(str(rng.choice(["h", "d"]))))
+    x, y = px, ch * 0.75 + 2 * ch * 1.3
+    _place(image, faces[dollar], x, y, base + float(rng.uniform(-10, 10)))
+    truth.append((dollar, x, y, gid))
+    kinds[gid] = "dollar"
+    # Photo-like: a little blur, sensor noise, a light gradient, JPEG.
+    image = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.5, 1.1)))
+    light = np.linspace(float(rng.uniform(0.85, 1.0)), 1.0, width)[None, :, None]
+    image = np.clip(image * light + rng.normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return Table(decoded, truth, kinds, float(card_width))
+
+
+def spread(design: Design, *, card_width: int = 120, seed: int = 0) -> np.ndarray:
+    """The whole deck face up in four rows by suit (♠ ♥ ♦ ♣), A to K left to right: the photo
+    ``cardscore deck learn --spread`` reads."""
+    rng = np.random.default_rng(seed)
+    scale = card_width / W
+    cw, ch = card_width, card_width * H / W
+    gap = cw * 0.12
+    width, height = round(13 * (cw + gap) + gap), round(4 * (ch + gap) + gap)
+    image = np.empty((height, width, 3), np.uint8)
+    image[:] = design.cloth
+    ranks = "A23456789TJQK"
+    for row, suit in enumerate("shdc"):
+        for col, rank in enumerate(ranks):
+            face = cv2.resize(draw_face(Card(rank + suit), design), None, fx=scale, fy=scale,
+                              interpolation=cv2.INTER_AREA)  # fmt: skip
+            x = gap + col * (cw + gap) + cw / 2
+            y = gap + row * (ch + gap) + ch / 2
+            _place(image, face, x, y, float(rng.uniform(-2, 2)))
+    return cv2.GaussianBlur(image, (0, 0), 0.6)

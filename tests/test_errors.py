@@ -1,0 +1,125 @@
+"""The error contract: every problem has a stable code, its params, and a message in each locale."""
+
+from __future__ import annotations
+
+import pickle
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+import cardscore
+from cardscore.errors import (
+    CardscoreError,
+    IllegalMoveError,
+    ImpossibleTableError,
+    Problem,
+    catalogue,
+    translate,
+)
+from cardscore.tranca.melds import InvalidMeldError
+from cardscore.tranca.round import InvalidRoundError
+
+SRC = Path(cardscore.__file__).parent
+LOCALES = ("en", "pt-BR")
+
+
+def _fields(template: str) -> set[str]:
+    return {re.split(r"[.\[!:]", f)[0] for _, f, _, _ in string.Formatter().parse(template) if f}
+
+
+def _codes_in_source() -> set[str]:
+    """Every literal code given to ``Problem.of`` in the library (f-string codes listed apart)."""
+    found: set[str] = set()
+    for path in SRC.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        found |= set(re.findall(r'Problem\.of\(\s*"([a-z_]+)"', text))
+    return found
+
+
+def _error_classes() -> list[type[CardscoreError]]:
+    pending, seen = [CardscoreError], []
+    while pending:
+        cls = pending.pop()
+        seen.append(cls)
+        pending.extend(cls.__subclasses__())
+    return seen
+
+
+def test_both_catalogues_say_the_same_codes_with_the_same_params() -> None:
+    english, portuguese = catalogue("en"), catalogue("pt-BR")
+    assert set(english) == set(portuguese)
+    for code, template in english.items():
+        assert _fields(portuguese[code]) <= _fields(template) | {"message"}, code
+        assert portuguese[code] != template or template == "{message}", code
+
+
+def test_every_code_the_library_uses_is_in_the_catalogues() -> None:
+    used = _codes_in_source() | {
+        f"{key}_missing" for key in ("took_morto", "went_out")
+    }  # round.py builds these two from the key's name
+    used |= {f"{w}_{kind}" for w in ("bet", "raise") for kind in ("fixed", "range")}
+    used |= {f"sequence_gap{two}{ace}" for two in ("", "_two") for ace in ("", "_ace")}
+    missing = used - set(catalogue("en"))
+    assert not missing
+    # an error class's own code is the default for plain-text problems
+    assert {cls.code for cls in _error_classes()} <= set(catalogue("en"))
+    assert {InvalidMeldError.code, InvalidRoundError.code} == {"invalid_meld", "invalid_round"}
+
+
+def test_a_problem_is_its_message_with_a_code_and_params() -> None:
+    problem = Problem.of("card_in_two_piles", card="Q♠", piles="1 and 2")
+    assert problem == "Q♠ is in piles 1 and 2; one deck holds only one"
+    assert isinstance(problem, str)
+    assert problem.as_dict() == {
+        "code": "card_in_two_piles",
+        "params": {"card": "Q♠", "piles": "1 and 2"},
+        "message": "Q♠ is in piles 1 and 2; one deck holds only one",
+    }
+    copy = pickle.loads(pickle.dumps(ImpossibleTableError([problem])))
+    assert copy.problems[0].code == "card_in_two_piles"
+    assert copy.problems[0].params == problem.params
+
+
+def test_plain_strings_get_their_error_class_code() -> None:
+    error = IllegalMoveError(["not now", Problem.of("no_hand_to_undo")])
+    assert [p.code for p in error.problems] == ["illegal_move", "no_hand_to_undo"]
+    assert InvalidRoundError("odd").problems[0].code == "invalid_round"
+    assert translate(error.problems[0], "pt-BR") == "jogada proibida: not now"
+    with pytest.raises(TypeError):
+        CardscoreError([])
+
+
+def test_translation_keeps_the_place_and_falls_back() -> None:
+    problem = Problem.of("meld_too_short", cards="4♥ 5♥", n=2).at("team 'A', meld 1").at("round 2")
+    assert problem == "round 2: team 'A', meld 1: 4♥ 5♥ has 2 cards; a meld needs at least 3"
+    assert translate(problem, "pt-BR") == (
+        "round 2: team 'A', meld 1: 4♥ 5♥ tem 2 cartas; um jogo precisa de pelo menos 3"
+    )
+    assert translate(problem, "en") == str(problem)
+    assert translate(problem, "de") == str(problem)  # no German catalogue: English
+    assert translate(Problem("odd", "no_such_code"), "pt-BR") == "odd"
+    assert translate(Problem("odd", "pile_too_small"), "pt-BR") == "odd"  # params missing
+
+
+@pytest.mark.parametrize(
+    ("code", "params", "english", "portuguese"),
+    [
+        ("too_many_copies", {"card": "A♥", "n": 3, "decks": 1},
+         "A♥ appears 3 times, but 1 deck holds only 1",
+         "A♥ aparece 3 vezes, mas 1 baralho tem só 1"),
+        ("many_went_out", {"teams": "A and B", "n": 2},
+         "A and B both went out; at most one team goes out in a round",
+         "A and B bateram; só uma dupla bate por rodada"),
+        ("dirty_twos_pile", {},
+         'pile 2 cannot be dirty: a canastra of 2s is its own kind (leave out "clean")',
+         'um monte de 2 não pode ser sujo: a canastra de 2 é de um tipo próprio (não informe "clean")'),
+    ],
+)  # fmt: skip
+def test_plurals_in_both_languages(
+    code: str, params: dict[str, str | int], english: str, portuguese: str
+) -> None:
+    problem = Problem.of(code, **params)
+    assert problem == english
+    assert translate(problem, "pt-BR") == portuguese
