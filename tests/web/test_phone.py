@@ -240,8 +240,13 @@ def test_save_shows_progress_and_a_lost_connection_keeps_the_round(
         page.context.set_offline(False)
         page.reload()  # the round waited on the phone: it is saved once the page is back
         page.wait_for_selector("#round-form fieldset.team-entry")
-        page.wait_for_selector("#pending", state="detached", timeout=30_000)
-        page.wait_for_function(f"() => MATCH.version > {start}")
+        page.wait_for_function(
+            f"() => MATCH.version > {start}"
+            " || document.querySelector('#pending li:not([data-state=waiting])')",
+            timeout=30_000,
+        )
+        assert page.evaluate("MATCH.version") > start, page.inner_text("#pending")
+        page.wait_for_selector("#pending", state="detached")
         assert page.inner_text("#totals tbody") != before
         before = page.inner_text("#totals tbody")
         ana.locator("input.meld").first.fill("AS KS QS JS TS 9S 8S")
