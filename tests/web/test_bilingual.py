@@ -96,7 +96,6 @@ NAMES = ("Ana", "Bia", "Caio", "Duda", "Ann", "Bo", "Cy", "Di")
 @pytest.fixture
 def pages(client: TestClient) -> dict[str, str]:
     """Every page in pt-BR, with content: name → HTML."""
-    pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed")
     out = {path: client.get(path, headers=PT).text for path in ("/", "/tranca/new", "/gongzhu")}
     out["/poker"] = client.get("/poker", headers=PT).text
     out["/crosskings"] = client.get("/crosskings", headers=PT).text
@@ -238,7 +237,6 @@ def test_a_gongzhu_limit_that_is_no_number_is_a_clear_problem(client: TestClient
 
 @pytest.mark.parametrize("target", ["50", "1000000000"])
 def test_a_tranca_target_the_api_refuses_the_form_refuses(client: TestClient, target: str) -> None:
-    pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed")
     teams = [{"name": "A", "players": []}, {"name": "B", "players": []}]
     api = client.post(
         "/api/matches", json={"game": "tranca", "players": 2, "teams": teams, "target": int(target)}
@@ -250,7 +248,6 @@ def test_a_tranca_target_the_api_refuses_the_form_refuses(client: TestClient, ta
 
 
 def test_names_over_the_limit_are_refused_not_cut(client: TestClient) -> None:
-    pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed")
     forty, longer = "N" * 40, "M" * 41
     fields = {"players": "2", "team0_player0": forty, "team1_player0": longer}
     refused = new_form(client, "/tranca/new", fields, "en")

@@ -181,8 +181,7 @@ def test_the_page_fits_a_phone_and_a_thumb(
     size: str,
     language: str,
 ) -> None:
-    if name not in site:
-        pytest.skip(f"{name}: that game is not installed")
+    need(name in site, f"{name}: that game is not installed")
     page = open_page(browser, site, name, size, language)
     try:
         measured = page.evaluate(_MEASURE)

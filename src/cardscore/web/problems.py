@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardscore.errors import CardscoreError
+from cardscore.limits import MAX_PROBLEM_CHARS, MAX_PROBLEMS
 from cardscore.web.i18n import choose_language, translator
 from cardscore.web.i18n.text import problem_text, validation_message
 
@@ -27,6 +28,7 @@ __all__ = [
     "Problem",
     "ProblemError",
     "ProblemItem",
+    "capped",
     "install_problem_handlers",
     "problem_bytes",
     "problem_response",
@@ -68,6 +70,22 @@ def _item(problem: str, status: int, kind: str | None, language: str) -> dict[st
     return {"code": code, "params": dict(params), "message": problem_text(problem, language)}
 
 
+def capped(problems: Sequence[str]) -> list[str]:
+    """At most :data:`~cardscore.limits.MAX_PROBLEMS` problems, each cut to a readable length
+    (an error body stays small whatever the request held).
+
+    >>> capped(["x" * 600])[0][-3:], len(capped(["p"] * 80)), capped(["p"] * 80)[-1]
+    ('x …', 51, '… and 30 more problems')
+    """
+    shown = [
+        p if len(p) <= MAX_PROBLEM_CHARS else p[: MAX_PROBLEM_CHARS - 2] + " …"
+        for p in problems[:MAX_PROBLEMS]
+    ]
+    if len(problems) > MAX_PROBLEMS:
+        shown.append(f"… and {len(problems) - MAX_PROBLEMS} more problems")
+    return shown
+
+
 def _body(
     status: int,
     problems: Sequence[str],
@@ -75,6 +93,7 @@ def _body(
     language: str = "en",
     **extra: Any,
 ) -> dict[str, Any]:
+    problems = capped(problems)
     phrase = HTTPStatus(status).phrase
     items = [_item(p, status, kind, language) for p in problems] or [
         _item(phrase, status, kind, language)

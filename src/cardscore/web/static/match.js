@@ -270,7 +270,9 @@ function roundDocument(number) {
 let pagedFrom = null;
 let refreshing = null;
 let refreshAgain = false;
-async function refreshMatch() {
+let heardVersion = 0;  // the newest version the match's events announced
+async function refreshMatch(heard) {
+  if (heard) heardVersion = Math.max(heardVersion, heard);
   if (refreshing) { refreshAgain = true; return refreshing; }
   refreshing = (async () => {
     do {
@@ -278,7 +280,10 @@ async function refreshMatch() {
       const url = window.location.pathname + (pagedFrom ? "?from=" + pagedFrom : "");
       let html;
       try {
-        const response = await fetch(url, { headers: { Accept: "text/html" } });
+        const headers = { Accept: "text/html", "X-Cardscore-Refresh": "1" };
+        // The version the events announced: the server answers from the page it keeps.
+        if (heardVersion > MATCH.version && !pagedFrom) headers["X-Cardscore-Version"] = String(heardVersion);
+        const response = await fetch(url, { headers });
         if (!response.ok) return;
         html = await response.text();
       } catch (e) { return; }  // offline: the next event or poll tries again
@@ -308,7 +313,7 @@ async function refreshMatch() {
 // Follow the match: server-sent events, or a poll every few seconds where they fail.
 function followMatch() {
   if (!MATCH.events) return;
-  const changed = (version) => { if (version > MATCH.version) refreshMatch(); };
+  const changed = (version) => { if (version > MATCH.version) refreshMatch(version); };
   let polling = null;
   const poll = () => {
     if (polling) return;
