@@ -399,7 +399,7 @@ def test_the_camera_photo_is_downsized_before_upload_with_progress(
         photo_input = page.locator("fieldset.team-entry input.photo").first
         assert photo_input.get_attribute("capture") == "environment"
         answers: list[Any] = []
-        page.on("response", lambda r: answers.append(r) if r.url.endswith("/api/photos") else None)
+        page.on("response", lambda r: answers.append(r) if r.url.endswith("/photos") else None)
         page.evaluate(
             """() => {
               window.seen = [];
