@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from dataclasses import fields
 from functools import lru_cache
 from typing import Any
 
@@ -71,6 +71,12 @@ def _parsed(config: Mapping[str, Any], document: Mapping[str, Any]) -> tuple[Rou
     return _parse_text(text)
 
 
+def _flat(record: Any) -> dict[str, Any]:
+    """A flat dataclass's fields (what ``asdict`` gives, without its deep copies: a save and
+    every round of a match read back go through here)."""
+    return {f.name: getattr(record, f.name) for f in fields(record)}
+
+
 class _RunningStats:
     """Match statistics kept round by round: what :func:`cardscore.tranca.stats.match_stats`
     gives for the whole match, as the sum of what it gives for each round alone.
@@ -96,11 +102,11 @@ class _RunningStats:
         self._rounds += 1
         part = match_stats(self._teams, [round_], [score])
         for sums, team in zip(self._sums, part.teams, strict=True):
-            for field, value in asdict(team).items():
+            for field, value in _flat(team).items():
                 if field != "name":
                     sums[field] = sums.get(field, 0) + value
         for place, player in enumerate(part.players):
-            row = asdict(player)
+            row = _flat(player)
             kept = self._players.setdefault(player.name, {"name": player.name, "team": ""})
             if place >= self._listed:  # not listed in the match: a name the rounds give
                 seen = (self._team_index[player.team], self._rounds, place)
