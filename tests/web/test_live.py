@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 
 from tests.web.conftest import Server, bearer, new_match
 
-ALL = "23456789TJQKAPGD"  # one player took every scoring card: the match never ends
-PILES = [[ALL, "", "", ""], ["", ALL, "", ""], ["", "", ALL, ""]]
+HEARTS = "23456789TJQKA"  # a hand's four piles hold all sixteen scoring cards
+PILES = [[HEARTS, "P", "G", "D"], ["P", HEARTS, "G", "D"], ["G", "D", HEARTS, "P"]]
 
 
 def _versions(lines: Iterator[str]) -> Iterator[int]:
@@ -98,7 +98,7 @@ def test_a_long_match_page_shows_the_latest_rounds_and_pages_older_ones(
     match = new_match(client)
     rounds = SHOWN + OLDER + 5
     for version in range(1, rounds + 1):
-        piles = [[ALL, "", "", ""], ["", ALL, "", ""]][version % 2]  # no end in sight
+        piles = PILES[version % 2]  # each player gains over two hands: no end in sight
         saved = client.post(
             f"/api/matches/{match['id']}/rounds",
             json={"version": version, "round": {"piles": piles}},
@@ -118,7 +118,7 @@ def test_a_long_match_page_shows_the_latest_rounds_and_pages_older_ones(
     assert data["count"] == rounds
     assert data["documents"] == {str(r["number"]): r["document"] for r in whole["rounds"][-SHOWN:]}
     # The totals and the chart still cover the whole match.
-    assert f">{whole['totals'][0]:,}<" in first  # en: a comma between thousands
+    assert f">{whole['totals'][0]:,}<" in first  # as English writes it: 4,000
     older = re.search(r'<a class="older" href="\?from=(\d+)"', first)
     assert older
     assert int(older.group(1)) == rounds - SHOWN - OLDER + 1

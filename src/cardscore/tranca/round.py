@@ -356,7 +356,7 @@ def _rule_problems(
         problems.append(Problem.of("too_many_mortos", teams=", ".join(took), n=len(took)))
     out = [d.label for d in drafts if d.went_out]
     if len(out) > 1:
-        problems.append(Problem.of("many_went_out", teams=" and ".join(out), n=len(out)))
+        problems.append(Problem.of("many_went_out", teams=", ".join(out), n=len(out)))
     problems.extend(_count_problems(drafts, decks))
     return problems
 

@@ -24,7 +24,7 @@ def breakdown_dict(side: str, breakdown: Breakdown) -> dict[str, Any]:
     return {
         "side": side,
         "total": breakdown.total,
-        "terms": [{"name": t.name, "points": t.points, "detail": t.detail} for t in breakdown],
+        "terms": [{"name": t.name, "points": t.points, "detail": t.text} for t in breakdown],
     }
 
 

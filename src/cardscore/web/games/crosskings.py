@@ -14,6 +14,7 @@ from typing import Any
 from cardscore.cards import parse_card
 from cardscore.crosskings import Bot, Game, cell_index
 from cardscore.errors import CardscoreError
+from cardscore.matches import sole_leader
 from cardscore.web.games.base import Checked, Defaults, RoundSummary, Summary
 
 __all__ = ["SIDES", "CrossKingsAdapter", "game_of"]
@@ -32,7 +33,7 @@ def game_of(config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]) -
         try:
             game = game.move(move.partition("=")[0].strip())
         except CardscoreError as error:
-            raise CardscoreError(f"move {number} {move!r}: {p}" for p in error.problems) from None
+            raise CardscoreError(p.at(f"move {number} {move!r}") for p in error.problems) from None
     return game
 
 
@@ -107,7 +108,7 @@ class CrossKingsAdapter(Defaults):
             )
             before = totals
         totals = [game.p1.score(), game.p2.score()]
-        leader = None if totals[0] == totals[1] else SIDES[totals.index(max(totals))]
+        leader = sole_leader(dict(zip(SIDES, totals, strict=True)))
         return {
             "sides": list(SIDES),
             "rounds": rounds,

@@ -535,10 +535,7 @@
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       saveDraft();
-      if (await saveRound(readForm(), editing)) {
-        forgetDraft();
-        buildForm(null);
-      }
+      await saveRound(readForm(), editing, () => { forgetDraft(); buildForm(null); });
     });
     document.getElementById("clear-draft").addEventListener("click", () => {
       forgetDraft();
