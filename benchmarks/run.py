@@ -363,40 +363,55 @@ def poker_peers(n: int, seed: int) -> dict[str, Job]:
     return out
 
 
+_POKER_WORKER = (
+    "import json, sys; sys.path.insert(0, 'benchmarks'); import run; "
+    "jobs = run.poker_ours(int(sys.argv[1]), int(sys.argv[2])); "
+    "print(json.dumps(list(jobs)), flush=True)\n"
+    "for line in sys.stdin:\n"
+    "    key = json.loads(line); print(run.measure({key: jobs[key]}, 1)[key], flush=True)"
+)
+
+
 def area_poker(args: argparse.Namespace) -> str:
     n, repeat = args.hands, args.repeat
-    jobs = poker_ours(n, args.seed) | poker_peers(n, args.seed)
-    base = None if args.no_baseline else baseline_tree(args.baseline)
-    code = (
-        "import json, sys; sys.path.insert(0, 'benchmarks'); import run; "
-        f"print(json.dumps(run.measure(run.poker_ours({n}, {args.seed}), {repeat})))"
-    )
+    mine, peers_jobs = poker_ours(n, args.seed), poker_peers(n, args.seed)
+    worker = None
+    if not args.no_baseline:
+        # The baseline's own jobs wait in a second process, which times one when asked: each
+        # of this tree's figures and the baseline's same figure are taken one right after the
+        # other, so a change in the machine's load touches both alike.
+        worker = subprocess.Popen(
+            [sys.executable, "-c", _POKER_WORKER, str(n), str(args.seed)],
+            env=in_tree(baseline_tree(args.baseline)),
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        ask, answer = worker.stdin, worker.stdout
+        assert ask is not None
+        assert answer is not None
+        offered = set(json.loads(answer.readline()))
     rates: dict[str, float] = {}
     then: dict[str, float] = {}
-    # This tree and the baseline take turns, three times: a change in the machine's load
-    # between the two processes then touches both.
-    for _ in range(3):
-        for key, rate in measure(jobs, repeat).items():
-            rates[key] = max(rate, rates.get(key, 0.0))
-        if base is not None:
-            done = subprocess.run(
-                [sys.executable, "-c", code],
-                env=in_tree(base),
-                cwd=ROOT,
-                check=True,
-                capture_output=True,
-                text=True,
-            )
-            for key, rate in json.loads(done.stdout).items():
+    for _ in range(repeat):
+        for key, job in (mine | peers_jobs).items():
+            rates[key] = max(measure({key: job}, 1)[key], rates.get(key, 0.0))
+            if worker is not None and key in offered:
+                ask.write(json.dumps(key) + "\n")
+                ask.flush()
+                rate = float(answer.readline())
                 then[key] = max(rate, then.get(key, 0.0))
+    if worker is not None:
+        worker.communicate()
     ours = {k: v for k, v in rates.items() if k.count("|") == 1}
     peers = {k: v for k, v in rates.items() if k.count("|") == 2}
     label = f"baseline {args.baseline}"
     parts = [
         f"Hands per second in a Python loop over {n:,} random hands built beforehand (each "
-        f"library's own card type), best of 3 × {repeat} interleaved rounds, each loop run once "
-        "untimed first; batches over numpy arrays. The baseline runs the same code in a "
-        "subprocess from its own tree, taking turns with this one."
+        f"library's own card type), best of {repeat} rounds, each loop run once untimed "
+        "first; batches over numpy arrays. The baseline runs the same code in a second process "
+        "from its own tree, each of its loops timed right after this tree's."
     ]
     for size in (5, 7):
         e7 = peers.get(f"{size}|eval7|evaluate(Cards)", float("nan"))
@@ -556,7 +571,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--runs", type=int, default=7, help="cli, vision: runs per figure")
     parser.add_argument("--hands", type=int, default=20_000, help="poker: hands per loop")
-    parser.add_argument("--repeat", type=int, default=5, help="poker: rounds per turn")
+    parser.add_argument("--repeat", type=int, default=15, help="poker: rounds")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--sizes", type=int, nargs="+", default=[12, 14, 16])
     parser.add_argument("--per-size", type=int, default=5, help="crosskings: positions per size")
