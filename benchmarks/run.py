@@ -4,18 +4,20 @@
     python benchmarks/run.py poker          # the evaluator vs treys, eval7, phevaluator, pokerkit
     python benchmarks/run.py crosskings     # hand scoring and exact analysis (crosskings_bench.py)
     python benchmarks/run.py vision         # recognition at 24 MP (vision_bench.py --skip ...)
-    python benchmarks/run.py web            # the web app under load (web_bench.py)
-    python benchmarks/run.py cli --write    # ... and replace that area's section of RESULTS.md
+    python benchmarks/run.py web            # the web app under load, vs web session 2's code
+    python benchmarks/run.py cli --write    # ... and replace that area's table in RESULTS.md
 
 Every table says where it ran: the machine, the CPUs this process may use, and the load average
 before and after (``os.getloadavg``) — on a busy machine absolute times inflate and ratios are
 the figures to read. Ratios come first in each row.
 
-The baseline is the code as issue 29 measured it (``BASELINE``; ``--baseline REV`` for another
-commit): ``git archive`` into ``build/baseline-REV``, C extensions built in place, and the same
-measurement run there in a subprocess. Peers come from the ``bench`` extra
-(``pip install -e '.[bench]'``). ``--write`` rewrites only its own area's ``## AREA`` section of
-``benchmarks/RESULTS.md``; other sections are left as they are.
+The baseline is the code as issue 29 measured it (``BASELINE``; web: ``BASELINES``;
+``--baseline REV`` for another commit, ``--no-baseline`` for none): ``git archive`` into
+``build/baseline-REV``, its C extensions built in place, and the same measurement run there in
+a second process. Peers come from the ``bench`` extra (``pip install -e '.[bench]'``).
+``--write`` rewrites only its own area's ``## AREA`` section of ``benchmarks/RESULTS.md`` (only
+the part between the ``run.py`` markers, when the section has them); other sections are left as
+they are. ``cli`` and ``poker`` take 1–3 minutes on the project's two-core machine.
 """
 
 from __future__ import annotations
@@ -365,53 +367,66 @@ def poker_peers(n: int, seed: int) -> dict[str, Job]:
 
 _POKER_WORKER = (
     "import json, sys; sys.path.insert(0, 'benchmarks'); import run; "
-    "jobs = run.poker_ours(int(sys.argv[1]), int(sys.argv[2])); "
+    "n, seed = int(sys.argv[1]), int(sys.argv[2]); "
+    "jobs = run.poker_ours(n, seed) | run.poker_peers(n, seed); "
     "print(json.dumps(list(jobs)), flush=True)\n"
     "for line in sys.stdin:\n"
     "    key = json.loads(line); print(run.measure({key: jobs[key]}, 1)[key], flush=True)"
 )
 
 
-def area_poker(args: argparse.Namespace) -> str:
-    n, repeat = args.hands, args.repeat
-    mine, peers_jobs = poker_ours(n, args.seed), poker_peers(n, args.seed)
-    worker = None
-    if not args.no_baseline:
-        # The baseline's own jobs wait in a second process, which times one when asked: each
-        # of this tree's figures and the baseline's same figure are taken one right after the
-        # other, so a change in the machine's load touches both alike.
-        worker = subprocess.Popen(
-            [sys.executable, "-c", _POKER_WORKER, str(n), str(args.seed)],
-            env=in_tree(baseline_tree(args.baseline)),
+class _Worker:
+    """A process holding every poker job of one tree, timing one when asked."""
+
+    def __init__(self, tree: Path | None, n: int, seed: int) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _POKER_WORKER, str(n), str(seed)],
+            env=in_tree(tree),
             cwd=ROOT,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
         )
-        ask, answer = worker.stdin, worker.stdout
-        assert ask is not None
-        assert answer is not None
-        offered = set(json.loads(answer.readline()))
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
+        self.ask, self.answer = self.process.stdin, self.process.stdout
+        self.keys: list[str] = json.loads(self.answer.readline())
+
+    def rate(self, key: str) -> float:
+        self.ask.write(json.dumps(key) + "\n")
+        self.ask.flush()
+        return float(self.answer.readline())
+
+    def close(self) -> None:
+        self.process.communicate()
+
+
+def area_poker(args: argparse.Namespace) -> str:
+    n, repeat = args.hands, args.repeat
+    # Two like processes, this tree's and the baseline's, each holding the same jobs (the
+    # peers' too, so both have the same data in memory); each loop of one is timed right after
+    # the same loop of the other, so a change in the machine's load touches both alike.
+    this = _Worker(None, n, args.seed)
+    base = None if args.no_baseline else _Worker(baseline_tree(args.baseline), n, args.seed)
     rates: dict[str, float] = {}
     then: dict[str, float] = {}
     for _ in range(repeat):
-        for key, job in (mine | peers_jobs).items():
-            rates[key] = max(measure({key: job}, 1)[key], rates.get(key, 0.0))
-            if worker is not None and key in offered:
-                ask.write(json.dumps(key) + "\n")
-                ask.flush()
-                rate = float(answer.readline())
-                then[key] = max(rate, then.get(key, 0.0))
-    if worker is not None:
-        worker.communicate()
+        for key in this.keys:
+            rates[key] = max(this.rate(key), rates.get(key, 0.0))
+            if base is not None and key in base.keys and key.count("|") == 1:
+                then[key] = max(base.rate(key), then.get(key, 0.0))
+    this.close()
+    if base is not None:
+        base.close()
     ours = {k: v for k, v in rates.items() if k.count("|") == 1}
     peers = {k: v for k, v in rates.items() if k.count("|") == 2}
     label = f"baseline {args.baseline}"
     parts = [
         f"Hands per second in a Python loop over {n:,} random hands built beforehand (each "
         f"library's own card type), best of {repeat} rounds, each loop run once untimed "
-        "first; batches over numpy arrays. The baseline runs the same code in a second process "
-        "from its own tree, each of its loops timed right after this tree's."
+        "first; batches over numpy arrays. This tree and the baseline each run in a process of "
+        "their own holding the same jobs, each loop of the baseline timed right after this "
+        "tree's."
     ]
     for size in (5, 7):
         e7 = peers.get(f"{size}|eval7|evaluate(Cards)", float("nan"))
