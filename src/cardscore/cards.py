@@ -247,6 +247,18 @@ def _parse_name(token: str) -> Card | None:
 
 _NOTATIONS = (_parse_code, _parse_name)
 _SEPARATORS = re.compile(r"[\s,;]+")
+_RUN = re.compile(rf"(?:{_CODE.pattern}){{2,}}", re.IGNORECASE)  # codes run together: AsAh
+
+
+def _tokens(text: str) -> list[str]:
+    """The card tokens in ``text``: separated by spaces, commas or semicolons, or run together."""
+    found: list[str] = []
+    for token in _SEPARATORS.split(text.strip()):
+        if _RUN.fullmatch(token):
+            found.extend(match.group() for match in _CODE.finditer(token))
+        elif token:
+            found.append(token)
+    return found
 
 
 def parse_card(token: str | Card) -> Card:
@@ -279,6 +291,11 @@ def _parse_token(token: str, position: int | None) -> Card:
 def parse_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Read several cards: one string separated by spaces or commas, or an iterable of tokens.
 
+    Codes may also be run together, as ranges write hands (``AsAh``):
+
+    >>> parse_cards("AsAh 10h")
+    (Card('As'), Card('Ah'), Card('Th'))
+
     Every bad token is reported, each with its 1-based position:
 
     >>> parse_cards("Ah, Kx 10s Zz")
@@ -286,15 +303,12 @@ def parse_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
     ...
     cardscore.errors.InvalidCardError: card 2 'Kx' is not a card (...); card 4 'Zz' is not a card (...)
     """
-    if isinstance(cards, str):
-        tokens: list[str | Card] = [t for t in _SEPARATORS.split(cards.strip()) if t]
-    else:
-        tokens = []
-        for item in cards:
-            if isinstance(item, str):
-                tokens.extend(t for t in _SEPARATORS.split(item.strip()) if t)
-            else:
-                tokens.append(item)
+    tokens: list[str | Card] = []
+    for item in [cards] if isinstance(cards, str) else cards:
+        if isinstance(item, str):
+            tokens.extend(_tokens(item))
+        else:
+            tokens.append(item)
     parsed: list[Card] = []
     problems: list[Problem] = []
     for position, token in enumerate(tokens, start=1):

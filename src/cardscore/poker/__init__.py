@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING
 from cardscore._lazy import lazy_exports
 from cardscore.poker.evaluate import (
     HandRank,
+    Showdown,
     best_five,
     compare,
     evaluate,
     rank,
     rank_batch,
     rank_ids,
+    showdown,
     winners,
 )
 from cardscore.poker.tables import Category, hand_tables
@@ -72,6 +74,7 @@ __all__ = [
     "Phase",
     "Pot",
     "Rules",
+    "Showdown",
     "all_hands",
     "allow_discards",
     "best_discard",
@@ -87,5 +90,6 @@ __all__ = [
     "rank",
     "rank_batch",
     "rank_ids",
+    "showdown",
     "winners",
 ]

@@ -38,12 +38,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HandRank",
+    "Showdown",
     "best_five",
     "compare",
     "evaluate",
     "rank",
     "rank_batch",
     "rank_ids",
+    "showdown",
     "winners",
 ]
 
@@ -295,12 +297,67 @@ def compare(a: Sequence[Card] | str, b: Sequence[Card] | str) -> int:
     return (ra < rb) - (ra > rb)
 
 
-def winners(hands: Sequence[Sequence[Card] | str]) -> list[int]:
-    """Indices of the hands that share the best rank.
+@dataclass(frozen=True, slots=True)
+class Showdown:
+    """Hands shown down from one deck: each one's class and the indices of the winners."""
 
-    >>> winners(["As Ad Kc Kd 2h", "Ah Ac Ks Kh 2d", "Qs Qh Jc Jd Ah"])
+    hands: tuple[tuple[Card, ...], ...]
+    ranks: tuple[HandRank, ...]
+    winners: tuple[int, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """What ``cardscore poker compare --json`` and ``POST /api/poker/rank`` answer."""
+        return {
+            "hands": [
+                {
+                    "cards": [c.code for c in cards],
+                    **rank.as_dict(),
+                    "percentile": rank.percentile,
+                    "wins": number in self.winners,
+                }
+                for number, (cards, rank) in enumerate(zip(self.hands, self.ranks, strict=True))
+            ],
+            "winners": list(self.winners),
+        }
+
+
+def showdown(hands: Iterable[Sequence[Card] | str]) -> Showdown:
+    """Rank hands dealt from one deck and name the winners; a card in two hands is refused.
+
+    >>> showdown(["As Ad Kc Kd 2h", "Ah Ac Ks Kh 2d", "Qs Qh Jc Jd Ah"])
+    Traceback (most recent call last):
+    ...
+    cardscore.errors.ImpossibleTableError: A♥ is in hands 2 and 3; one deck holds only one
+    >>> showdown(["As Ad Kc Kd 2h", "Ah Ac Ks Kh 2d", "Qs Qh Jc Jd 3h"]).winners
+    (0, 1)
+    """
+    parsed: list[tuple[Card, ...]] = []
+    problems: list[Problem] = []
+    where: dict[Card, list[int]] = {}
+    for number, hand in enumerate(hands, start=1):
+        try:
+            parsed.append(_checked_ids(hand))
+        except CardscoreError as error:
+            problems.extend(p.at(f"hand {number}") for p in error.problems)
+            continue
+        for card in parsed[-1]:
+            where.setdefault(card, []).append(number)
+    problems += [
+        Problem.of("card_in_two_hands", card=str(card), hands=", ".join(map(str, numbers)))
+        for card, numbers in sorted(where.items())
+        if len(numbers) > 1
+    ]
+    if problems:
+        raise ImpossibleTableError(problems)
+    ranks = tuple(evaluate(cards) for cards in parsed)
+    best = max(ranks)
+    return Showdown(tuple(parsed), ranks, tuple(i for i, r in enumerate(ranks) if r == best))
+
+
+def winners(hands: Sequence[Sequence[Card] | str]) -> list[int]:
+    """Indices of the hands that share the best rank (see :func:`showdown`).
+
+    >>> winners(["As Ad Kc Kd 2h", "Ah Ac Ks Kh 2d", "Qs Qh Jc Jd 3h"])
     [0, 1]
     """
-    ranks = [evaluate(hand).rank for hand in hands]
-    best = min(ranks)
-    return [i for i, r in enumerate(ranks) if r == best]
+    return list(showdown(hands).winners)

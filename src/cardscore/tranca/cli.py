@@ -154,12 +154,7 @@ def match_command(
         return
     out = console()
     out.print(_totals_table(match))
-    leader = max(match.totals.values())
-    if match.winner is not None:
-        others = " to ".join(f"{t:,}" for n, t in match.totals.items() if n != match.winner)
-        out.print(f"winner: {match.winner}, {leader:,} to {others} (target {match.target:,})")
-    else:
-        out.print(f"no winner yet: the target is {match.target:,}")
+    out.print(match.status(), markup=False)
     if show_stats:
         out.print()
         out.print(_stats_table(match))
