@@ -209,7 +209,7 @@ def area_cli(args: argparse.Namespace) -> str:
         rows.append(
             [
                 f"`cardscore {' '.join(words)}`",
-                f"{then / wall:.1f}" if base else "",
+                f"{then_cpu / cpu:.1f}" if base else "",
                 f"{wall:.3f}",
                 f"{cpu:.3f}",
                 f"{then:.3f}" if base else "",
@@ -227,7 +227,7 @@ def area_cli(args: argparse.Namespace) -> str:
         + table(
             [
                 "command",
-                f"× faster than {label}",
+                f"× less CPU than {label}",
                 "wall (s)",
                 "CPU (s)",
                 f"{label} wall (s)",
