@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cardscore.cli import main
-from cardscore.crosskings import Bot, Game
+from cardscore.crosskings import Bot, Game, analyse
 from cardscore.crosskings.cli import group
 
 
@@ -71,7 +71,7 @@ def test_deal_then_analyse(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert svg.read_text().startswith("<svg")
     code, out, _ = run(capsys, "crosskings", "analyse", str(path), "--json")
     data = json.loads(out)
-    assert data["best"] == game.analyse().best.cell
+    assert data["best"] == analyse(game).best.cell
     assert {m["cell"] for m in data["moves"]} == set(game.legal_moves)
     code, out, _ = run(capsys, "crosskings", "analyse", str(path), "--seconds", "1", "--json")
     assert code == 0
@@ -129,7 +129,6 @@ def test_play_prints_every_board_cell_and_quits_at_the_end_of_input() -> None:
 
 def test_long_analyses_report_progress_and_suggest_seconds() -> None:
     """The exact solve reports each legal move as it ends; early positions get a hint."""
-    from cardscore.crosskings.analysis import analyse
     from cardscore.crosskings.cli import _slow_hint
 
     late = Game.deal(seed=7)

@@ -6,14 +6,17 @@ import json
 import sys
 from collections.abc import Callable
 from enum import Enum
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from rich.console import Console
-from rich.table import Table
 
-from cardscore.breakdown import Breakdown
 from cardscore.cards import Card
+
+if TYPE_CHECKING:  # rich is imported by the commands that print with it, not at start-up
+    from rich.console import Console
+    from rich.table import Table
+
+    from cardscore.breakdown import Breakdown
 
 __all__ = ["ask", "breakdown_table", "console", "echo_json", "json_default", "json_option"]
 
@@ -59,11 +62,15 @@ def ask(text: str, default: str = "") -> str | None:
 
 def console() -> Console:
     """A rich console on stdout; plain text when stdout is not a terminal."""
+    from rich.console import Console
+
     return Console(file=sys.stdout, highlight=False, soft_wrap=True)
 
 
 def breakdown_table(breakdown: Breakdown, title: str | None = None) -> Table:
     """A rich table of a score's terms and total."""
+    from rich.table import Table
+
     table = Table(title=title, show_footer=True, box=None, pad_edge=False)
     table.add_column("term", footer="total")
     table.add_column("points", justify="right", footer=str(breakdown.total))

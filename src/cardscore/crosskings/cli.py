@@ -5,20 +5,25 @@ from __future__ import annotations
 import math
 import random
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cardscore.cli.output import ask, breakdown_table, console, echo_json, json_option
-from cardscore.crosskings.analysis import Analysis, Objective, analyse
-from cardscore.crosskings.anytime import SearchResult, search
-from cardscore.crosskings.bots import LEVELS, Bot
 from cardscore.crosskings.cards import parse_hand
 from cardscore.crosskings.game import Game
 from cardscore.crosskings.scoring import explain
-from cardscore.crosskings.svg import Board
 from cardscore.errors import CardscoreError, IllegalMoveError, InvalidNotationError, Problem
+
+# The solver, the bots and the progress bar are imported by the commands that use them, so
+# `cardscore crosskings score` starts fast.
+if TYPE_CHECKING:
+    from cardscore.crosskings.analysis import Analysis
+    from cardscore.crosskings.anytime import SearchResult
+    from cardscore.crosskings.solver import Objective
+
+LEVELS = range(5)
+"""The computer's levels, as ``bots.LEVELS`` numbers them (a test checks they agree)."""
 
 __all__ = ["group"]
 
@@ -117,6 +122,8 @@ def analyse_command(
             )
             click.echo(f"best move {result.cell} ({how})")
         return
+    from cardscore.crosskings.svg import Board
+
     goal: Objective = "margin" if objective == "margin" else "result"
     analysis = _analyse_with_progress(game, goal, show=not as_json)
     if svg_path:
@@ -144,6 +151,11 @@ def _slow_hint(game: Game) -> str | None:
 
 def _analyse_with_progress(game: Game, objective: Objective, show: bool) -> Analysis:
     """The exact analysis; on a terminal, a progress bar (moves solved) and a hint on stderr."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from cardscore.crosskings.analysis import analyse
+
     err = Console(stderr=True)
     if not show or not err.is_terminal:
         return analyse(game, objective=objective)
@@ -171,6 +183,10 @@ def _finite(x: float) -> float | None:
 
 def _search_with_progress(game: Game, seconds: float, show: bool) -> SearchResult:
     """The anytime search with a rich progress bar (time used, depth, current best)."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from cardscore.crosskings.anytime import search
+
     if not show:
         return search(game, seconds)
     columns = (
@@ -203,6 +219,9 @@ def play_command(
     seed: int | None, level: int, second: bool, load_path: str | None, save_path: str | None
 ) -> None:
     """Play against the computer in the terminal: type a cell (c4), `hint`, `undo` or `quit`."""
+    from cardscore.crosskings.bots import Bot
+    from cardscore.crosskings.svg import Board
+
     out = console()
     game = _load(load_path) if load_path else Game.deal(seed)
     human = 2 if second else 1

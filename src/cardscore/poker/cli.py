@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from cardscore.cards import Card, parse_cards
 from cardscore.cli.output import ask, console, echo_json, json_option
 from cardscore.errors import CardscoreError, IllegalMoveError, Problem
-from cardscore.poker.betting import ActionKind, Limit, Rules
-from cardscore.poker.bots import Bot
-from cardscore.poker.dealer import Dealer, Phase
-from cardscore.poker.equity import draw_equity, draw_odds, holdem_equity
 from cardscore.poker.evaluate import best_five, evaluate, showdown
 from cardscore.poker.tables import CATEGORY_RANGES, Category
+
+# Each command imports what it alone needs, so `cardscore poker rank` starts fast.
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from cardscore.poker.dealer import Dealer
 
 __all__ = ["group"]
 
@@ -49,17 +51,39 @@ def rank_command(cards: tuple[str, ...], explain: bool, as_json: bool) -> None:
 
 
 @group.command("compare")
-@click.argument("hands", nargs=-1, required=True)
+@click.argument("hands", nargs=-1)
+@click.option(
+    "--photo",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Read the hands from a photo: each player's five cards in a row (vision extra).",
+)
+@click.option("--deck", "deck_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --photo: a deck profile (cardscore deck learn).")  # fmt: skip
 @json_option
-def compare_command(hands: tuple[str, ...], as_json: bool) -> None:
+def compare_command(
+    hands: tuple[str, ...], photo: Path | None, deck_path: Path | None, as_json: bool
+) -> None:
     """Rank several HANDS (each quoted, e.g. "As Ad Kc Kd 2h") and name the winner(s)."""
-    result = showdown(hands)
+    if (photo is None) == (not hands):
+        raise CardscoreError("give the HANDS or --photo PHOTO, one of the two")
+    result = showdown(hands if photo is None else _photo_hands(photo, deck_path))
     if as_json:
         echo_json(result.as_dict())
         return
     for number, (cards, rank) in enumerate(zip(result.hands, result.ranks, strict=True)):
         mark = "*" if number in result.winners else " "
         click.echo(f"{mark} {_cards_text(cards):<22} {rank.rank:>4} {rank.description}")
+
+
+def _photo_hands(photo: Path, deck_path: Path | None) -> list[tuple[Card, ...]]:
+    try:
+        from cardscore.vision.cli import photo_rows
+    except ImportError as missing:
+        raise CardscoreError(
+            f"--photo needs the vision extra ({missing.name} is missing): "
+            "pip install 'cardscore[vision]'"
+        ) from None
+    return [tuple(row) for row in photo_rows(photo, 5, deck_path)]
 
 
 @group.command("odds")
@@ -69,6 +93,10 @@ def compare_command(hands: tuple[str, ...], as_json: bool) -> None:
 @json_option
 def odds_command(hand: tuple[str, ...], discard: str, dead: str, as_json: bool) -> None:
     """Exact odds of each final hand when HAND (five cards) throws --discard and draws."""
+    from rich.table import Table
+
+    from cardscore.poker.equity import draw_odds
+
     odds = draw_odds(parse_cards(hand), discard, dead)
     if as_json:
         echo_json(odds.as_dict())
@@ -106,6 +134,8 @@ def equity_command(
 ) -> None:
     """Equity of each of PLAYERS: hold'em hole cards or ranges ("AhKh", "QQ+, AKs"), or
     with --draw five-card hands that each throw their --discards."""
+    from cardscore.poker.equity import draw_equity, holdem_equity
+
     progress = sys.stderr.isatty() and not as_json
     if five_card:
         result = draw_equity(
@@ -128,6 +158,8 @@ def equity_command(
 def _table(dealer: Dealer, you: int | None, reveal: bool) -> Table:
     """The table; hole cards are shown for ``you``, and with ``reveal`` for hands shown at the
     showdown (or every hand when there is no human to hide them from)."""
+    from rich.table import Table
+
     table = Table(box=None, pad_edge=False)
     for column in ("", "player", "stack", "bet", "cards", ""):
         table.add_column(column)
@@ -146,6 +178,8 @@ def _table(dealer: Dealer, you: int | None, reveal: bool) -> Table:
 
 
 def _human_turn(dealer: Dealer, out: Console) -> bool:
+    from cardscore.poker.dealer import Phase
+
     seat = dealer.to_act
     assert seat is not None
     out.print(_table(dealer, seat, reveal=False))
@@ -253,6 +287,10 @@ def play_command(
     save: Path | None,
 ) -> None:
     """Play five-card draw in the terminal against computer players."""
+    from cardscore.poker.betting import ActionKind, Limit, Rules
+    from cardscore.poker.bots import Bot
+    from cardscore.poker.dealer import Dealer, Phase
+
     small, _, big = blinds.partition("/")
     try:
         rules = Rules(

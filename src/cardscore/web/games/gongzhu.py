@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cardscore.errors import CardscoreError
+from cardscore.errors import CardscoreError, Problem
 from cardscore.gongzhu import Match, Rules, format_pile, parse_piles
+from cardscore.limits import MAX_PILE_TEXT
 from cardscore.web.games.base import Checked, Defaults, RoundSummary, Summary, breakdown_dict
 
 __all__ = ["GongzhuAdapter"]
@@ -25,6 +26,13 @@ def _piles(document: Mapping[str, Any]) -> list[str]:
     notation = document.get("notation", "pile")
     if notation not in ("pile", "cards"):
         raise CardscoreError(f"'notation' is 'pile' or 'cards', not {notation!r}")
+    too_long = [
+        Problem.of("pile_text_too_long", position=number, n=len(pile), limit=MAX_PILE_TEXT)
+        for number, pile in enumerate(piles, start=1)
+        if isinstance(pile, str) and len(pile) > MAX_PILE_TEXT
+    ]
+    if too_long:
+        raise CardscoreError(too_long)
     return [format_pile(p) for p in parse_piles(piles, cards=notation == "cards")]
 
 

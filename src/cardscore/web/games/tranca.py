@@ -104,7 +104,7 @@ class TrancaPlayed:
             record = match.add_round(round_)
         except CardscoreError as error:
             number = len(self._rounds) + 1
-            raise CardscoreError(f"round {number}: {p}" for p in error.problems) from None
+            raise CardscoreError(p.at(f"round {number}") for p in error.problems) from None
         self._documents.append(canonical)
         self._rounds.append(
             {
