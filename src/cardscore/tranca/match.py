@@ -22,13 +22,12 @@ players, 5,000 for six); the higher total wins, and a tie for the lead plays on.
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cardscore.errors import CardscoreError, IllegalMoveError, Problem
-from cardscore.matches import sole_leader
+from cardscore.matches import JsonMatch, sole_leader
 from cardscore.tranca.round import InvalidRoundError, Round, parse_round
 from cardscore.tranca.rules import PLAYER_COUNTS, TrancaRules, target_for, team_count, team_size
 from cardscore.tranca.scoring import RoundScore, score_round
@@ -56,7 +55,7 @@ class RoundRecord:
         return {"number": self.number, "scores": self.scores, "totals": self.totals}
 
 
-class Match:
+class Match(JsonMatch):
     """Rounds of Tranca between teams that keep their names and order.
 
     ``teams`` are names or :class:`Team` objects (with their players); ``target`` defaults to
@@ -287,15 +286,9 @@ class Match:
             "rounds": [r.round.as_dict() for r in self._records],
         }
 
-    def to_json(self) -> str:
-        """The match as JSON; :meth:`from_json` rebuilds it (and re-checks every round)."""
-        return json.dumps(self.as_dict(), ensure_ascii=False)
-
     @classmethod
     def from_json(cls, text: str | Mapping[str, Any]) -> Match:
-        data = json.loads(text) if isinstance(text, str) else text
-        if not isinstance(data, Mapping):
-            raise CardscoreError(Problem.of("match_not_object"))
+        data = cls.read(text)
         try:
             rules = TrancaRules(**data.get("rules", {}))
             teams = [Team(t["name"], tuple(t.get("players", ()))) for t in data["teams"]]
