@@ -31,7 +31,7 @@ from cardscore.matches import JsonMatch, sole_leader
 from cardscore.tranca.round import InvalidRoundError, Round, parse_round
 from cardscore.tranca.rules import PLAYER_COUNTS, TrancaRules, target_for, team_count, team_size
 from cardscore.tranca.scoring import RoundScore, score_round
-from cardscore.tranca.stats import MatchStats, match_stats
+from cardscore.tranca.stats import MatchStats, RunningStats
 from cardscore.tranca.teams import Team
 
 __all__ = ["Match", "RoundRecord"]
@@ -78,6 +78,7 @@ class Match(JsonMatch):
             raise CardscoreError(problems)
         self.target = target if target is not None else target_for(players)
         self._records: list[RoundRecord] = []
+        self._stats: RunningStats | None = None  # kept round by round; None: count again
 
     def _setup_problems(self, target: int | None) -> list[Problem]:
         if self.players not in PLAYER_COUNTS:
@@ -217,6 +218,8 @@ class Match(JsonMatch):
         checked = self.verify_add_round(round_)
         record = self._record(len(self._records) + 1, checked, self.totals)
         self._records.append(record)
+        if self._stats is not None:
+            self._stats.add(checked, record.score)
         return record
 
     def _record(self, number: int, round_: Round, before: Mapping[str, int]) -> RoundRecord:
@@ -228,6 +231,7 @@ class Match(JsonMatch):
         """Take back the last round; returns its record."""
         if not self._records:
             raise IllegalMoveError(Problem.of("no_round_to_undo"))
+        self._stats = None
         return self._records.pop()
 
     def edit_round(self, index: int, round_: Round | Mapping[str, Any]) -> RoundRecord:
@@ -244,6 +248,7 @@ class Match(JsonMatch):
         rounds = [r.round for r in self._records]
         rounds[index] = checked
         self._records = self._replay(rounds)
+        self._stats = None
         return self._records[index]
 
     add = add_round
@@ -272,10 +277,13 @@ class Match(JsonMatch):
     # --- statistics and JSON -------------------------------------------------------------
 
     def stats(self) -> MatchStats:
-        """Per team and per player: canastras by kind, trancas held, rounds won, going out."""
-        return match_stats(
-            self.teams, [r.round for r in self._records], [r.score for r in self._records]
-        )
+        """Per team and per player: canastras by kind, trancas held, rounds won, going out
+        (kept round by round as rounds are added)."""
+        if self._stats is None:
+            self._stats = RunningStats(self.teams)
+            for record in self._records:
+                self._stats.add(record.round, record.score)
+        return self._stats.stats()
 
     def as_dict(self) -> dict[str, Any]:
         return {
