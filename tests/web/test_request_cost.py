@@ -6,19 +6,13 @@ from __future__ import annotations
 import json
 import re
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from cardscore.limits import MAX_CARDS_PER_ROUND, MAX_MELDS_PER_TEAM, MAX_PROBLEMS
-from tests.web.conftest import bearer, new_match
+from tests.web.conftest import bearer, messages, new_match
 
 TRANCA = {"game": "tranca", "players": 4, "teams": [{"name": "Ana"}, {"name": "Bia"}]}
-
-
-def _messages(response: httpx.Response) -> list[str]:
-    """The problems' messages (each problem is ``{code, params, message}``)."""
-    return [p["message"] if isinstance(p, dict) else p for p in response.json()["problems"]]
 
 
 def _round(**ana: object) -> dict[str, object]:
@@ -36,7 +30,7 @@ def test_thirty_thousand_melds_are_refused_before_parsing(client: TestClient) ->
     scored = client.post("/api/tranca/score", json=flood)
     assert scored.status_code == 422
     assert len(scored.content) < 2_000
-    assert _messages(scored) == [
+    assert messages(scored) == [
         f"team 1: 30000 melds; a round has at most {MAX_MELDS_PER_TEAM} per team",
         f"the round lists 90000 cards; at most {MAX_CARDS_PER_ROUND} (three decks) fit in a round",
     ]
@@ -52,7 +46,7 @@ def test_thirty_thousand_melds_are_refused_before_parsing(client: TestClient) ->
 def test_a_round_may_list_at_most_three_decks(client: TestClient) -> None:
     too_many = client.post("/api/tranca/score", json=_round(hand=["5H"] * 163))
     assert too_many.status_code == 422
-    assert "163 cards" in _messages(too_many)[0]
+    assert "163 cards" in messages(too_many)[0]
     assert too_many.json()["problems"][0]["code"] == "round_too_many_cards"
 
 
@@ -60,7 +54,7 @@ def test_error_bodies_are_capped(client: TestClient) -> None:
     # 150 cards that are not cards: one problem each, within the size limits.
     bad = client.post("/api/tranca/score", json=_round(hand=[f"Z{i}" for i in range(150)]))
     assert bad.status_code == 422
-    problems = _messages(bad)
+    problems = messages(bad)
     assert len(problems) == MAX_PROBLEMS + 1
     hidden = re.fullmatch(r"… and (\d+) more problems", problems[-1])
     assert hidden
@@ -69,7 +63,7 @@ def test_error_bodies_are_capped(client: TestClient) -> None:
         "/api/tranca/score", json={"players": 4, "teams": [{"name": "A", "x" * 100_000: 1}]}
     )
     assert long_name.status_code == 422
-    assert all(len(p) <= 500 for p in _messages(long_name))
+    assert all(len(p) <= 500 for p in messages(long_name))
     assert len(long_name.content) < 5_000
 
 
@@ -81,7 +75,7 @@ def test_a_gong_zhu_pile_is_bounded(client: TestClient) -> None:
         headers=bearer(match["edit_key"]),
     )
     assert answer.status_code == 422
-    assert _messages(answer) == ["hand 1: pile 1 has 100000 characters; at most 64"]
+    assert messages(answer) == ["hand 1: pile 1 has 100000 characters; at most 64"]
 
 
 def test_the_computers_cross_kings_moves_cannot_be_replaced(client: TestClient) -> None:
@@ -104,5 +98,5 @@ def test_the_computers_cross_kings_moves_cannot_be_replaced(client: TestClient) 
             f"{url}/rounds/{number}", json={"version": 2, "round": {"move": move}}, headers=key
         )
         assert replaced.status_code == 422, replaced.text
-        assert "cannot be replaced" in _messages(replaced)[0]
+        assert "cannot be replaced" in messages(replaced)[0]
     assert json.dumps(client.get(url, headers=key).json()) == json.dumps(after)

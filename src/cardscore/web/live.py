@@ -39,7 +39,7 @@ from sqlalchemy import Engine, Table, bindparam, select, text
 from sqlalchemy.engine import make_url
 
 from cardscore.web.models import MatchRow
-from cardscore.web.problems import PROBLEM_RESPONSES, _response
+from cardscore.web.problems import KEYED_RESPONSES, PROBLEM_RESPONSES
 
 __all__ = [
     "CHANNEL",
@@ -253,15 +253,13 @@ async def _stream(live: Live, match_id: str, version: int) -> AsyncIterator[str]
     "/matches/{match_id}/events",
     tags=["matches"],
     responses={
+        **KEYED_RESPONSES,
         200: {
             "description": "With `Accept: text/event-stream`: server-sent events, an "
             '`event: version` (`data: {"version": n}`) now and after every change. '
             'Otherwise `{"version": n}` at once (for polling).',
             "content": {"text/event-stream": {}},
         },
-        401: _response(401, "No key was given."),
-        403: _response(403, "The key does not open this match."),
-        404: _response(404, "There is no such match."),
     },
 )
 async def match_events(

@@ -24,6 +24,7 @@ from cardscore.web.i18n import choose_language, translator
 from cardscore.web.i18n.text import problem_text, validation_message
 
 __all__ = [
+    "KEYED_RESPONSES",
     "PROBLEM_RESPONSES",
     "Problem",
     "ProblemError",
@@ -223,3 +224,9 @@ PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
     413: _response(413, "The body is too large."),
     422: _response(422, "The request is impossible; `problems` names every reason."),
 }
+KEYED_RESPONSES: dict[int | str, dict[str, Any]] = {
+    401: _response(401, "No key was given."),
+    403: _response(403, "The key does not open this match, or only reads it."),
+    404: _response(404, "There is no such match or round."),
+}
+"""What an operation on one match, opened by its key, may answer besides its own."""
