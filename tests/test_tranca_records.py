@@ -152,6 +152,11 @@ def test_table_detail_counts_melds_and_piles() -> None:
             "2♣ 2♦ 5♥ 6♥ has 2 2s (2♦ 2♣): a meld takes at most one 2 as joker"
             " (unless it is made only of 2s)",
         ),
+        (  # one natural card and two 2s: a set's rank is read from its only natural card
+            "Kh 2c 2d",
+            "K♥ 2♣ 2♦ has 2 2s (2♦ 2♣): a meld takes at most one 2 as joker"
+            " (unless it is made only of 2s)",
+        ),
         (
             "5h 6d 7h",
             "5♥ 6♦ 7♥ is neither a set (one rank) nor a sequence (one suit): it mixes ♥ and ♦",
