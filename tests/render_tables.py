@@ -22,7 +22,16 @@ import numpy as np
 
 from cardscore.cards import Card, Rank, Suit, full_deck
 
-__all__ = ["DESIGNS", "Design", "Table", "draw_face", "render_table", "spread"]
+__all__ = [
+    "CALIBRATION",
+    "DESIGNS",
+    "Design",
+    "Table",
+    "draw_face",
+    "render_rows",
+    "render_table",
+    "spread",
+]
 
 RED_SUITS = (Suit.HEARTS, Suit.DIAMONDS)
 _RANK_TEXT = {Rank.TEN: "10", Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"}
@@ -51,6 +60,11 @@ DESIGNS = (
         "stroke-serif", cv2.FONT_HERSHEY_TRIPLEX, 3, 0.15, (228, 238, 244), (50, 40, 170),
         (50, 30, 20), (120, 70, 30),
     ),
+)  # fmt: skip
+# Only for fitting the confidence calibration (benchmarks/vision_calibrate.py): never measured.
+CALIBRATION = Design(
+    "stroke-calibration", cv2.FONT_HERSHEY_COMPLEX, 2, 0.17, (238, 240, 240), (60, 20, 190),
+    (20, 20, 20), (40, 60, 110),
 )  # fmt: skip
 
 W, H = 200, 280  # a face's pixels
@@ -252,3 +266,25 @@ def spread(design: Design, *, card_width: int = 120, seed: int = 0) -> np.ndarra
             y = gap + row * (ch + gap) + ch / 2
             _place(image, face, x, y, float(rng.uniform(-2, 2)))
     return cv2.GaussianBlur(image, (0, 0), 0.6)
+
+
+def render_rows(
+    rows: list[list[Card]], design: Design, *, card_width: int = 130, seed: int = 0
+) -> np.ndarray:
+    """Each row of cards laid side by side, a little apart, rows well apart: a showdown's
+    hands, one player's per row (or a Gong Zhu pile spread out in rows)."""
+    rng = np.random.default_rng(seed)
+    scale = card_width / W
+    cw, ch = card_width, card_width * H / W
+    longest = max(len(r) for r in rows)
+    width, height = round((longest + 1) * cw * 1.15), round((len(rows) + 0.4) * ch * 1.5)
+    image = np.empty((height, width, 3), np.uint8)
+    image[:] = design.cloth
+    for k, row in enumerate(rows):
+        for j, card in enumerate(row):
+            face = cv2.resize(draw_face(card, design), None, fx=scale, fy=scale,
+                              interpolation=cv2.INTER_AREA)  # fmt: skip
+            x = cw * (0.9 + 1.12 * j)
+            y = ch * (0.85 + 1.5 * k)
+            _place(image, face, x, y, float(rng.uniform(-4, 4)))
+    return cv2.GaussianBlur(image, (0, 0), 0.7)

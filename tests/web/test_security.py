@@ -29,7 +29,7 @@ def test_share_key_reads_but_cannot_write(client: TestClient) -> None:
     ]:
         response = client.request(method, url + path, json=body, headers=bearer(match["share_key"]))
         assert response.status_code == 403, (method, path)
-        assert "share link only reads" in response.json()["problems"][0]
+        assert "share link only reads" in response.json()["problems"][0]["message"]
     assert client.get(url, headers=bearer(match["edit_key"])).json()["rounds"] == []
 
 
@@ -137,10 +137,10 @@ def test_photos_are_sniffed_and_pixel_limited(
     assert len(bomb) < 20_000
     refused = client.post("/api/photos", files={"photo": ("b.png", bomb, "image/png")})
     assert refused.status_code == 422
-    assert "pixels" in refused.json()["problems"][0]
+    assert "pixels" in refused.json()["problems"][0]["message"]
     fake = client.post("/api/photos", files={"photo": ("x.jpg", b"<html>hi</html>", "image/jpeg")})
     assert fake.status_code == 422
-    assert "not a JPEG, PNG or WebP" in fake.json()["problems"][0]
+    assert "not a JPEG, PNG or WebP" in fake.json()["problems"][0]["message"]
     broken = client.post(
         "/api/photos", files={"photo": ("y.png", b"\x89PNG\r\n\x1a\nxx", "image/png")}
     )
@@ -204,7 +204,7 @@ def test_names_cannot_inject_markup(client: TestClient) -> None:
 def test_csrf_tokens_are_signed_by_the_server(client: TestClient) -> None:
     """A cookie another site planted (with the same value in its form) is not enough: the
     token must carry the server's signature."""
-    fields = {"pile0": "TJQKP", "pile1": "", "pile2": "", "pile3": ""}
+    fields = {"pile0": "TJQKP", "pile1": "23456789A", "pile2": "G", "pile3": "D"}
     client.cookies.clear()
     client.cookies.set("cardscore_csrf", "planted")
     assert client.post("/gongzhu", data={**fields, "csrf": "planted"}).status_code == 403
@@ -225,7 +225,7 @@ def test_servers_sharing_a_secret_accept_each_others_forms(database_url: str) ->
     two = TestClient(create_app(Settings(database_url=database_url, secret="club")))
     three = TestClient(create_app(Settings(database_url=database_url, secret="other")))
     token = _csrf(one, "/gongzhu")
-    fields = {"pile0": "TJQKP", "pile1": "", "pile2": "", "pile3": "", "csrf": token}
+    fields = {"pile0": "TJQKP", "pile1": "23456789A", "pile2": "G", "pile3": "D", "csrf": token}
     for client, status in ((two, 200), (three, 403)):
         client.cookies.set("cardscore_csrf", token)
         assert client.post("/gongzhu", data=fields).status_code == status

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
-from cardscore.cards import parse_cards
+from cardscore.cards import Card, parse_cards
 from cardscore.cli.output import breakdown_table, console, echo_json, json_option
+from cardscore.errors import CardscoreError
 from cardscore.gongzhu.notation import parse_pile
 from cardscore.gongzhu.rules import Rules
 from cardscore.gongzhu.scoring import score_hand, score_pile
@@ -15,7 +18,9 @@ __all__ = ["group"]
 
 def _rules_options(function: click.decorators.FC) -> click.decorators.FC:
     function = click.option(
+        "--low-hearts-count-for-doubler",
         "--low-hearts-double",
+        "low_hearts_count_for_doubler",
         is_flag=True,
         help="House rule: ♥2–♥4 count as scoring cards for the ♣10 (♥2 ♣10 is 0, not +50).",
     )(function)
@@ -32,7 +37,14 @@ def group() -> None:
 
 
 @group.command("score")
-@click.argument("pile", nargs=-1, required=True)
+@click.argument("pile", nargs=-1)
+@click.option(
+    "--photo",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Read the pile from a photo of the collected cards spread out (vision extra).",
+)
+@click.option("--deck", "deck_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --photo: a deck profile (cardscore deck learn).")  # fmt: skip
 @click.option(
     "--cards",
     "card_codes",
@@ -45,10 +57,12 @@ def group() -> None:
 @json_option
 def score_command(
     pile: tuple[str, ...],
+    photo: Path | None,
+    deck_path: Path | None,
     card_codes: bool,
     explain: bool,
     pig_plus_with_all_hearts: bool,
-    low_hearts_double: bool,
+    low_hearts_count_for_doubler: bool,
     as_json: bool,
 ) -> None:
     """Score one player's PILE.
@@ -56,17 +70,33 @@ def score_command(
     PILE is the seed's notation, 23456789TJQKA for ♥2–♥A, P for ♠Q, G for ♦J and D for ♣10
     (e.g. 23456789TJQKAPGD); with --cards, the arguments are standard cards instead.
     """
-    rules = Rules(pig_plus_with_all_hearts, low_hearts_double)
-    cards = parse_cards(pile) if card_codes else parse_pile("".join(pile))
+    rules = Rules(pig_plus_with_all_hearts, low_hearts_count_for_doubler)
+    if (photo is None) == (not pile):
+        raise CardscoreError("give the PILE or --photo PHOTO, one of the two")
+    if photo is not None:
+        cards = _photo_cards(photo, deck_path)
+    else:
+        cards = parse_cards(pile) if card_codes else parse_pile("".join(pile))
     result = score_pile(cards, rules)
     if as_json:
-        echo_json({"score": result.total, "breakdown": result.breakdown.as_dict()})
+        echo_json(result.as_dict())
     elif explain:
         console().print(
             breakdown_table(result.breakdown, title=f"Gong Zhu pile {result.pile or '(empty)'}")
         )
     else:
         click.echo(result.total)
+
+
+def _photo_cards(photo: Path, deck_path: Path | None) -> tuple[Card, ...]:
+    try:
+        from cardscore.vision.cli import photo_cards
+    except ImportError as missing:
+        raise CardscoreError(
+            f"--photo needs the vision extra ({missing.name} is missing): "
+            "pip install 'cardscore[vision]'"
+        ) from None
+    return tuple(photo_cards(photo, deck_path))
 
 
 @group.command("hand")
@@ -76,11 +106,11 @@ def score_command(
 def hand_command(
     piles: tuple[str, ...],
     pig_plus_with_all_hearts: bool,
-    low_hearts_double: bool,
+    low_hearts_count_for_doubler: bool,
     as_json: bool,
 ) -> None:
     """Score the four PILES of one hand (pile notation, '' for a player with none)."""
-    rules = Rules(pig_plus_with_all_hearts, low_hearts_double)
+    rules = Rules(pig_plus_with_all_hearts, low_hearts_count_for_doubler)
     scores = score_hand(piles, rules)
     if as_json:
         echo_json({"scores": [s.as_dict() for s in scores]})

@@ -7,12 +7,21 @@ from pathlib import Path
 
 import click
 
+from cardscore.cards import Card
 from cardscore.cli.output import console, echo_json, json_option
 from cardscore.errors import CardscoreError
 from cardscore.vision.deck import DeckProfile
-from cardscore.vision.recognition import Recognition, recognize
+from cardscore.vision.recognition import Recognition, SeenCard, recognize
 
-__all__ = ["deck_group", "deck_option", "load_deck", "recognize_command", "text_report"]
+__all__ = [
+    "deck_group",
+    "deck_option",
+    "load_deck",
+    "photo_cards",
+    "photo_rows",
+    "recognize_command",
+    "text_report",
+]
 
 
 def load_deck(path: Path | None) -> DeckProfile | None:
@@ -162,3 +171,27 @@ def learn_command(labels: Path | None, spread: Path | None, out: Path, as_json: 
         )
     else:
         click.echo(f"learnt {cards} of 52 cards from {learnt.crops} crops: wrote {out}")
+
+
+def _confirm(flagged: list[tuple[str, SeenCard]]) -> None:
+    """One stderr line per card the reader is unsure of: the user confirms them."""
+    for where, seen in flagged:
+        other = f" (or {seen.alternative})" if seen.alternative else ""
+        click.echo(f"photo: please confirm {seen.card}{other} {where}", err=True)
+
+
+def photo_rows(photo: Path, size: int, deck_path: Path | None = None) -> list[list[Card]]:
+    """The rows of ``size`` cards on a photo (one per player), for a game's command; the
+    unsure cards are listed on stderr."""
+    from cardscore.vision.hands import rows_of_cards
+
+    rows = rows_of_cards(recognize(photo, deck=load_deck(deck_path)), size)
+    _confirm([(f"in row {k}", s) for k, row in enumerate(rows, 1) for s in row if s.flagged])
+    return [[s.card for s in row] for row in rows]
+
+
+def photo_cards(photo: Path, deck_path: Path | None = None) -> list[Card]:
+    """Every card on a photo, for a game's command; the unsure ones listed on stderr."""
+    result = recognize(photo, deck=load_deck(deck_path))
+    _confirm([(f"at ({s.x:.0f}, {s.y:.0f})", s) for s in result.cards if s.flagged])
+    return [s.card for s in result.cards]

@@ -36,8 +36,8 @@ from cardscore.vision.deck import DeckProfile, model_hash
 from cardscore.vision.detect import _region_at, find_indices, read_blobs
 from cardscore.vision.image_io import load_image
 from cardscore.vision.labels import BACKGROUND, CLASSES
-from cardscore.vision.proposals import crop_batch, find_regions, normalise
-from cardscore.vision.recognition import recognize
+from cardscore.vision.proposals import NORMAL_WIDTH, Regions, crop_batch, find_regions, normalise
+from cardscore.vision.recognition import Recognition, recognize
 
 __all__ = [
     "Examples",
@@ -50,13 +50,18 @@ __all__ = [
     "spread_examples",
 ]
 
-STRENGTH = 1e-3  # the pull of the correction towards zero (per weight, squared)
+# The pull of the correction towards zero (per weight, squared). Photos show part of a deck:
+# pulled harder, so that the cards they do not show are not drawn towards those they do (a
+# 7♦ read as the 7♠ learnt); a spread shows every card.
+STRENGTH, SPREAD_STRENGTH = 0.1, 0.03
 STEPS, RATE = 150, 0.02  # Adam's steps and step size
 SPREAD_ORDER = "A23456789TJQK"
 SPREAD_SUITS = "shdc"
 # In a spread, an index blob lies beyond these fractions of the half width and half height
 # from its card's centre, towards a corner.
 CORNER_U, CORNER_V = 0.35, 0.5
+# A blob this far (card widths) from every index learnt on a lone card is one of its marks.
+MARK_APART = 0.12
 
 
 class SpreadError(CardscoreError):
@@ -158,7 +163,38 @@ def photo_examples(
             points.append((hit.x, hit.y, hit.size, hit.angle))
             cards.append(hit.card.id)
     turned, labels = _turns(points, cards)
-    return Examples(crop_batch(norm, turned), np.array(labels, np.int64)), check
+    others = _lone_card_marks(norm, factor, regions, result, agree, points)
+    labels += [BACKGROUND] * len(others)
+    crops = crop_batch(norm, turned + others)
+    return Examples(crops, np.array(labels, np.int64)), check
+
+
+def _lone_card_marks(
+    norm: np.ndarray,
+    factor: float,
+    regions: Regions,
+    result: Recognition,
+    agree: set[Card],
+    indices: list[tuple[float, float, float, float]],
+) -> list[tuple[float, float, float, float]]:
+    """Every ink blob on a card lying alone (no card over it can hide a missed index) whose
+    reading agrees, away from its indices, in its four turns: pips and court art, "no index"."""
+    lone = [
+        np.array(result.cards[g.cards[0]].corners, np.float32)
+        for g in result.groups
+        if len(g.cards) == 1 and result.cards[g.cards[0]].card in agree
+    ]
+    if not lone:
+        return []
+    read = read_blobs(norm, None, regions, factor)
+    apart = MARK_APART * NORMAL_WIDTH
+    out: list[tuple[float, float, float, float]] = []
+    for bx, by in read.rows_of:
+        if any(np.hypot(bx - x, by - y) < apart for x, y, _, _ in indices):
+            continue
+        if any(cv2.pointPolygonTest(c, (bx / factor, by / factor), False) >= 0 for c in lone):
+            out.extend(read.points[r] for r in read.rows_of[bx, by])
+    return out
 
 
 def read_label_file(path: Path) -> list[tuple[Path, list[Card]]]:
@@ -270,7 +306,8 @@ def learn_from_spread(photo: str | Path | np.ndarray, *, name: str = "") -> Lear
     """A profile from one photo of the whole deck spread out (see :func:`spread_examples`)."""
     examples = spread_examples(photo)
     default = Path(photo).stem if isinstance(photo, str | Path) else "spread"
-    return Learnt(fit(examples, name=name or default), (), len(examples.labels))
+    profile = fit(examples, strength=SPREAD_STRENGTH, name=name or default)
+    return Learnt(profile, (), len(examples.labels))
 
 
 def fit(
@@ -318,7 +355,7 @@ def fit(
             grad_logits.T @ e + 2 * strength * w
             for e, w in zip(embeddings, params[:m], strict=True)
         ]
-        grads += [grad_logits.sum(axis=0)] * m
+        grads += [grad_logits.sum(axis=0) + 2 * strength * c for c in params[m:]]
         for p, g, mo, sq in zip(params, grads, moment, square, strict=True):
             mo *= 0.9
             mo += 0.1 * g

@@ -19,12 +19,14 @@ from typing import Any
 import numpy as np
 
 from cardscore.cards import Card
+from cardscore.tranca.photo import draft_from_groups
+from cardscore.vision.calibration import FLAG_AT, calibrated
+from cardscore.vision.classifier import MODEL_PATHS
 from cardscore.vision.deck import DeckProfile, reading_with
 from cardscore.vision.detect import find_indices
 from cardscore.vision.fans import drop_crowded, fill_gaps
 from cardscore.vision.image_io import load_image
 from cardscore.vision.layout import (
-    FLAG_BELOW,
     Placement,
     adopt_weak,
     card_width_from_indices,
@@ -43,8 +45,7 @@ from cardscore.vision.rereads import reread_mends
 
 __all__ = ["Group", "Recognition", "SeenCard", "recognize"]
 
-MIN_CARD = 0.5  # a card is reported (flagged below FLAG_BELOW) from this confidence up
-PILE_CARDS = 7  # a closed pile's size cannot be seen; Tranca's minimum canastra is the draft
+MIN_CARD = 0.5  # a card is reported from this score up (flagged below calibration.FLAG_AT)
 # The photo is read again at the card width its whole cards' indices measure when that and
 # the white regions' estimate lie more than this factor apart (and no width was given).
 REMEASURE = 1.25
@@ -54,7 +55,11 @@ RESCALE = (2.0, 0.5, 3.0)
 
 @dataclass(frozen=True)
 class SeenCard:
-    """One physical card: code, confidence, where (photo px), rotation, and doubts."""
+    """One physical card: code, confidence, where (photo px), rotation, and doubts.
+
+    ``confidence`` is calibrated (:mod:`~cardscore.vision.calibration`): of the cards
+    reported at 0.9, about 9 in 10 are right; ``score`` is the reader's own, uncalibrated.
+    """
 
     card: Card
     confidence: float
@@ -65,11 +70,13 @@ class SeenCard:
     indices: int  # how many of its corner indices were read
     flagged: bool  # unsure: the user must confirm it
     alternative: Card | None = None
+    score: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "card": self.card.code,
             "confidence": round(self.confidence, 4),
+            "score": None if self.score is None else round(self.score, 4),
             "x": round(self.x, 1),
             "y": round(self.y, 1),
             "angle": round(self.angle, 1),
@@ -122,23 +129,9 @@ class Recognition:
         The hand, the morto and going out cannot be seen on the table: the user adds them
         (``took_morto`` and ``went_out`` are required by ``cardscore tranca score``).
         """
-        melds, piles, dollars = [], [], []
-        for group in self.groups:
-            codes = [self.cards[i].card.code for i in group.cards]
-            if group.kind == "meld":
-                melds.append(codes)
-            elif group.kind == "dollar":
-                dollars.extend(codes)
-            elif group.kind == "pile":
-                rank = self.cards[group.cards[0]].card.rank.value
-                piles.append(
-                    {
-                        "pile": "10" if rank == "T" else rank,
-                        "clean": group.orientation == "horizontal",
-                        "cards": PILE_CARDS,
-                    }
-                )
-        return {"melds": melds, "piles": piles, "dollars": dollars}
+        return draft_from_groups(
+            (g.kind, [self.cards[i].card for i in g.cards], g.orientation) for g in self.groups
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """The ``--json`` shape: ``{"cards": [...], "groups": [...], "tranca": {...}}``."""
@@ -188,6 +181,8 @@ def recognize(
     Raises :class:`~cardscore.vision.image_io.ImageError` for files that are not usable photos,
     :class:`~cardscore.vision.deck.DeckProfileError` for a profile of other models.
     """
+    if deck is not None:
+        deck.check(MODEL_PATHS if model is None else [model] if isinstance(model, Path) else model)
     with reading_with(deck):
         return _recognize(source, card_width, model)
 
@@ -263,17 +258,19 @@ def _recognize(
             card, alternative, confidence = mended, p.card, 1 - p.confidence
         if old in rereads:
             card, confidence, alternative = rereads[old][0], rereads[old][1], p.card
+        sure = calibrated(confidence, p.indices)
         seen.append(
             SeenCard(
                 card=card,
-                confidence=confidence,
+                confidence=sure,
                 x=p.x * to_photo,
                 y=p.y * to_photo,
                 angle=p.angle % 360,
                 corners=corners,
                 indices=p.indices,
-                flagged=p.confidence < FLAG_BELOW or old in doubts or old in rereads,
+                flagged=sure < FLAG_AT or old in doubts or old in rereads,
                 alternative=alternative,
+                score=confidence,
             )
         )
     renumbered = tuple(

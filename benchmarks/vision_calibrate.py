@@ -1,0 +1,79 @@
+"""Fits the confidence calibration and the flag threshold (cardscore.vision.calibration).
+
+    python benchmarks/vision_calibrate.py [--tables 40] [--seed 5000]
+
+Reads rendered Tranca tables of the calibration design only (``tests/render_tables.py``'s
+``CALIBRATION``, never used to measure), once without a deck profile and once with one
+learnt from that design's spread. Every reported card is right (its table's card there) or
+wrong (another card, or none there). Prints the Platt lines per number of corners read, the
+threshold chosen (the lowest above which at most 0.5% of the cards were wrong), and the
+reliability of the fitted confidences on these tables; paste the first two into
+``calibration.py``. ``vision_bench.py`` measures the reliability on other designs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.render_tables import CALIBRATION, render_table, spread  # noqa: E402
+
+from cardscore.vision import recognize  # noqa: E402
+from cardscore.vision.calibration import (  # noqa: E402
+    PLATT,
+    choose_threshold,
+    fit_platt,
+    reliability,
+)
+from cardscore.vision.evaluate import match_cards  # noqa: E402
+from cardscore.vision.learn import learn_from_spread  # noqa: E402
+
+
+def collect(tables: int, seed: int) -> list[tuple[float, int, bool]]:
+    """(score, corners, right) of every card reported, with and without the deck."""
+    deck = learn_from_spread(spread(CALIBRATION, seed=seed), name="calibration").profile
+    out = []
+    for profile in (None, deck):
+        for k in range(tables):
+            table = render_table(seed + k, CALIBRATION)
+            result = recognize(table.image, deck=profile)
+            match = match_cards([(x, y) for _, x, y, _ in table.truth], result, table.card_width)
+            right = {j for i, j in match.items() if result.cards[j].card == table.truth[i][0]}
+            for j, seen in enumerate(result.cards):
+                score = seen.score if seen.score is not None else seen.confidence
+                out.append((score, seen.indices, j in right))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tables", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=5000)
+    args = parser.parse_args()
+    cards = collect(args.tables, args.seed)
+    lines = {}
+    for corners in (1, 2):
+        rows = [(s, r) for s, c, r in cards if min(c, 2) == corners]
+        wrong = sum(not r for _, r in rows)
+        lines[corners] = (
+            fit_platt([s for s, _ in rows], [r for _, r in rows]) if rows else (1.0, 0.0)
+        )
+        print(f"{corners} corner(s): {len(rows)} cards, {wrong} wrong: a, b = {lines[corners]}")
+    PLATT.update(lines)
+    from cardscore.vision.calibration import calibrated
+
+    probs = [calibrated(s, c) for s, c, _ in cards]
+    right = [r for _, _, r in cards]
+    print(f"PLATT = {lines}")
+    print(f"FLAG_AT = {choose_threshold(probs, right):.4f}")
+    print("\n| confidence | cards | mean confidence | share right |\n|---|---:|---:|---:|")
+    for lo, hi, n, mean, share in reliability(probs, right):
+        print(f"| {lo:.2f}–{hi:.2f} | {n} | {mean:.3f} | {share:.3f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+"""Confidence calibration: the fit recovers a known miscalibration, the reliability table
+counts right, the threshold is the lowest that keeps wrong cards under the share asked."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardscore.vision.calibration import (
+    calibrated,
+    choose_threshold,
+    fit_platt,
+    reliability,
+)
+
+
+def _draw(n: int, a: float, b: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Scores, and outcomes right with probability sigmoid(a·logit(score) + b)."""
+    rng = np.random.default_rng(seed)
+    scores = rng.uniform(0.3, 0.999, n)
+    z = a * np.log(scores / (1 - scores)) + b
+    right = rng.random(n) < 1 / (1 + np.exp(-z))
+    return scores, right
+
+
+def test_the_fit_recovers_a_known_overconfidence() -> None:
+    scores, right = _draw(20000, 0.6, -0.4, seed=1)
+    a, b = fit_platt(scores.tolist(), right.tolist())
+    assert a == pytest.approx(0.6, abs=0.05)
+    assert b == pytest.approx(-0.4, abs=0.08)
+
+
+def test_fitted_confidences_are_reliable_on_fresh_draws() -> None:
+    """Fitted on one draw, measured on another: each bin's share right is its confidence."""
+    a, b = fit_platt(*(x.tolist() for x in _draw(20000, 0.6, -0.4, seed=2)))
+    scores, right = _draw(20000, 0.6, -0.4, seed=3)
+    z = a * np.log(scores / (1 - scores)) + b
+    probs = 1 / (1 + np.exp(-z))
+    for _, _, n, mean, share in reliability(probs.tolist(), right.tolist()):
+        assert abs(mean - share) < 0.03 + 2 / math.sqrt(n)
+
+
+def test_reliability_bins_by_hand() -> None:
+    rows = reliability(
+        [0.1, 0.6, 0.65, 0.95, 1.0], [False, True, False, True, True], (0, 0.5, 0.9, 1)
+    )
+    assert rows == [(0, 0.5, 1, 0.1, 0.0), (0.5, 0.9, 2, 0.625, 0.5), (0.9, 1, 2, 0.975, 1.0)]
+
+
+def test_the_threshold_is_the_lowest_that_keeps_wrong_cards_under_the_share() -> None:
+    probs = [0.55, 0.6, 0.7, 0.8, 0.9, 0.95, 0.97, 0.99, 0.99, 0.999]
+    right = [False, True, False, True, True, False, True, True, True, True]
+    # Wrong at 0.55, 0.7 and 0.95: above 0.95 none is wrong; allowing one in ten, above 0.7.
+    assert choose_threshold(probs, right, share=0.0) == 0.97
+    assert choose_threshold(probs, right, share=0.1) == 0.8
+    assert choose_threshold(probs, [True] * 10, share=0.0) == 0.5
+
+
+@given(st.floats(0.01, 0.99), st.floats(0.01, 0.99), st.sampled_from([1, 2]))
+def test_calibration_keeps_the_order_of_scores(s: float, t: float, corners: int) -> None:
+    if s < t:
+        assert calibrated(s, corners) <= calibrated(t, corners)
+    assert 0 < calibrated(s, corners) < 1

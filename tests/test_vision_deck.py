@@ -1,0 +1,333 @@
+"""Deck profiles: round trip, refusals (other models, bad files), learning from a spread and
+from labelled photos, and an end-to-end reading of a design the models never trained on."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import need_module
+
+cv2 = need_module("cv2", "needs the vision extra (opencv)")
+need_module("onnxruntime", "needs the vision extra (onnxruntime)")
+
+from cardscore.cards import Card, parse_cards  # noqa: E402
+from cardscore.cli import main  # noqa: E402
+from cardscore.errors import CardscoreError  # noqa: E402
+from cardscore.vision import recognize  # noqa: E402
+from cardscore.vision.calibration import FLAG_AT  # noqa: E402
+from cardscore.vision.classifier import MODEL_PATHS, classify  # noqa: E402
+from cardscore.vision.deck import (  # noqa: E402
+    MAX_BYTES,
+    DeckProfile,
+    DeckProfileError,
+    reading_with,
+)
+from cardscore.vision.evaluate import read_labels, score_cards  # noqa: E402
+from cardscore.vision.labels import BACKGROUND  # noqa: E402
+from cardscore.vision.learn import (  # noqa: E402
+    Examples,
+    SpreadError,
+    fit,
+    learn_from_spread,
+    spread_examples,
+)
+from tests.conftest import SHARED, need  # noqa: E402
+from tests.render_tables import DESIGNS, draw_face, render_rows, render_table, spread  # noqa: E402
+
+SERIF = DESIGNS[1]
+
+
+@pytest.fixture(scope="module")
+def serif_deck() -> DeckProfile:
+    """The serif stroke design's profile, learnt from its spread (a few seconds)."""
+    return learn_from_spread(spread(SERIF), name="serif").profile
+
+
+def _index_crops() -> Examples:
+    """Upright index crops of a few faces of the serif design, cut by hand (no pipeline)."""
+    crops, labels = [], []
+    for code in ("Ah", "Ks", "7d", "Tc"):
+        face = draw_face(Card(code), SERIF)
+        corner = cv2.resize(face[0:90, 0:64], (32, 32), interpolation=cv2.INTER_AREA)
+        crops += [corner, np.ascontiguousarray(np.rot90(corner, 2))]
+        labels += [Card(code).id, BACKGROUND]
+    return Examples(np.array(crops, np.uint8), np.array(labels))
+
+
+def test_a_profile_round_trips_through_its_file(tmp_path: Path) -> None:
+    profile = fit(_index_crops(), steps=30, name="hand cut")
+    path = tmp_path / "ours.deck"
+    profile.save(path)
+    assert path.stat().st_size <= MAX_BYTES
+    again = DeckProfile.load(path)
+    assert (again.models, again.hashes, again.examples, again.name) == (
+        profile.models,
+        profile.hashes,
+        profile.examples,
+        "hand cut",
+    )
+    for a, b in zip(again.weights + again.biases, profile.weights + profile.biases, strict=True):
+        np.testing.assert_allclose(a, b, atol=2e-3 * max(1.0, float(np.abs(b).max())))
+    assert sum(1 for n in again.examples[:BACKGROUND] if n) == 4
+    assert "4 cards learnt" in repr(again)
+
+
+def test_a_profile_raises_the_cards_it_was_taught() -> None:
+    examples = _index_crops()
+    before = classify(examples.crops)
+    with reading_with(fit(examples, steps=60)):
+        after = classify(examples.crops)
+    rows = np.arange(len(examples.labels))
+    cards = examples.labels != BACKGROUND
+    assert (after[rows, examples.labels] > before[rows, examples.labels])[cards].all()
+    assert (after.argmax(axis=1) == examples.labels).all()
+    # Outside the block the shipped models read as before.
+    np.testing.assert_allclose(classify(examples.crops), before, atol=1e-6)
+
+
+def test_a_profile_of_other_models_is_refused(tmp_path: Path) -> None:
+    profile = fit(_index_crops(), steps=5)
+    other = DeckProfile(
+        profile.models,
+        ("0" * 64,) * len(profile.models),
+        profile.weights,
+        profile.biases,
+        profile.examples,
+        "old",
+    )
+    with pytest.raises(DeckProfileError, match="learn the deck again"):
+        recognize(np.zeros((60, 80, 3), np.uint8) + 40, deck=other)
+    path = tmp_path / "old.deck"
+    other.save(path)
+    with pytest.raises(DeckProfileError, match="was learnt with the models"):
+        DeckProfile.load(path).check(MODEL_PATHS)
+
+
+def _archive(**arrays: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)  # type: ignore[arg-type]
+    return buffer.getvalue()
+
+
+def _header(**changes: object) -> np.ndarray:
+    header: dict[str, object] = {
+        "format": "cardscore-deck",
+        "version": 1,
+        "name": "x",
+        "models": ["a.onnx"],
+        "hashes": ["0" * 64],
+        "examples": [0] * 53,
+    }
+    header.update(changes)
+    return np.array(json.dumps(header))
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "is not a deck profile"),
+        (b"\xff\xd8\xff\xe0 a jpeg", "is not a deck profile"),
+        (_archive(weights=np.zeros(3)), "is not a deck profile"),
+        (_archive(header=_header(format="other")), "no 'cardscore-deck' header"),
+        (_archive(header=_header(version=99)), "has version 99"),
+        (_archive(header=_header(examples=[1])), "examples for 53 classes"),
+        (
+            _archive(header=_header(), weight0=np.zeros((53, 4)), bias0=np.zeros(7)),
+            "member 0's correction is damaged",
+        ),
+        (
+            _archive(header=_header(), weight0=np.full((53, 4), np.nan), bias0=np.zeros(53)),
+            "is not finite",
+        ),
+        (b"PK" + bytes(MAX_BYTES), "larger than a deck profile"),
+    ],
+)
+def test_bad_profile_files_say_what_is_wrong(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / "bad.deck"
+    path.write_bytes(content)
+    with pytest.raises(DeckProfileError, match=message) as error:
+        DeckProfile.load(path)
+    assert "bad.deck" in error.value.problems[0]
+
+
+def test_cli_deck_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), np.full((600, 800, 3), 40, np.uint8))
+    assert main(["recognize", str(photo), "--deck", str(tmp_path / "none.deck")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["deck", "learn", "--out", str(tmp_path / "x.deck")]) == 2
+    assert "exactly one of --labels CSV or --spread PHOTO" in capsys.readouterr().err
+    assert main(["deck", "learn", "--spread", str(photo), "--out", str(tmp_path / "x.deck")]) == 2
+    assert "0 cards found apart" in capsys.readouterr().err
+    assert not (tmp_path / "x.deck").exists()
+
+
+def test_a_spread_out_of_rows_is_refused() -> None:
+    image = spread(SERIF)
+    h, w = image.shape[:2]
+    # The last card's place left empty: 51 cards.
+    image[h - h // 4 :, w - w // 13 :] = SERIF.cloth
+    with pytest.raises(SpreadError, match="51 cards found apart"):
+        spread_examples(image)
+
+
+def test_a_spread_labels_each_card_by_its_place() -> None:
+    examples = spread_examples(spread(SERIF))
+    taught = Counter(int(k) for k in examples.labels if k != BACKGROUND)
+    # Both corner indices of every card, and each of them turned as "no index" three times.
+    assert taught == Counter(dict.fromkeys(range(52), 2))
+    assert int(np.sum(examples.labels == BACKGROUND)) >= 3 * 104
+
+
+def test_end_to_end_a_table_of_a_design_never_trained_on(serif_deck: DeckProfile) -> None:
+    """Issue 28: a small rendered table (tests/render_tables.py, not the training generator)
+    of a design the models never saw, read with the deck learnt from its spread: exactly its
+    cards, melds, piles and dollar."""
+    table = render_table(32, SERIF)
+    result = recognize(table.image, deck=serif_deck)
+    assert sorted(c.card for c in result.cards) == sorted(t[0] for t in table.truth)
+    melds = {tuple(sorted(g)) for g in result.tranca_draft()["melds"]}
+    want: dict[int, list[str]] = {}
+    for card, _, _, group in table.truth:
+        if table.kinds[group] == "meld":
+            want.setdefault(group, []).append(card.code)
+    assert melds == {tuple(sorted(g)) for g in want.values()}
+    piles = {(p["pile"], p["clean"]) for p in result.tranca_draft()["piles"]}
+    truth_piles = {
+        (t[0].rank.label, table.kinds[t[3]] == "pile:horizontal")
+        for t in table.truth
+        if table.kinds[t[3]].startswith("pile")
+    }
+    assert piles == truth_piles
+    assert result.tranca_draft()["dollars"] == [
+        t[0].code for t in table.truth if table.kinds[t[3]] == "dollar"
+    ]
+
+
+def test_learning_from_half_the_shared_photos_keeps_or_improves_the_other_half(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Folds: learn from three labelled photos (one label deliberately wrong), read the other
+    three. The wrong label is reported, and the reading does not get worse."""
+    folder = SHARED / "data" / "real-photos"
+    need(folder.is_dir(), f"{folder} not found (set CARDSCORE_SHARED)")
+    labels = read_labels(folder)
+    learn, held = ["train_01.jpg", "train_03.jpg", "train_08.jpg"], ["train_06.jpg", "train_10.jpg"]
+    rows = []
+    for name in learn:
+        (tmp_path / name).symlink_to(folder / name)
+        cards = [c.code for c in labels[name]]
+        if name == "train_03.jpg":
+            cards[cards.index("6d")] = "6s"  # a labelling slip: the photo shows the 6♦
+        rows.append(f"{name},{' '.join(cards)}")
+    csv = tmp_path / "labels.csv"
+    csv.write_text("image,cards\n" + "\n".join(rows) + "\n")
+    out = tmp_path / "ours.deck"
+    assert main(["deck", "learn", "--labels", str(csv), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "train_03.jpg: labelled but not read: 6♠; read but not labelled: 6♦" in err
+    deck = DeckProfile.load(out)
+    assert deck.examples[Card("6d").id] == 0  # the disputed card is not learnt
+    for name in held:
+        before = score_cards(name, [c.card for c in recognize(folder / name).cards], labels[name])
+        after = score_cards(
+            name, [c.card for c in recognize(folder / name, deck=deck).cards], labels[name]
+        )
+        assert (after.right, -after.reported) >= (before.right, -before.reported), name
+
+
+def test_a_labels_file_with_problems_lists_them_all(tmp_path: Path) -> None:
+    from cardscore.vision.learn import read_label_file
+
+    (tmp_path / "a.jpg").write_bytes(b"x")
+    csv = tmp_path / "labels.csv"
+    csv.write_text("image,cards\na.jpg,As Zz\nb.jpg,Kd\n")
+    with pytest.raises(CardscoreError) as error:
+        read_label_file(csv)
+    assert len(error.value.problems) == 2
+    assert "b.jpg" in error.value.problems[1]
+    (tmp_path / "other.csv").write_text("photo,labels\na.jpg,As\n")
+    with pytest.raises(CardscoreError, match="needs the columns image,cards"):
+        read_label_file(tmp_path / "other.csv")
+
+
+def test_poker_compare_and_gongzhu_score_read_a_photo(
+    serif_deck: DeckProfile, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each player's five cards in a row → the ranking and winner; a Gong Zhu pile spread
+    out → its score. The games' own logic decides (the same answers as typed cards)."""
+    deck = tmp_path / "serif.deck"
+    serif_deck.save(deck)
+    hands = [
+        parse_cards("Ah Kh Qh Jh Th"),
+        parse_cards("2c 2d 9s 9h 4c"),
+        parse_cards("5s 6s 7s 8d 9c"),
+    ]
+    photo = tmp_path / "showdown.png"
+    cv2.imwrite(str(photo), render_rows([list(h) for h in hands], SERIF))
+    assert main(["poker", "compare", "--photo", str(photo), "--deck", str(deck), "--json"]) == 0
+    read = json.loads(capsys.readouterr().out)
+    typed = [" ".join(c.code for c in h) for h in hands]
+    assert main(["poker", "compare", *typed, "--json"]) == 0
+    assert read == json.loads(capsys.readouterr().out)
+    assert [r["wins"] for r in read] == [True, False, False]
+    pile = parse_cards("Qs Jd Tc Ah Kh 5h 2h 9s")
+    photo = tmp_path / "pile.png"
+    cv2.imwrite(str(photo), render_rows([list(pile[:4]), list(pile[4:])], SERIF))
+    assert main(["gongzhu", "score", "--photo", str(photo), "--deck", str(deck)]) == 0
+    from_photo = capsys.readouterr().out
+    assert main(["gongzhu", "score", "--cards", *(c.code for c in pile)]) == 0
+    assert from_photo == capsys.readouterr().out
+    assert main(["poker", "compare", "--photo", str(photo), "--deck", str(deck)]) == 2
+    assert "a row of 4 card(s)" in capsys.readouterr().err
+    assert main(["poker", "compare"]) == 2
+    assert "one of the two" in capsys.readouterr().err
+
+
+def test_recognize_json_keeps_its_shape_with_options_on_either_side(
+    serif_deck: DeckProfile, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deck = tmp_path / "serif.deck"
+    serif_deck.save(deck)
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), render_table(33, SERIF).image)
+    assert main(["recognize", "--json", "--deck", str(deck), str(photo)]) == 0
+    before = json.loads(capsys.readouterr().out)
+    assert main(["recognize", str(photo), "--deck", str(deck), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == before
+    assert set(before) >= {"cards", "groups", "tranca"}
+    for card in before["cards"]:
+        assert Card(card["card"]).code == card["card"]
+        # A card under the calibrated threshold is always flagged (a doubted meld flags more).
+        assert isinstance(card["flagged"], bool)
+        assert 0 <= card["confidence"] <= 1
+        if card["confidence"] < FLAG_AT:
+            assert card["flagged"]
+
+
+def test_the_training_export_names_the_embedding_the_shipped_models_carry(tmp_path: Path) -> None:
+    """A model exported without the ``embedding`` output (as torch writes it) gets the same
+    second output the shipped files carry: the penultimate layer, unchanged logits."""
+    onnx = need_module("onnx", "the train extra exports models")
+    import onnxruntime as ort
+
+    from cardscore.vision.train.__main__ import add_embedding_output
+
+    model = onnx.load(str(MODEL_PATHS[0]))
+    model.graph.node.remove(next(n for n in model.graph.node if n.name == "embedding"))
+    model.graph.output.remove(next(o for o in model.graph.output if o.name == "embedding"))
+    path = tmp_path / "bare.onnx"
+    onnx.save(model, str(path))
+    add_embedding_output(path)
+    crops = np.random.default_rng(0).integers(0, 255, (4, 32, 32, 3), dtype=np.uint8)
+    options = {"providers": ["CPUExecutionProvider"]}
+    rebuilt = ort.InferenceSession(str(path), **options).run(None, {"crops": crops})
+    shipped = ort.InferenceSession(str(MODEL_PATHS[0]), **options).run(None, {"crops": crops})
+    for a, b in zip(rebuilt, shipped, strict=True):
+        np.testing.assert_array_equal(a, b)
