@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
 from fastapi.testclient import TestClient
 
 from cardscore.limits import MAX_CARDS_PER_ROUND, MAX_MELDS_PER_TEAM, MAX_PROBLEMS
@@ -79,7 +78,6 @@ def test_a_gong_zhu_pile_is_bounded(client: TestClient) -> None:
 
 
 def test_the_computers_cross_kings_moves_cannot_be_replaced(client: TestClient) -> None:
-    pytest.importorskip("cardscore.crosskings", reason="Cross Kings is not installed")
     created = client.post("/api/matches", json={"game": "crosskings", "level": 1, "seed": 5})
     game = created.json()
     url = f"/api/matches/{game['id']}"
