@@ -226,7 +226,7 @@ class Computer:
         if world.is_over:
             totals = [t.total for t in score.teams]
         else:  # cards still held are the next turns' melds, not yet a loss (trancas are)
-            totals = [t.total - t.breakdown.as_dict()["hand_cards"] for t in score.teams]
+            totals = [t.total - t.breakdown["hand_cards"] for t in score.teams]
         mine = totals[team]
         best_other = max(t for i, t in enumerate(totals) if i != team)
         for _ in range(played):
