@@ -22,7 +22,16 @@ import numpy as np
 
 from cardscore.cards import Card, Rank, Suit, full_deck
 
-__all__ = ["CALIBRATION", "DESIGNS", "Design", "Table", "draw_face", "render_rows", "render_table", "spread"]
+__all__ = [
+    "CALIBRATION",
+    "DESIGNS",
+    "Design",
+    "Table",
+    "draw_face",
+    "render_rows",
+    "render_table",
+    "spread",
+]
 
 RED_SUITS = (Suit.HEARTS, Suit.DIAMONDS)
 _RANK_TEXT = {Rank.TEN: "10", Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"}
