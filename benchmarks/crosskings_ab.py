@@ -24,7 +24,7 @@ from pathlib import Path
 from types import ModuleType
 
 from cardscore.crosskings import Game
-from cardscore.crosskings.analysis import position, solver_cells
+from cardscore.crosskings.solver import position, solver_cells
 
 RESULT_ONLY = 2
 

@@ -36,9 +36,9 @@ from tests.crosskings_reference import brute_force_score, move_value
 from cardscore.crosskings import Bot, Game, analyse, search
 from cardscore.crosskings import anytime as anytime_module
 from cardscore.crosskings._c_solver import Solver, score_buffer
-from cardscore.crosskings.analysis import clear_solvers, position, solver_cells, solver_for
 from cardscore.crosskings.cards import card_number
 from cardscore.crosskings.game import FACE_DOWN, cell_name
+from cardscore.crosskings.solver import clear_solvers, position, solver_cells, solver_for
 
 KINGS = (1 << 8) | (1 << 17) | (1 << 26) | (1 << 35)
 

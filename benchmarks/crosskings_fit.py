@@ -29,11 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.crosskings_bench import positions
 
 from cardscore.crosskings._c_solver import Solver
-from cardscore.crosskings.analysis import position, solver_cells
 from cardscore.crosskings.anytime import WEIGHTS
 from cardscore.crosskings.cards import card_number
 from cardscore.crosskings.game import FACE_DOWN, Game
 from cardscore.crosskings.scoring import score_mask
+from cardscore.crosskings.solver import position, solver_cells
 
 FEATURES = len(WEIGHTS) // 2
 

@@ -34,10 +34,15 @@ MODULES: dict[str, list[str]] = {
         "tests/test_tranca_round.py",
         "tests/test_tranca_match.py",
         "tests/test_tranca_properties.py",
+        "tests/test_tranca_records.py",
     ],
-    "tranca/melds.py": ["tests/test_tranca_melds.py", "tests/test_tranca_round.py"],
-    "gongzhu/scoring.py": ["tests/test_gongzhu.py"],
-    "crosskings/scoring.py": ["tests/test_crosskings.py"],
+    "tranca/melds.py": [
+        "tests/test_tranca_melds.py",
+        "tests/test_tranca_round.py",
+        "tests/test_tranca_records.py",
+    ],
+    "gongzhu/scoring.py": ["tests/test_gongzhu.py", "tests/test_scoring_records.py"],
+    "crosskings/scoring.py": ["tests/test_crosskings.py", "tests/test_scoring_records.py"],
     "poker/betting.py": ["tests/test_poker_betting.py", "tests/test_poker_dealer.py"],
 }
 
@@ -51,6 +56,7 @@ def _config(modules: list[str]) -> str:
     return (
         "\n[tool.mutmut]\n"
         'source_paths = ["src"]\n'
+        'also_copy = ["examples"]\n'
         f"only_mutate = {toml_list(['src/cardscore/' + m for m in modules])}\n"
         f"pytest_add_cli_args_test_selection = {toml_list(tests)}\n"
         # No doctests (the scratch modules carry mutmut's trampolines), no xdist, no cache.
@@ -65,6 +71,7 @@ def _scratch(work: Path, modules: list[str]) -> None:
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", ".cache", "*.sqlite3")
     shutil.copytree(ROOT / "src", work / "src", ignore=ignore)
     shutil.copytree(ROOT / "tests", work / "tests", ignore=ignore)
+    shutil.copytree(ROOT / "examples", work / "examples", ignore=ignore)  # tests read them
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     (work / "pyproject.toml").write_text(text + _config(modules), encoding="utf-8")
 
@@ -97,17 +104,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--reuse", action="store_true", help="rerun in --work without copying afresh"
     )
+    parser.add_argument(
+        "--rerun-survivors",
+        action="store_true",
+        help="with --work: copy the current tests in and test again only the surviving mutants",
+    )
     args = parser.parse_args(argv)
     modules = args.module or list(MODULES)
     work = args.work or Path(tempfile.mkdtemp(prefix="cardscore-mutation-"))
-    if not args.reuse:
+    names: list[str] = []
+    if args.rerun_survivors:
+        ignore = shutil.ignore_patterns("__pycache__")
+        for tests in (work / "tests", work / "mutants" / "tests"):
+            shutil.copytree(ROOT / "tests", tests, ignore=ignore, dirs_exist_ok=True)
+        names = sorted(m for m, s in _results(work).items() if s not in ("killed", "timeout"))
+    elif not args.reuse:
         _scratch(work, modules)
     env = {
         **os.environ,
         "CARDSCORE_SHARED": os.environ.get("CARDSCORE_SHARED", str(ROOT.parent / "shared")),
     }
     subprocess.run(
-        [sys.executable, "-m", "mutmut", "run", "--max-children", "1"],
+        [sys.executable, "-m", "mutmut", "run", "--max-children", "1", *names],
         cwd=work,
         env=env,
         check=False,

@@ -1,4 +1,5 @@
-"""Load the web app from a second process on loopback: stateless scoring and durable saves.
+"""Load the web app from a second process on loopback: stateless scoring, durable saves, and
+a 1,000-round match (its page's first load, and a save reaching 50 pages that follow it live).
 
 Starts ``cardscore serve`` on a free 127.0.0.1 port with a fresh SQLite file, then drives it
 from this process over keep-alive HTTP/1.1 connections (a minimal asyncio client, so the load
@@ -7,6 +8,13 @@ and a time limit. Saves are sent as the pages send them (``Prefer: return=minima
 holds the new round, totals and version), then again answered with the whole match. Prints one table; targets from issue 7 beside the figures. ``server CPU
 ms/req`` (the server processes' CPU time per request, from ``/proc``) does not depend on what
 else the machine is doing: 2 cores / that figure bounds the throughput of an idle machine.
+
+Big match: 1,000 Tranca rounds are saved through the API; the share page is then loaded as a
+phone opens it (size, and time on loopback: server time plus a local transfer), on the server
+that saved the rounds and on a second server on the same database that never saw the match (it
+checks all 1,000 rounds first). Then 50 followers each hold an event stream and, on each save's
+event, fetch the page as ``match.js`` does; the latency is from sending the save to each
+follower's page being in hand.
 
     python benchmarks/web_bench.py [--seconds 5] [--connections 16] [--workers 1]
 """
@@ -96,6 +104,17 @@ class Connection:
             f"Content-Length: {len(data)}\r\n{extra}\r\n".encode()
             + data
         )
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(head.split(b" ", 2)[1])
+        length = 0
+        for line in head.split(b"\r\n"):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        return status, await self.reader.readexactly(length)
+
+    async def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
+        self.writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n".encode())
         head = await self.reader.readuntil(b"\r\n\r\n")
         status = int(head.split(b" ", 2)[1])
         length = 0
@@ -245,6 +264,148 @@ def photo_rounds(port: int, photo: Path, count: int, pid: int) -> dict[str, str]
     return result.row() | {"target": "≤ 1.5 s median"}
 
 
+BIG_ROUNDS = 1000
+FOLLOWERS = 50
+FOLLOWED_SAVES = 20
+
+
+def _rounds_that_never_end() -> list[dict[str, object]]:
+    """Four rounds that leave the totals about where they were (the match never ends)."""
+    swapped = json.loads(json.dumps(ROUND))
+    first, second = swapped["teams"]
+    swapped["teams"] = [dict(second, name=first["name"]), dict(first, name=second["name"])]
+    empty = {
+        "players": 4,
+        "teams": [
+            {"name": name, "melds": [], "hand": hand, "took_morto": False, "went_out": False}
+            for name, hand in [
+                ("Ana & Bia", ["AS", "AH", "KD", "KC", "QS", "QH", "JD", "JC"]),
+                ("Caio & Duda", ["AD", "AC", "KS", "KH", "QD", "QC", "JS", "JH"]),
+            ]
+        ],
+    }
+    return [ROUND, swapped, empty, empty]
+
+
+async def build_big_match(port: int) -> dict[str, str]:
+    connection = await Connection(port).open()
+    status, body = await connection.request("POST", "/api/matches", MATCH)
+    created = json.loads(body)
+    auth = {"Authorization": f"Bearer {created['edit_key']}", "Prefer": "return=minimal"}
+    cycle = _rounds_that_never_end()
+    for version in range(1, BIG_ROUNDS + 1):
+        status, body = await connection.request(
+            "POST",
+            f"/api/matches/{created['id']}/rounds",
+            {"version": version, "round": cycle[version % 4]},
+            auth,
+        )
+        assert status == 201, body
+    connection.close()
+    return {"id": created["id"], "edit": created["edit_key"], "share": created["share_key"]}
+
+
+async def page_loads(port: int, path: str, count: int) -> tuple[int, list[float]]:
+    connection = await Connection(port).open()
+    size, times = 0, []
+    for _ in range(count):
+        started = time.perf_counter()
+        status, body = await connection.get(path, {"Accept": "text/html"})
+        times.append(time.perf_counter() - started)
+        assert status == 200, status
+        size = len(body)
+    connection.close()
+    return size, times
+
+
+async def followers(port: int, match: dict[str, str]) -> Result:
+    """50 pages follow the match; each save's event makes each fetch the page again."""
+    page = f"/m/{match['id']}/{match['share']}"
+    events = f"/api/matches/{match['id']}/events?key={match['share']}"
+    sent: dict[int, float] = {}
+    latencies: list[float] = []
+    errors = 0
+    ready = 0
+    all_ready = asyncio.Event()
+
+    async def follow() -> None:
+        nonlocal errors, ready
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(
+            f"GET {events} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode()
+        )
+        await reader.readuntil(b"\r\n\r\n")
+        fetcher = await Connection(port).open()
+        seen = 0
+        while seen < BIG_ROUNDS + 1 + FOLLOWED_SAVES:
+            line = await reader.readline()
+            if not line.startswith(b"data:"):
+                continue
+            version = json.loads(line[5:])["version"]
+            if seen == 0:
+                ready += 1
+                if ready == FOLLOWERS:
+                    all_ready.set()
+            elif version > seen:
+                status, _ = await fetcher.get(page, {"X-Cardscore-Refresh": "1"})
+                errors += status != 200
+                latencies.append(time.perf_counter() - sent[version])
+            seen = version
+        fetcher.close()
+        writer.close()
+
+    tasks = [asyncio.create_task(follow()) for _ in range(FOLLOWERS)]
+    await asyncio.wait_for(all_ready.wait(), 60)
+    saver = await Connection(port).open()
+    auth = {"Authorization": f"Bearer {match['edit']}", "Prefer": "return=minimal"}
+    cycle = _rounds_that_never_end()
+    started = time.perf_counter()
+    for version in range(BIG_ROUNDS + 1, BIG_ROUNDS + 1 + FOLLOWED_SAVES):
+        sent[version + 1] = time.perf_counter()
+        status, _ = await saver.request(
+            "POST",
+            f"/api/matches/{match['id']}/rounds",
+            {"version": version, "round": cycle[version % 4]},
+            auth,
+        )
+        errors += status != 201
+        await asyncio.sleep(0.25)
+    await asyncio.wait_for(asyncio.gather(*tasks), 60)
+    saver.close()
+    name = f"a save reaching {FOLLOWERS} live pages (1,000 rounds)"
+    return Result(name, len(latencies), time.perf_counter() - started, latencies, errors)
+
+
+def big_match_rows(port: int, database: Path, workers: int, pid: int) -> list[dict[str, str]]:
+    match = asyncio.run(build_big_match(port))
+    path = f"/m/{match['id']}/{match['share']}"
+    rows = []
+    size, times = asyncio.run(page_loads(port, path, 20))
+    rows.append(
+        Result(f"match page at 1,000 rounds ({size / 1000:.0f} kB)", 20, sum(times), times, 0).row()
+        | {"target": "≤ 150 kB, ≤ 300 ms"}
+    )
+    other, other_port = start_server(database, workers)
+    try:
+        size, times = asyncio.run(page_loads(other_port, path, 1))
+    finally:
+        other.terminate()
+        other.wait()
+    rows.append(
+        Result(
+            f"  same, on a server that never saw it ({size / 1000:.0f} kB)", 1, times[0], times, 0
+        ).row()
+        | {"target": "–"}
+    )
+    before = cpu_seconds(pid)
+    result = asyncio.run(followers(port, match))
+    after = cpu_seconds(pid)
+    if before is not None and after is not None:
+        result.server_cpu = after - before
+    rows.append(result.row() | {"target": "≤ 1 s p99"})
+    return rows
+
+
 def start_server(database: Path, workers: int) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
@@ -292,14 +453,15 @@ def main() -> None:
         help="a table photo for the photo-round scenario (skipped if absent)",
     )
     parser.add_argument("--photos", type=int, default=5, help="uploads in the photo scenario")
+    parser.add_argument("--no-big", action="store_true", help="skip the 1,000-round match")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         server, port = start_server(Path(folder) / "bench.sqlite3", args.workers)
         try:
             rows = []
             for name, worker, target in [
-                ("stateless Tranca scoring", scoring_worker, "≥ 1,000 req/s, p99 ≤ 50 ms"),
-                ("durable round saves (SQLite)", saving_worker(True), "≥ 200 saves/s"),
+                ("stateless Tranca scoring", scoring_worker, "≥ 2,000 req/s, p99 ≤ 30 ms"),
+                ("durable round saves (SQLite)", saving_worker(True), "≥ 500 saves/s"),
                 ("  same, whole match in each answer", saving_worker(False), "–"),
             ]:
                 before = cpu_seconds(server.pid)
@@ -310,7 +472,11 @@ def main() -> None:
                 if before is not None and after is not None:
                     result.server_cpu = after - before
                 rows.append(result.row() | {"target": target})
-            if args.photo.is_file():
+            if not args.no_big:
+                rows.extend(
+                    big_match_rows(port, Path(folder) / "bench.sqlite3", args.workers, server.pid)
+                )
+            if args.photo.is_file() and args.photos:
                 rows.append(photo_rounds(port, args.photo, args.photos, server.pid))
         finally:
             server.terminate()

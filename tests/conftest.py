@@ -97,6 +97,8 @@ def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
 ) -> None:
     """Fail the run on unexplained skips (under ``CARDSCORE_REQUIRE_ALL=1``); write the count."""
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller sees every report
+        return
     stats = terminalreporter.stats
     skipped = [r for r in stats.get("skipped", []) if getattr(r, "skipped", False)]
     if require_all():
@@ -109,7 +111,8 @@ def pytest_terminal_summary(
                 f"{REQUIRE_ALL}=1: every test must run; allow a skip only in "
                 "tests/conftest.py ALLOWED_SKIPS, with its reason"
             )
-            if _session is not None and _session.exitstatus == 0:
+            quiet = (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED)
+            if _session is not None and _session.exitstatus in quiet:
                 _session.exitstatus = pytest.ExitCode.TESTS_FAILED
     counts = os.environ.get("CARDSCORE_TEST_COUNTS")
     if counts:

@@ -119,3 +119,46 @@ def position_after(seed: int, cards_left: int) -> Game:
     while game.cards_left > cards_left and not game.is_over:
         game = game.random_move(rng)
     return game
+
+
+def margin_expectimax(
+    cells: list[int | None],
+    left: frozenset[int],
+    marker: int,
+    hands: tuple[int, int],
+    score: Callable[[int], int] = brute_force_score,
+) -> Fraction:
+    """Expected final margin (player 1's score minus player 2's) when each player maximises
+    their own expected margin alone: the ``objective="margin"`` value, written apart from the
+    solver (no result, no tie-break: ties between moves of equal margin do not change it)."""
+    moves = sorted(c for c in _lines(marker) if c in left)
+    if not moves:
+        return Fraction(score(hands[0]) - score(hands[1]))
+    mover = (bin(hands[0] | hands[1]).count("1")) % 2
+    values = [margin_move_value(cells, left, hands, cell, score) for cell in moves]
+    return max(values) if mover == 0 else min(values)
+
+
+def margin_move_value(
+    cells: list[int | None],
+    left: frozenset[int],
+    hands: tuple[int, int],
+    cell: int,
+    score: Callable[[int], int] = brute_force_score,
+) -> Fraction:
+    """Player 1's expected margin after taking ``cell`` (a chance node when face down)."""
+    mover = (bin(hands[0] | hands[1]).count("1")) % 2
+    card = cells[cell]
+    if card is not None:
+        outcomes = [1 << card]
+    else:
+        seen = hands[0] | hands[1]
+        for c in left:
+            if cells[c] is not None:
+                seen |= 1 << cells[c]
+        outcomes = [1 << x for x in range(36) if not seen >> x & 1]
+    total = Fraction(0)
+    for bit in outcomes:
+        new = (hands[0] | bit, hands[1]) if mover == 0 else (hands[0], hands[1] | bit)
+        total += margin_expectimax(cells, left - {cell}, cell, new, score)
+    return total / len(outcomes)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import copy
 import pickle
 
 import pytest
@@ -102,6 +103,24 @@ def test_cards_are_immutable_hashable_and_ordered() -> None:
     assert Suit.HEARTS.is_red
     assert not Suit.CLUBS.is_red
     assert [c.id for c in full_deck()] == list(range(52))
+
+
+@given(cards)
+def test_there_are_only_52_cards_however_built(card: Card) -> None:
+    # The poker evaluator's C fast path knows the 52 cards by identity.
+    same = [
+        Card(card.code),
+        Card(card.rank, card.suit),
+        Card(str(card)),
+        Card.from_id(card.id),
+        parse_card(card.code.lower()),
+        parse_cards([card.code])[0],
+        parse_cards(f"2c {card}")[1],
+        pickle.loads(pickle.dumps(card)),
+        copy.copy(card),
+        copy.deepcopy([card])[0],
+    ]
+    assert all(other is card for other in same)
 
 
 def test_card_constructor_rejects_mixed_arguments() -> None:

@@ -28,10 +28,16 @@ def test_cards_flag_reads_standard_cards(capsys: pytest.CaptureFixture[str]) -> 
 def test_json_uses_terms_as_keys(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "gongzhu", "score", "G2P6D4", "--json")
     assert code == 0
-    assert json.loads(out) == {
-        "score": -20,
-        "breakdown": {"hearts": -10, "all_hearts": 0, "pig": -100, "goat": 100, "doubler": -10},
-    }
+    data = json.loads(out)
+    assert data["total"] == -20
+    assert [(t["term"], t["points"], t["cards"]) for t in data["terms"]] == [
+        ("hearts", -10, ["6h"]),
+        ("all_hearts", 0, []),
+        ("pig", -100, ["Qs"]),
+        ("goat", 100, ["Jd"]),
+        ("doubler", -10, ["Tc"]),
+    ]
+    assert data["terms"][-1]["note"] == "doubles the other points"
 
 
 def test_explain_shows_every_term(capsys: pytest.CaptureFixture[str]) -> None:
@@ -79,7 +85,7 @@ def test_bad_input_exits_2_with_one_line_per_problem(
 def test_hand_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "gongzhu", "hand", "23456789TJQK", "AP", "G", "D", "--json")
     assert code == 0
-    assert [p["score"] for p in json.loads(out)["scores"]] == [-150, -150, 100, 50]
+    assert [p["total"] for p in json.loads(out)["scores"]] == [-150, -150, 100, 50]
 
 
 def test_version_help_and_games(capsys: pytest.CaptureFixture[str]) -> None:

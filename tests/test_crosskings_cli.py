@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cardscore.cli import main
-from cardscore.crosskings import Bot, Game
+from cardscore.crosskings import Bot, Game, analyse
 from cardscore.crosskings.cli import group
 
 
@@ -31,8 +31,11 @@ def test_score_json_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "crosskings", "score", "2s", "3s", "4s", "kh", "--json")
     data = json.loads(out)
     assert code == 0
-    assert data["score"] == 4
+    assert data["total"] == 4
     assert data["kings"] == {"Kh": "As"}
+    assert data["terms"] == [
+        {"term": "run", "points": 4, "cards": ["As", "2s", "3s", "4s"], "note": "(K♥ as A♠)"}
+    ]
     code, out, _ = run(capsys, "crosskings", "score", "--explain", "2S", "3S", "4S", "KH")
     assert code == 0
     assert "K♥ stands for A♠" in out
@@ -68,7 +71,7 @@ def test_deal_then_analyse(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert svg.read_text().startswith("<svg")
     code, out, _ = run(capsys, "crosskings", "analyse", str(path), "--json")
     data = json.loads(out)
-    assert data["best"] == game.analyse().best.cell
+    assert data["best"] == analyse(game).best.cell
     assert {m["cell"] for m in data["moves"]} == set(game.legal_moves)
     code, out, _ = run(capsys, "crosskings", "analyse", str(path), "--seconds", "1", "--json")
     assert code == 0
@@ -107,3 +110,36 @@ def test_play_against_the_computer(tmp_path: Path) -> None:
     assert "is not a cell" in result.output
     assert "game over: P1" in result.output
     assert Game.load(saved) == game
+
+
+def test_play_prints_every_board_cell_and_quits_at_the_end_of_input() -> None:
+    """The marker's cell is drawn ``[##]``: text, not rich markup to swallow."""
+    result = CliRunner().invoke(group, ["play", "--seed", "5", "--level", "0"], input="")
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines() if line[:1] in "123456" and line[:1]]
+    assert len(rows) == 6
+    assert "[##]" in rows[2]
+    for row in rows:
+        assert row[1:3] == "  "
+        assert len(row[3:].replace("[", " ").replace("]", " ").split()) == 6, row
+    quit_typed = CliRunner().invoke(group, ["play", "--seed", "5"], input="quit\n")
+    assert quit_typed.exit_code == 0
+    assert "game over" not in quit_typed.output
+
+
+def test_long_analyses_report_progress_and_suggest_seconds() -> None:
+    """The exact solve reports each legal move as it ends; early positions get a hint."""
+    from cardscore.crosskings.cli import _slow_hint
+
+    late = Game.deal(seed=7)
+    for _ in range(26):
+        late = late.random_move(3)
+    seen: list[tuple[int, int]] = []
+    analysis = analyse(late, progress=lambda done, total: seen.append((done, total)))
+    total = len(late.legal_cells)
+    assert seen == [(n, total) for n in range(1, total + 1)]
+    assert len(analysis.moves) == total
+    assert _slow_hint(late) is None
+    hint = _slow_hint(Game.deal(seed=7))
+    assert hint is not None
+    assert "--seconds" in hint

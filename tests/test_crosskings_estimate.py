@@ -9,10 +9,10 @@ from benchmarks.crosskings_fit import fit
 
 from cardscore.crosskings import Game, search
 from cardscore.crosskings._c_solver import Solver
-from cardscore.crosskings.analysis import clear_solvers, position, solver_cells
 from cardscore.crosskings.anytime import WEIGHTS
 from cardscore.crosskings.game import FACE_DOWN, _lines
 from cardscore.crosskings.scoring import score_mask
+from cardscore.crosskings.solver import clear_solvers, position, solver_cells
 from tests.crosskings_reference import position_after
 
 ALL = (1 << 36) - 1

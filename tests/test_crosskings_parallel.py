@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from cardscore.crosskings._c_solver import Solver
-from cardscore.crosskings.analysis import position, solver_cells
+from cardscore.crosskings.solver import position, solver_cells
 from tests.crosskings_reference import position_after
 
 RESULT_ONLY = 2

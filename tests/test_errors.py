@@ -69,12 +69,12 @@ def test_every_code_the_library_uses_is_in_the_catalogues() -> None:
 
 
 def test_a_problem_is_its_message_with_a_code_and_params() -> None:
-    problem = Problem.of("card_in_two_piles", card="Q♠", piles="1 and 2")
+    problem = Problem.of("card_in_two_piles", card="Q♠", piles="1, 2")
     assert problem == "Q♠ is in piles 1 and 2; one deck holds only one"
     assert isinstance(problem, str)
     assert problem.as_dict() == {
         "code": "card_in_two_piles",
-        "params": {"card": "Q♠", "piles": "1 and 2"},
+        "params": {"card": "Q♠", "piles": "1, 2"},
         "message": "Q♠ is in piles 1 and 2; one deck holds only one",
     }
     copy = pickle.loads(pickle.dumps(ImpossibleTableError([problem])))
@@ -109,9 +109,9 @@ def test_translation_keeps_the_place_and_falls_back() -> None:
         ("too_many_copies", {"card": "A♥", "n": 3, "decks": 1},
          "A♥ appears 3 times, but 1 deck holds only 1",
          "A♥ aparece 3 vezes, mas 1 baralho tem só 1"),
-        ("many_went_out", {"teams": "A and B", "n": 2},
+        ("many_went_out", {"teams": "A, B", "n": 2},
          "A and B both went out; at most one team goes out in a round",
-         "A and B bateram; só uma dupla bate por rodada"),
+         "A e B bateram; só uma dupla bate por rodada"),
         ("dirty_twos_pile", {},
          'pile 2 cannot be dirty: a canastra of 2s is its own kind (leave out "clean")',
          'um monte de 2 não pode ser sujo: a canastra de 2 é de um tipo próprio (não informe "clean")'),

@@ -59,6 +59,8 @@ def test_pots_need_one_fold_flag_per_seat() -> None:
         build_pots([10, 10], [False])
     with pytest.raises(ValueError, match="zip"):
         build_pots([10], [False, False])
+    with pytest.raises(ValueError, match="zip"):  # even when no one put a chip in
+        build_pots([0, 0], [False])
 
 
 def test_split_pot_by_hand() -> None:

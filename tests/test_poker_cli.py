@@ -105,3 +105,32 @@ def test_play_against_the_computer_with_typed_moves() -> None:
     assert "the raise must go to between 4 and 100, not 1000" in result.output
     assert "say fold, check, call" in result.output  # bad moves are refused, then retried
     assert "Stacks: You" in result.output
+
+
+def test_compare_refuses_a_card_in_two_hands(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "poker", "compare", "As Ad Kc Kd 2h", "As Ac Kh Ks 2d")
+    assert (code, out) == (2, "")
+    assert err == "cardscore: error: A♠ is in hands 1 and 2; one deck holds only one\n"
+    code, out, _ = run(capsys, "poker", "compare", "--json", "As Ad Kc Kd 2h", "Ah Ac Kh Ks 2d")
+    data = json.loads(out)
+    assert data["winners"] == [0, 1]
+    assert data["hands"][0]["cards"] == ["As", "Ad", "Kc", "Kd", "2h"]
+    assert [h["wins"] for h in data["hands"]] == [True, True]
+
+
+def test_codes_run_together_read_the_same_in_every_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert (
+        run(capsys, "poker", "rank", "AsAh", "KdKc", "2h")[1]
+        == run(capsys, "poker", "rank", "As Ah Kd Kc 2h")[1]
+    )
+    assert run(capsys, "poker", "odds", "AsAhKdKc2h", "-d", "2h")[0] == 0
+
+
+@pytest.mark.parametrize("typed", ["", "quit\n", "call\nq\n"])
+def test_play_quits_cleanly_on_quit_or_the_end_of_input(typed: str) -> None:
+    result = CliRunner().invoke(cli, ["poker", "play", "--seed", "3", "-n", "3"], input=typed)
+    assert result.exit_code == 0, result.output
+    assert "You leave the table." in result.output
+    assert result.output.strip().splitlines()[-1].startswith("Stacks: You")

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from cardscore.cards import Card, parse_cards
 from cardscore.errors import ImpossibleTableError, InvalidCardError
 from cardscore.poker import Category, HandRank, evaluate, rank, rank_batch, rank_ids
+from cardscore.poker._tablegen import category_spans
 from cardscore.poker.equity import all_hands
 from cardscore.poker.tables import CATEGORY_RANGES, hand_tables
 from tests.conftest import need_module
@@ -123,11 +124,21 @@ def test_best_of_six_or_seven_is_the_best_five(ids: list[int]) -> None:
 @given(st.lists(st.integers(0, 51), min_size=5, max_size=7, unique=True))
 def test_typed_api_agrees_with_ids_and_ordering(ids: list[int]) -> None:
     cards = [Card.from_id(i) for i in ids]
-    fresh = [Card(c.code) for c in cards]  # equal Cards that are not the canonical objects
+    fresh = [Card(c.code) for c in cards]  # built from text: the same 52 objects
     found = evaluate(cards)
     assert found is evaluate(fresh) is evaluate(tuple(cards))
     assert found == evaluate(" ".join(c.code for c in cards)) == HandRank(rank(*ids))
     assert found.category is hand_tables().category[found.rank]
+    assert found.ranks == hand_tables().ranks[found.rank]
+
+
+def test_built_tables_agree_with_the_class_list() -> None:
+    # The C tables come from _tablegen at build time; the Python tables from the same list.
+    tables = hand_tables()
+    assert [(r.start, r.stop - 1) for r in CATEGORY_RANGES.values()] == category_spans()
+    for number in range(1, 7463):
+        found = HandRank(number)
+        assert (found.category, found.ranks) == (tables.category[number], tables.ranks[number])
 
 
 def test_examples_from_the_seed() -> None:

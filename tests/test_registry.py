@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from cardscore.registry import Game, folder, games, load
+from tests.conftest import need_module
 
 
 @pytest.mark.parametrize("game", games(), ids=lambda game: game.name)
@@ -16,7 +17,7 @@ def test_every_reference_resolves(game: Game) -> None:
     assert load(f"{game.module}:__name__") == game.module
     if game.web is None:
         return
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    need_module("fastapi", "the web extra is not installed (pip install '.[web]')")
     from cardscore.web.games import WebGame
 
     web = WebGame.of(game, game.web)

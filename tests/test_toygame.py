@@ -11,6 +11,7 @@ import pytest
 
 from cardscore import registry
 from cardscore.cli import main
+from tests.conftest import need_module
 from tests.toygame import GAME
 
 
@@ -44,7 +45,7 @@ def test_unregistered_it_is_gone(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.fixture
 def client(toy: registry.Game, tmp_path: Path) -> Iterator[Any]:
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    need_module("fastapi", "the web extra is not installed (pip install '.[web]')")
     from fastapi.testclient import TestClient
 
     from cardscore.web.app import create_app
@@ -99,7 +100,7 @@ def test_the_pages_link_and_render_it(client: Any) -> None:
 
 
 def test_without_it_the_app_has_no_trace_of_it(tmp_path: Path) -> None:
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    need_module("fastapi", "the web extra is not installed (pip install '.[web]')")
     from fastapi.testclient import TestClient
 
     from cardscore.web.app import create_app

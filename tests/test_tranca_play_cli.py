@@ -196,3 +196,23 @@ def test_a_match_to_a_target_plays_rounds_until_a_winner(
     assert code == 0
     assert out.count("round over") == rounds
     assert "winner: " in out
+
+
+def test_json_without_computer_only_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = run(capsys, monkeypatch, "tranca", "play", "--json")
+    assert code == 2
+    assert out == ""
+    assert "--json goes with --computer-only" in err
+
+
+def test_load_of_a_damaged_save_names_what_is_missing(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "x.json"
+    path.write_text('{"kind": "tranca-play", "level": 2}', encoding="utf-8")
+    code, _, err = run(capsys, monkeypatch, "tranca", "play", "--load", str(path))
+    assert code == 2
+    assert "the saved game lacks 'seed'" in err
+    assert "the saved game lacks 'game'" in err

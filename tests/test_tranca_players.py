@@ -60,10 +60,10 @@ def test_level_2_does_not_hand_the_next_opponent_the_pile_and_keeps_its_2s() -> 
         stock="Ad 9h Ac",
     )
     game.draw()
-    game.discard_card("Ad")
+    game.discard("Ad")
     game.draw()
     game.meld("Kh Kd Ks")  # the opponent now has a set of kings on the table
-    game.discard_card("9h")
+    game.discard("9h")
     game.draw()  # A♣
     greedy, planner = computer(1).choose(game), computer(2).choose(game)
     assert greedy.kind is planner.kind is ActionKind.DISCARD
@@ -75,3 +75,15 @@ def test_level_2_does_not_hand_the_next_opponent_the_pile_and_keeps_its_2s() -> 
 def test_a_level_outside_0_to_3_is_refused() -> None:
     with pytest.raises(ValueError, match="levels are 0 to 3"):
         computer(4)
+
+
+@pytest.mark.parametrize(("pile", "planner_takes"), [(7, True), (8, False)])
+def test_level_2_leaves_a_huge_pile_that_closes_no_canastra(pile: int, planner_takes: bool) -> None:
+    from cardscore.tranca.players import BIG_PILE
+
+    game = game_with(2, ["Kh Kd 4s 6s 8s Ts Qs 4h 6h 8h Th"])
+    filler = [Card(c).id for c in ("5c", "6c", "7c", "9c", "Tc", "Jc", "Qc")]
+    game.pile = [*filler[: pile - 1], Card("Ks").id]
+    assert BIG_PILE == 8
+    assert computer(1).choose(game).kind is ActionKind.TAKE
+    assert (computer(2).choose(game).kind is ActionKind.TAKE) is planner_takes

@@ -149,8 +149,8 @@ def test_random_legal_rounds_score_like_the_naive_reading(data: dict[str, Any]) 
 @given(rounds())
 def test_breakdown_always_sums_to_the_total(data: dict[str, Any]) -> None:
     for team in score_round(parse_round(data)).as_dict()["teams"]:
-        assert team["total"] == sum(team[term] for term in TERMS)
-        assert len(team) == len(TERMS) + 2
+        assert team["total"] == sum(term["points"] for term in team["terms"])
+        assert {term["term"] for term in team["terms"]} <= set(TERMS)
 
 
 @settings(max_examples=100, deadline=None)
@@ -166,7 +166,8 @@ def test_order_of_melds_and_cards_never_changes_the_score(data: dict[str, Any], 
         rnd.shuffle(team["dollars"])
     shuffled = score_round(parse_round(data))
     assert [t.total for t in shuffled.teams] == [t.total for t in expected.teams]
-    assert shuffled.as_dict() == expected.as_dict()
+    for mixed, first in zip(shuffled.as_dict()["teams"], expected.as_dict()["teams"], strict=True):
+        assert sorted(map(repr, mixed["terms"])) == sorted(map(repr, first["terms"]))
 
 
 @settings(max_examples=100, deadline=None)

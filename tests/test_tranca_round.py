@@ -120,7 +120,7 @@ def test_legal_seed_sample_scores_410() -> None:
     # 5♣–7♣ 15 + 8♣ 9♣ 20 + 2♦ 10 = 45; in all 135. One dirty canastra (4♥–9♥ + 2♣): +100.
     # Dollars: 3 × 5 = 15 as cards, and 3 × +100 with a canastra. Morto never taken: −100.
     # Went out: +100. Hand: A♠ 15 + 2♦ 10 + 9♥ 10 + 7♦ 5 = −40; 3♣ a tranca: −100.
-    assert us.breakdown.as_dict() == {
+    assert us.breakdown.points() == {
         "table_cards": 135,
         "dirty_canastras": 100,
         "dollar_cards": 15,
@@ -157,7 +157,7 @@ def test_a_pile_is_a_canastra_for_the_dollars_and_for_going_out() -> None:
     )
     a = score_round(parse_round(data))["A"]
     # 6 K + a 2 = 70, dirty +100, 3♥ 5 + 100, went out +100
-    assert a.breakdown.as_dict() == {
+    assert a.breakdown.points() == {
         "table_cards": 70,
         "dirty_canastras": 100,
         "dollar_cards": 5,
@@ -218,9 +218,10 @@ def test_morto_final_move_and_hand_by_hand() -> None:
 def test_as_dict_has_every_term_and_sums_to_total() -> None:
     score = score_round(parse_round(legal_seed_round()))
     data = score.as_dict()
-    assert [list(team) for team in data["teams"]] == [["name", "total", *TERMS]] * 2
+    assert [list(team) for team in data["teams"]] == [["name", "total", "terms"]] * 2
     for team in data["teams"]:
-        assert team["total"] == sum(team[t] for t in TERMS)
+        assert team["total"] == sum(term["points"] for term in team["terms"])
+        assert {term["term"] for term in team["terms"]} <= set(TERMS)
     assert isinstance(score, RoundScore)
     assert isinstance(score.teams[0], TeamScore)
     assert isinstance(score.teams[0].breakdown, Breakdown)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from functools import total_ordering
@@ -115,27 +115,37 @@ _SUIT_SYMBOL = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Su
 class Card:
     """One playing card, ordered by rank (ace high) then suit.
 
-    Build it from a code in any notation ``parse_card`` reads, or from a rank and a suit:
+    Build it from a code in any notation ``parse_card`` reads, or from a rank and a suit.
+    There are only 52 of them: every way of getting a card returns the same object, so
+    code that knows the 52 by identity (the poker evaluator's C fast path) sees them all.
 
     >>> Card("Ah") == Card(Rank.ACE, Suit.HEARTS) == Card("ace_hearts")
     True
     >>> Card("Ah").id, Card("2s").id
     (49, 0)
+    >>> Card("As") is Card.from_id(Card("As").id) is parse_card("A♠")
+    True
     """
 
     rank: Rank
     suit: Suit
 
-    def __init__(self, card: str | Rank, suit: Suit | None = None) -> None:
+    def __new__(cls, card: str | Rank, suit: Suit | None = None) -> Card:
         if isinstance(card, Rank) and isinstance(suit, Suit):
-            rank = card
-        elif isinstance(card, str) and suit is None:
-            parsed = parse_card(card)
-            rank, suit = parsed.rank, parsed.suit
-        else:
-            raise TypeError(f"Card takes a code like 'Ah' or a Rank and a Suit, not {card!r}")
-        object.__setattr__(self, "rank", rank)
-        object.__setattr__(self, "suit", suit)
+            return _BY_ID[_RANK_INDEX[card] * 4 + _SUIT_INDEX[suit]]
+        if isinstance(card, str) and suit is None:
+            return parse_card(card)
+        raise TypeError(f"Card takes a code like 'Ah' or a Rank and a Suit, not {card!r}")
+
+    def __reduce__(self) -> tuple[Callable[[int], Card], tuple[int]]:
+        """Pickles (and copies) as the card's id, so unpickling gives back the shared card."""
+        return _card_from_id, (self.id,)
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
 
     @property
     def id(self) -> int:
@@ -170,7 +180,18 @@ class Card:
         return f'<span style="color:{colour};font-weight:bold">{self}</span>'
 
 
-_BY_ID: tuple[Card, ...] = tuple(Card(rank, suit) for rank in RANKS for suit in SUITS)
+def _make_card(rank: Rank, suit: Suit) -> Card:
+    card = object.__new__(Card)
+    object.__setattr__(card, "rank", rank)
+    object.__setattr__(card, "suit", suit)
+    return card
+
+
+def _card_from_id(card_id: int) -> Card:
+    return Card.from_id(card_id)
+
+
+_BY_ID: tuple[Card, ...] = tuple(_make_card(rank, suit) for rank in RANKS for suit in SUITS)
 
 # --- notations -------------------------------------------------------------------------------
 # Each notation is one small parser returning a Card or None; parse_card tries them in turn.
@@ -226,6 +247,18 @@ def _parse_name(token: str) -> Card | None:
 
 _NOTATIONS = (_parse_code, _parse_name)
 _SEPARATORS = re.compile(r"[\s,;]+")
+_RUN = re.compile(rf"(?:{_CODE.pattern}){{2,}}", re.IGNORECASE)  # codes run together: AsAh
+
+
+def _tokens(text: str) -> list[str]:
+    """The card tokens in ``text``: separated by spaces, commas or semicolons, or run together."""
+    found: list[str] = []
+    for token in _SEPARATORS.split(text.strip()):
+        if _RUN.fullmatch(token):
+            found.extend(match.group() for match in _CODE.finditer(token))
+        elif token:
+            found.append(token)
+    return found
 
 
 def parse_card(token: str | Card) -> Card:
@@ -258,6 +291,11 @@ def _parse_token(token: str, position: int | None) -> Card:
 def parse_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Read several cards: one string separated by spaces or commas, or an iterable of tokens.
 
+    Codes may also be run together, as ranges write hands (``AsAh``):
+
+    >>> parse_cards("AsAh 10h")
+    (Card('As'), Card('Ah'), Card('Th'))
+
     Every bad token is reported, each with its 1-based position:
 
     >>> parse_cards("Ah, Kx 10s Zz")
@@ -265,15 +303,12 @@ def parse_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
     ...
     cardscore.errors.InvalidCardError: card 2 'Kx' is not a card (...); card 4 'Zz' is not a card (...)
     """
-    if isinstance(cards, str):
-        tokens: list[str | Card] = [t for t in _SEPARATORS.split(cards.strip()) if t]
-    else:
-        tokens = []
-        for item in cards:
-            if isinstance(item, str):
-                tokens.extend(t for t in _SEPARATORS.split(item.strip()) if t)
-            else:
-                tokens.append(item)
+    tokens: list[str | Card] = []
+    for item in [cards] if isinstance(cards, str) else cards:
+        if isinstance(item, str):
+            tokens.extend(_tokens(item))
+        else:
+            tokens.append(item)
     parsed: list[Card] = []
     problems: list[Problem] = []
     for position, token in enumerate(tokens, start=1):

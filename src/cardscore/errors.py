@@ -124,10 +124,13 @@ class Problem(str):
 class _Formatter(string.Formatter):
     """``str.format`` plus plurals: ``{n:card|cards}`` is ``card`` when ``n`` is 1, else ``cards``.
 
-    Three forms are for 1, 2 and more: ``{n:one|both|all}``.
+    Three forms are for 1, 2 and more: ``{n:one|both|all}``. A list (items joined by ``, `` in
+    the params) reads with a word of the language: ``{hands:&and}`` is ``1 and 2``.
     """
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith("&"):
+            return f" {format_spec[1:]} ".join(str(value).split(", "))
         if "|" in format_spec:
             forms = format_spec.split("|")
             return forms[min(int(value), len(forms)) - 1] if value >= 1 else forms[-1]

@@ -117,6 +117,10 @@ class Game:
     """``module:attribute`` of the game's click command group (``cardscore <name> …``)."""
     actions: tuple[str, ...] = ()
     """What cardscore does for it: ``score``, ``match``, ``play``, ``solve``, ``recognize``."""
+    help: str = ""
+    """The help of ``cardscore <name>``: the CLI prints it without importing the game."""
+    commands: tuple[tuple[str, str], ...] = ()
+    """Each CLI command's name and first help paragraph, listed without importing the game."""
     web: Web | None = None
     """What the web app offers of it (``None``: nothing)."""
 
@@ -138,6 +142,25 @@ _GAMES: list[Game] = [
         module="cardscore.tranca",
         cli="cardscore.tranca.cli:group",
         actions=("score", "match", "play", "recognize"),
+        help="Tranca (Brazilian canasta): score rounds and matches from round JSON files.\n\n"
+        "A round file lists, per team, its melds, closed piles, dollars, hand, and whether it "
+        "took its morto and went out (see the README's Tranca section for the format).",
+        commands=(
+            (
+                "match",
+                "Score rounds in order: running totals per round and the winner once the "
+                "target is reached.",
+            ),
+            (
+                "play",
+                "Play Tranca against the computer (you sit at seat 1; partners and opponents "
+                "are computer).",
+            ),
+            (
+                "score",
+                "Score one round: every team's terms and total (ROUND.json, or - for stdin).",
+            ),
+        ),
         web=Web(
             start="/tranca/new",
             link="tranca.new",
@@ -157,6 +180,14 @@ _GAMES: list[Game] = [
         module="cardscore.gongzhu",
         cli="cardscore.gongzhu.cli:group",
         actions=("score", "match"),
+        help="Gong Zhu (Chinese Hearts): score the cards each player collected.",
+        commands=(
+            (
+                "hand",
+                "Score the four PILES of one hand (pile notation, '' for a player with none).",
+            ),
+            ("score", "Score one player's PILE."),
+        ),
         web=Web(
             start="/gongzhu",
             link="gongzhu.title",
@@ -177,6 +208,27 @@ _GAMES: list[Game] = [
         module="cardscore.poker",
         cli="cardscore.poker.cli:group",
         actions=("score", "play"),
+        help="Five-card draw: rank hands, equities and draw odds, play against computer players.",
+        commands=(
+            (
+                "compare",
+                'Rank several HANDS (each quoted, e.g. "As Ad Kc Kd 2h") and name the winner(s).',
+            ),
+            (
+                "equity",
+                'Equity of each of PLAYERS: hold\'em hole cards or ranges ("AhKh", "QQ+, AKs"), '
+                "or with --draw five-card hands that each throw their --discards.",
+            ),
+            (
+                "odds",
+                "Exact odds of each final hand when HAND (five cards) throws --discard and draws.",
+            ),
+            ("play", "Play five-card draw in the terminal against computer players."),
+            (
+                "rank",
+                "Rank 5, 6 or 7 CARDS: prints the class (1 = royal flush … 7462) and the category.",
+            ),
+        ),
         web=Web(
             start="/poker",
             link="poker.title",
@@ -193,6 +245,23 @@ _GAMES: list[Game] = [
         module="cardscore.crosskings",
         cli="cardscore.crosskings.cli:group",
         actions=("score", "play", "solve"),
+        help="Cross Kings: the 6×6 grid game with kings wild, and its exact solver.",
+        commands=(
+            (
+                "analyse",
+                "Evaluate every legal move of the game in GAME.json exactly (win/draw/loss, margin).",
+            ),
+            ("deal", "Print a new game record (JSON) for `analyse` or `play --load`."),
+            (
+                "play",
+                "Play against the computer in the terminal: type a cell (c4), `hint`, `undo` or "
+                "`quit`.",
+            ),
+            (
+                "score",
+                "Score one hand of CARDS (A–8 and K, any notation), kings wild: e.g. 2S 3S 4S KH.",
+            ),
+        ),
         web=Web(
             start="/crosskings",
             link="crosskings.title",

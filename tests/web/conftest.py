@@ -88,6 +88,11 @@ def client(database_url: str) -> Iterator[TestClient]:
         yield test_client
 
 
+def messages(response: Any) -> list[str]:
+    """The messages of a problem body's problems (each is ``{code, params, message}``)."""
+    return [problem["message"] for problem in response.json()["problems"]]
+
+
 def bearer(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
 

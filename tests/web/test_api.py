@@ -7,7 +7,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from cardscore.gongzhu import Match
-from tests.web.conftest import bearer, new_match
+from tests.web.conftest import bearer, messages, new_match
 
 
 def add(client: TestClient, match: dict[str, Any], version: int, piles: list[str]) -> Any:
@@ -58,7 +58,7 @@ def test_match_ends_at_the_limit_and_refuses_more_hands(client: TestClient) -> N
     assert state["winner"] == "B"
     refused = add(client, match, 3, ["P", "23456789TJQKA", "G", "D"])
     assert refused.status_code == 422
-    assert "the match is over" in refused.json()["problems"][0]
+    assert "the match is over" in refused.json()["problems"][0]["message"]
 
 
 def test_undo_and_edit_recompute_totals(client: TestClient) -> None:
@@ -82,7 +82,7 @@ def test_undo_and_edit_recompute_totals(client: TestClient) -> None:
         f"/api/matches/{empty['id']}/undo", json={"version": 1}, headers=bearer(empty["edit_key"])
     )
     assert nothing.status_code == 422
-    assert nothing.json()["problems"] == ["there is no round to undo"]
+    assert messages(nothing) == ["there is no round to undo"]
 
 
 def test_prefer_return_minimal_answers_with_what_changed(client: TestClient) -> None:
@@ -124,8 +124,8 @@ def test_impossible_round_names_every_problem_and_stores_nothing(client: TestCli
     body = response.json()
     assert body["status"] == 422
     assert len(body["problems"]) == 2
-    assert any("'X'" in p for p in body["problems"])
-    assert any("'Z'" in p for p in body["problems"])
+    assert any("'X'" in p["message"] for p in body["problems"])
+    assert any("'Z'" in p["message"] for p in body["problems"])
     state = client.get(f"/api/matches/{match['id']}", headers=bearer(match["edit_key"])).json()
     assert state["rounds"] == []
     assert state["version"] == 1
@@ -135,9 +135,7 @@ def test_a_card_in_two_piles_is_refused(client: TestClient) -> None:
     match = new_match(client)
     response = add(client, match, 1, ["P", "P23456789TJQKA", "G", "D"])
     assert response.status_code == 422
-    assert response.json()["problems"] == [
-        "hand 1: Q♠ is in piles 1 and 2; one deck holds only one"
-    ]
+    assert messages(response) == ["hand 1: Q♠ is in piles 1 and 2; one deck holds only one"]
 
 
 def test_stale_version_is_a_409_naming_the_current_version(client: TestClient) -> None:
@@ -163,7 +161,7 @@ def test_bad_requests_are_problem_bodies(client: TestClient) -> None:
         "/api/matches", content=b"{nope", headers={"content-type": "application/json"}
     )
     assert bad_json.status_code == 400
-    assert "not valid JSON" in bad_json.json()["problems"][0]
+    assert "not valid JSON" in bad_json.json()["problems"][0]["message"]
     wrong = client.post("/api/matches", json={"game": "gongzhu", "players": ["A"], "limit": 5})
     assert wrong.status_code == 422
     assert len(wrong.json()["problems"]) == 2  # too few players and a positive limit
@@ -176,7 +174,7 @@ def test_bad_requests_are_problem_bodies(client: TestClient) -> None:
 
 def test_stateless_gongzhu_scoring(client: TestClient) -> None:
     response = client.post("/api/gongzhu/score", json={"piles": ["23456789TJQKAPGD", "", "", ""]})
-    assert response.json()["scores"][0]["score"] == 800
+    assert response.json()["scores"][0]["total"] == 800
     cards = client.post(
         "/api/gongzhu/score",
         json={
@@ -184,7 +182,7 @@ def test_stateless_gongzhu_scoring(client: TestClient) -> None:
             "notation": "cards",
         },
     )
-    assert cards.json()["scores"][0]["score"] == -100
+    assert cards.json()["scores"][0]["total"] == -100
     assert client.post("/api/gongzhu/score", json={"piles": ["?"] * 4}).status_code == 422
 
 

@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from cardscore.web.charts import totals_chart
 from cardscore.web.i18n import messages
 from tests.web.conftest import bearer
+from tests.web.conftest import messages as said
 
 PT = {"Accept-Language": "pt-BR"}
 # Words only the English texts of the app use (catalogue, library reasons, problems, HTTP).
@@ -95,10 +96,12 @@ NAMES = ("Ana", "Bia", "Caio", "Duda", "Ann", "Bo", "Cy", "Di")
 @pytest.fixture
 def pages(client: TestClient) -> dict[str, str]:
     """Every page in pt-BR, with content: name → HTML."""
-    pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed")
     out = {path: client.get(path, headers=PT).text for path in ("/", "/tranca/new", "/gongzhu")}
     out["/poker"] = client.get("/poker", headers=PT).text
     out["/crosskings"] = client.get("/crosskings", headers=PT).text
+    # The API's operations are described in English, marked so (lang="en"); the rest is not.
+    docs = client.get("/api/docs", headers=PT).text
+    out["/api/docs"] = re.sub(r'<div lang="en">.*?</div>\s*</main>', "</main>", docs, flags=re.S)
     out["404"] = client.get("/no/such/page", headers={**PT, "Accept": "text/html"}).text
     out["no match"] = client.get("/m/nothing/none", headers={**PT, "Accept": "text/html"}).text
     token = csrf(client, "/gongzhu")
@@ -234,7 +237,6 @@ def test_a_gongzhu_limit_that_is_no_number_is_a_clear_problem(client: TestClient
 
 @pytest.mark.parametrize("target", ["50", "1000000000"])
 def test_a_tranca_target_the_api_refuses_the_form_refuses(client: TestClient, target: str) -> None:
-    pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed")
     teams = [{"name": "A", "players": []}, {"name": "B", "players": []}]
     api = client.post(
         "/api/matches", json={"game": "tranca", "players": 2, "teams": teams, "target": int(target)}
@@ -246,7 +248,6 @@ def test_a_tranca_target_the_api_refuses_the_form_refuses(client: TestClient, ta
 
 
 def test_names_over_the_limit_are_refused_not_cut(client: TestClient) -> None:
-    pytest.importorskip("cardscore.tranca", reason="Tranca scoring is not installed")
     forty, longer = "N" * 40, "M" * 41
     fields = {"players": "2", "team0_player0": forty, "team1_player0": longer}
     refused = new_form(client, "/tranca/new", fields, "en")
@@ -261,8 +262,8 @@ def test_names_over_the_limit_are_refused_not_cut(client: TestClient) -> None:
 def test_the_api_answers_problems_in_the_language_asked(client: TestClient) -> None:
     missing = client.get("/api/matches/nothing", headers={**PT, **bearer("k")})
     assert missing.status_code == 404
-    assert missing.json()["problems"] == ["não existe a partida 'nothing'"]
-    assert client.get("/api/matches/nothing", headers=bearer("k")).json()["problems"] == [
+    assert said(missing) == ["não existe a partida 'nothing'"]
+    assert said(client.get("/api/matches/nothing", headers=bearer("k"))) == [
         "there is no match 'nothing'"
     ]
     made = client.post(
@@ -270,11 +271,11 @@ def test_the_api_answers_problems_in_the_language_asked(client: TestClient) -> N
     ).json()
     stale = client.post(
         f"/api/matches/{made['id']}/rounds",
-        json={"version": made["version"] + 5, "round": {"piles": ["P", "", "", ""]}},
+        json={"version": made["version"] + 5, "round": {"piles": ["P", "23456789TJQKA", "G", "D"]}},
         headers={**PT, **bearer(made["edit_key"])},
     )
     assert stale.status_code == 409
-    (message,) = stale.json()["problems"]
+    (message,) = said(stale)
     assert message.startswith(f"a partida '{made['id']}' mudou desde que você a abriu")
     assert english_in(message) == []
     nothing = client.post(
@@ -282,4 +283,55 @@ def test_the_api_answers_problems_in_the_language_asked(client: TestClient) -> N
         json={"version": made["version"]},
         headers={**PT, **bearer(made["edit_key"])},
     )
-    assert nothing.json()["problems"] == ["não há rodada para desfazer"]
+    assert said(nothing) == ["não há rodada para desfazer"]
+
+
+# Sample values as the web app writes each of its own problems.
+SAMPLES = {
+    "problem.photo_large": {"a": "8,000,000"},
+    "problem.too_many_pixels": {"a": "40,000,000"},
+    "problem.image_too_big": {"a": "9000", "b": "9000", "c": "40,000,000"},
+    "problem.unreadable_image": {"a": "jpeg"},
+    "problem.conflict": {"a": "'abc'", "b": "3", "c": "4"},
+}
+
+
+def _fields(template: str) -> set[str]:
+    import string
+
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_every_problem_code_reads_in_portuguese() -> None:
+    """Every code of the library's catalogue and every problem of the web app's own, as the
+    pages and the API say them in pt-BR: not the English text, no placeholder left."""
+    from cardscore.errors import Problem, catalogue
+    from cardscore.web.i18n.text import problem_text
+
+    same = []
+    for code, template in catalogue("en").items():
+        if "{message}" in template:
+            continue  # a class's own code around a plain text (the text is the message)
+        params: dict[str, str | int] = dict.fromkeys(_fields(template) - {"where"}, 2)
+        if "where" in _fields(template):  # a template that places the problem itself
+            problem = Problem.of(code, **params, where="team 'A', meld 1")
+        else:
+            problem = Problem.of(code, **params).at("team 'A', meld 1")
+        portuguese = problem_text(problem, "pt-BR")
+        assert not re.search(r"\{[a-z_]+(:[^}]*)?\}", portuguese), code
+        assert portuguese.startswith("dupla 'A', jogo 1"), portuguese
+        if portuguese == problem_text(problem, "en"):
+            same.append(code)
+    assert not same
+    english, portuguese_texts = messages("en"), messages("pt-BR")
+    for key, template in english.items():
+        if not key.startswith("problem.") or key.startswith("problem.where_"):
+            continue
+        values = SAMPLES.get(key, {"a": "'x1'", "b": "12", "c": "13"})
+        text = template.format(**values)
+        if key == "problem.image_too_big":
+            text = text.replace(" pixels;", " = 100 pixels;")
+        if key == "problem.unreadable_image":
+            text += ": broken data"
+        values = {k: v.replace(",", ".") for k, v in values.items()}  # pt-BR thousands
+        assert problem_text(text, "pt-BR") == portuguese_texts[key].format(**values), key

@@ -67,7 +67,7 @@ def test_illegal_moves_and_card_choices_are_refused(client: TestClient) -> None:
     game = new_game(client)
     bad = play(client, game, 1, "a1")
     assert bad.status_code == 422
-    assert "move 1 'a1'" in bad.json()["problems"][0]
+    assert "move 1 'a1'" in bad.json()["problems"][0]["message"]
     # Naming a card for a face-down cell does not choose it: only the cell counts.
     state = client.get(f"/api/matches/{game['id']}", headers=bearer(game["edit_key"])).json()
     deal = crosskings.Game.deal(seed=5)

@@ -141,3 +141,50 @@ def test_two_processes_keeping_the_same_match_never_lose_an_update(any_database_
     assert (read.version, len(read.documents), read.access) == (5, 2, "read")
     assert read.summary == second.read(match.id, key).summary
     engine.dispose()
+
+
+def test_a_process_behind_checks_only_the_rounds_it_lacks(
+    any_database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another worker added rounds: the kept match takes them on (each checked as a save is)
+    instead of re-checking the whole match, and ends up what a fresh read says."""
+    from cardscore.web.db import make_engine
+    from cardscore.web.games.tranca import TrancaAdapter
+    from cardscore.web.migrate import upgrade
+    from cardscore.web.store import MatchStore
+
+    engine = make_engine(any_database_url)
+    upgrade(engine)
+    saver, follower = MatchStore(engine), MatchStore(engine)
+    match = saver.create("tranca", {"players": 4, "teams": [{"name": "A"}, {"name": "B"}]})
+    key = match.edit_key
+    for version in range(1, 4):
+        saver.add_round(match.id, key, version, ROUND)
+    opened: list[int] = []
+    real_open = TrancaAdapter.open
+
+    def counting_open(self: TrancaAdapter, config: Any, documents: Any) -> Any:
+        opened.append(len(documents))
+        return real_open(self, config, documents)
+
+    monkeypatch.setattr(TrancaAdapter, "open", counting_open)
+    assert follower.read(match.id, key).version == 4
+    assert opened == [3]  # never seen: checked whole
+    saver.add_round(match.id, key, 4, ROUND)
+    saver.add_round(match.id, key, 5, ROUND)
+    caught_up = follower.read(match.id, key)
+    assert opened == [3]  # two rounds checked on top of the three kept
+    fresh = MatchStore(engine).read(match.id, key)
+    assert (caught_up.version, caught_up.documents) == (fresh.version, fresh.documents)
+    assert caught_up.summary == fresh.summary
+    # And a save through the process that was behind builds on it.
+    assert follower.add_round(match.id, key, 6, ROUND).version == 7
+    # An edit elsewhere changes an old round: what is kept is not a beginning any more.
+    other = {"teams": [ROUND["teams"][0], {**ROUND["teams"][1], "melds": [["QS", "QD", "QC"]]}]}
+    saver.edit_round(match.id, key, 7, 1, other)
+    assert opened[-1] == 6  # the edit itself rescores the match
+    follower.read(match.id, key)
+    assert opened[-2:] == [6, 6]  # and the follower checks it whole
+    fresh = MatchStore(engine).read(match.id, key)
+    assert follower.read(match.id, key).summary == fresh.summary
+    engine.dispose()

@@ -6,6 +6,7 @@ deployment): a follower streams the match's events from one while a phone saves 
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -15,8 +16,8 @@ from fastapi.testclient import TestClient
 
 from tests.web.conftest import Server, bearer, new_match
 
-ALL = "23456789TJQKAPGD"  # one player took every scoring card: the match never ends
-PILES = [[ALL, "", "", ""], ["", ALL, "", ""], ["", "", ALL, ""]]
+HEARTS = "23456789TJQKA"  # a hand's four piles hold all sixteen scoring cards
+PILES = [[HEARTS, "P", "G", "D"], ["P", HEARTS, "G", "D"], ["G", "D", HEARTS, "P"]]
 
 
 def _versions(lines: Iterator[str]) -> Iterator[int]:
@@ -97,7 +98,7 @@ def test_a_long_match_page_shows_the_latest_rounds_and_pages_older_ones(
     match = new_match(client)
     rounds = SHOWN + OLDER + 5
     for version in range(1, rounds + 1):
-        piles = [[ALL, "", "", ""], ["", ALL, "", ""]][version % 2]  # no end in sight
+        piles = PILES[version % 2]  # each player gains over two hands: no end in sight
         saved = client.post(
             f"/api/matches/{match['id']}/rounds",
             json={"version": version, "round": {"piles": piles}},
@@ -117,7 +118,7 @@ def test_a_long_match_page_shows_the_latest_rounds_and_pages_older_ones(
     assert data["count"] == rounds
     assert data["documents"] == {str(r["number"]): r["document"] for r in whole["rounds"][-SHOWN:]}
     # The totals and the chart still cover the whole match.
-    assert f">{whole['totals'][0]:,}<" in first  # en: a comma between thousands
+    assert f">{whole['totals'][0]:,}<" in first  # as English writes it: 4,000
     older = re.search(r'<a class="older" href="\?from=(\d+)"', first)
     assert older
     assert int(older.group(1)) == rounds - SHOWN - OLDER + 1
@@ -129,3 +130,48 @@ def test_a_long_match_page_shows_the_latest_rounds_and_pages_older_ones(
     everything = client.get(page_url, params={"from": 1}).text
     assert shown(everything) == list(range(rounds, 0, -1))
     assert 'class="older"' not in everything
+
+
+def test_live_refreshes_render_a_version_once_and_follow_saves(client: TestClient) -> None:
+    match = new_match(client)
+    page = f"/m/{match['id']}/{match['share_key']}"
+    refresh = {"X-Cardscore-Refresh": "1"}
+    first = client.get(page, headers=refresh)
+    assert first.status_code == 200
+    assert "set-cookie" not in first.headers  # nothing personal: the same page for everyone
+    assert _page_data(first.text)["version"] == 1
+    rendered = client.app.state.rendered_pages  # type: ignore[attr-defined]
+    kept = rendered.get((match["id"], match["share_key"], "en", "http://testserver/", "1"))
+    assert kept == first.content
+    assert client.get(page, headers=refresh).content == first.content
+    saved = client.post(
+        f"/api/matches/{match['id']}/rounds",
+        json={"version": 1, "round": {"piles": PILES[0]}},
+        headers=bearer(match["edit_key"]),
+    )
+    assert saved.status_code == 201
+    after = client.get(page, headers=refresh).text
+    assert _page_data(after)["version"] == 2
+    assert _page_data(after)["documents"] == {"1": saved.json()["rounds"][0]["document"]}
+    # A key that does not open the match gets nothing from what is kept.
+    assert client.get(f"/m/{match['id']}/guess", headers=refresh).status_code == 403
+
+
+def test_chart_labels_of_equal_totals_do_not_overlap_and_long_matches_stay_small() -> None:
+    from cardscore.web.charts import totals_chart
+
+    def label_ys(svg: str) -> list[float]:
+        return [
+            float(y)
+            for y in re.findall(
+                r'<text x="[\d.]+" y="([\d.]+)" font-size="10" fill="#[0-9a-f]{6}"', svg
+            )
+        ]
+
+    equal = totals_chart(["Ana", "Bia", "Caio"], [[100, 100, 100], [250, 250, 250]], None)
+    ys = sorted(label_ys(equal))
+    assert all(b - a >= 10.9 for a, b in itertools.pairwise(ys))
+    long = totals_chart(["A", "B"], [[i, -i] for i in range(1, 1001)], None)
+    assert len(long) < 25_000
+    # The last round is still where the lines end.
+    assert long.count("1000") >= 1

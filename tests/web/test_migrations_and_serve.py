@@ -121,8 +121,12 @@ def test_many_workers_turning_on_wal_at_once_all_connect(tmp_path: Path) -> None
         url = sqlite_url(folder)
         engines = [make_engine(url) for _ in range(6)]
         with ThreadPoolExecutor(6) as pool:
-            list(pool.map(migrate.upgrade, engines))
+            list(pool.map(migrate.upgrade, engines))  # raises "database is locked" if one gave up
         for engine in engines:
+            with engine.connect() as connection:
+                mode = connection.exec_driver_sql("PRAGMA journal_mode").scalar()
+            assert mode == "wal", (round_, mode)
+            assert migrate.current_revision(engine) == migrate.head_revision()
             engine.dispose()
 
 

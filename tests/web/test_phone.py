@@ -15,7 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.conftest import Server, sqlite_url
+from tests.conftest import need
+from tests.web.conftest import Server, bearer, sqlite_url
 from tests.web.test_browser import ARTEFACTS, browser  # noqa: F401  (the module's Chromium)
 
 VIEWPORTS = {"360x740": (360, 740), "390x844": (390, 844)}
@@ -180,8 +181,7 @@ def test_the_page_fits_a_phone_and_a_thumb(
     size: str,
     language: str,
 ) -> None:
-    if name not in site:
-        pytest.skip(f"{name}: that game is not installed")
+    need(name in site, f"{name}: that game is not installed")
     page = open_page(browser, site, name, size, language)
     try:
         measured = page.evaluate(_MEASURE)
@@ -221,11 +221,13 @@ def test_save_shows_progress_and_a_lost_connection_keeps_the_round(
     browser: Any,  # noqa: F811
     site: dict[str, str],
 ) -> None:
-    """In pt-BR on a small phone: Save is disabled and says so while in flight; with no
-    connection the page says what happened, the entry stays (a reload too), and it saves later."""
+    """In pt-BR on a small phone: with no connection the page says what happened and the round
+    waits on the phone (a reload too) until it is saved; Save is disabled and says so while in
+    flight."""
     page = open_page(browser, site, "tranca-match", "360x740", "pt-BR")
     try:
         before = page.inner_text("#totals tbody")
+        start = page.evaluate("MATCH.version")
         ana = page.locator("fieldset.team-entry").nth(0)
         ana.locator("input.meld").first.fill("AS KS QS JS TS 9S 8S")
         ana.locator("input.went-out").check()
@@ -233,28 +235,135 @@ def test_save_shows_progress_and_a_lost_connection_keeps_the_round(
         page.click("#save-round")
         page.wait_for_selector("#messages li")
         assert "Sem conexão" in page.inner_text("#messages")
-        assert "sua rodada fica guardada aqui" in page.inner_text("#messages")
-        assert not page.is_disabled("#save-round")  # ready to try again
+        assert "Esperando para salvar: 1" in page.inner_text("#pending")
+        assert not page.is_disabled("#save-round")
         page.context.set_offline(False)
-        page.reload()
+        page.reload()  # the round waited on the phone: it is saved once the page is back
         page.wait_for_selector("#round-form fieldset.team-entry")
-        assert ana.locator("input.meld").first.input_value() == "AS KS QS JS TS 9S 8S"
+        page.wait_for_selector("#pending", state="detached", timeout=30_000)
+        page.wait_for_function(f"() => MATCH.version > {start}")
+        assert page.inner_text("#totals tbody") != before
+        before = page.inner_text("#totals tbody")
+        ana.locator("input.meld").first.fill("AS KS QS JS TS 9S 8S")
+        ana.locator("input.went-out").check()
 
         held: list[Any] = []
         page.route("**/api/matches/*/rounds", lambda route: held.append(route))
         page.click("#save-round")
-        page.wait_for_function("document.getElementById('save-round').disabled")
+        page.wait_for_function("() => document.getElementById('save-round').disabled")
         assert page.inner_text("#save-round") == "Salvando…"
         assert "busy" in (page.get_attribute("#save-round", "class") or "")
         while not held:
             page.wait_for_timeout(50)
-        held[0].continue_()  # the page refreshes its live parts in place, without a reload
-        page.wait_for_function(
-            "(before) => document.querySelector('#totals tbody').innerText !== before", arg=before
-        )
-        # saved: the draft is gone (the form is built anew once the save is answered)
-        page.wait_for_function(
-            "() => document.querySelector('fieldset.team-entry input.meld').value === ''"
-        )
+        version = page.evaluate("MATCH.version")
+        held[0].continue_()
+        page.wait_for_function(f"() => MATCH.version > {version}")
+        assert page.inner_text("#totals tbody") != before
+        # Saved: the entry starts afresh.
+        page.wait_for_function("() => document.querySelector('input.meld').value === ''")
     finally:
         page.context.close()
+
+
+def test_rounds_saved_offline_wait_in_order_and_a_conflict_is_shown(
+    browser: Any,  # noqa: F811
+    site: dict[str, str],
+) -> None:
+    """Offline, two hands wait on the phone, marked; back online they are saved in order with
+    the version check. A hand whose match changed meanwhile is shown as a conflict, kept until
+    the user saves it anyway."""
+    hearts = "23456789TJQKA"
+    hands = [[hearts, "P", "G", "D"], ["P", hearts, "G", "D"], ["G", "D", hearts, "P"]]
+    with httpx.Client(base_url=site["_url"]) as client:
+        made = client.post(
+            "/api/matches", json={"game": "gongzhu", "players": ["Ann", "Bo", "Cy", "Di"]}
+        ).json()
+        site["queue"] = f"/m/{made['id']}/{made['edit_key']}"
+        page = open_page(browser, site, "queue", "360x740", "pt-BR")
+        try:
+
+            def enter(piles: list[str]) -> None:
+                for i, pile in enumerate(piles):
+                    page.fill(f"#round-form input[name=pile{i}]", pile)
+                page.click("#save-round")
+
+            page.context.set_offline(True)
+            enter(hands[0])
+            page.wait_for_selector("#pending")
+            assert "Sem conexão: a rodada fica guardada neste celular" in page.inner_text(
+                "#messages"
+            )
+            enter(hands[1])
+            page.wait_for_function(
+                "() => document.querySelectorAll('#pending > ul > li').length === 2"
+            )
+            assert "Esperando para salvar: 2" in page.inner_text("#pending")
+            page.screenshot(path=str(ARTEFACTS / "phone" / "offline-queue-pt-BR.png"))
+            assert page.evaluate("MATCH.version") == 1  # nothing saved yet
+            page.context.set_offline(False)
+            page.wait_for_function("() => MATCH.version === 3", timeout=30_000)
+            page.wait_for_selector("#pending", state="detached")
+            state = client.get(f"/api/matches/{made['id']}", headers=bearer(made["edit_key"]))
+            assert [r["document"]["piles"] for r in state.json()["rounds"]] == hands[:2]
+
+            # A hand entered offline while another phone saves one: a conflict, kept.
+            page.context.set_offline(True)
+            enter(hands[2])
+            page.wait_for_selector("#pending")
+            other = client.post(
+                f"/api/matches/{made['id']}/rounds",
+                json={"version": 3, "round": {"piles": hands[0]}},
+                headers=bearer(made["edit_key"]),
+            )
+            assert other.status_code == 201
+            page.context.set_offline(False)
+            page.wait_for_selector("#pending li[data-state=conflict]", timeout=30_000)
+            assert "a partida mudou" in page.inner_text("#pending")
+            page.click("#pending button.pending-save")
+            page.wait_for_selector("#pending", state="detached")
+            state = client.get(f"/api/matches/{made['id']}", headers=bearer(made["edit_key"]))
+            assert [r["document"]["piles"] for r in state.json()["rounds"]] == [
+                hands[0],
+                hands[1],
+                hands[0],
+                hands[2],
+            ]
+        finally:
+            page.context.close()
+
+
+def test_installable_and_a_visited_page_opens_without_the_server(
+    browser: Any,  # noqa: F811
+    tmp_path: Any,
+) -> None:
+    """The app is installable (a manifest with 192 and 512 px icons, a service worker), and a
+    match page seen once opens again with the server gone: its entry works offline."""
+    live = Server(sqlite_url(tmp_path)).start()
+    try:
+        with httpx.Client(base_url=live.url) as client:
+            manifest = client.get("/static/manifest.webmanifest").json()
+            sizes = {icon["sizes"] for icon in manifest["icons"]}
+            assert {"192x192", "512x512"} <= sizes
+            for icon in manifest["icons"]:
+                assert client.get(icon["src"]).headers["content-type"] == "image/png"
+            assert manifest["display"] == "standalone"
+            assert client.get("/sw.js").headers["content-type"].startswith("text/javascript")
+            made = client.post(
+                "/api/matches", json={"game": "gongzhu", "players": ["Ann", "Bo", "Cy", "Di"]}
+            ).json()
+        url = f"{live.url}/m/{made['id']}/{made['edit_key']}"
+        context = browser.new_context(viewport={"width": 360, "height": 740}, locale="pt-BR")
+        page = context.new_page()
+        page.goto(url)
+        assert page.get_attribute("link[rel=manifest]", "href") == "/static/manifest.webmanifest"
+        page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+        page.reload()  # now through the service worker, which keeps the page
+        page.wait_for_selector("#round-form")
+        live.stop()
+        page.reload()
+        page.wait_for_selector("#round-form")
+        assert "Gong Zhu" in page.inner_text("h1")
+        assert page.evaluate("getComputedStyle(document.body).margin") == "0px"  # its CSS too
+        context.close()
+    finally:
+        live.stop()

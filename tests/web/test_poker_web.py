@@ -26,12 +26,12 @@ def test_royal_flush_is_class_one(client: TestClient) -> None:
 def test_impossible_hands_name_every_problem(client: TestClient) -> None:
     response = client.post("/api/poker/rank", json={"hands": ["As Ks Qs Js", "As Xx 2c 3c 4c"]})
     assert response.status_code == 422
-    problems = response.json()["problems"]
+    problems = [p["message"] for p in response.json()["problems"]]
     assert any(p.startswith("hand 1:") for p in problems)
     assert any("'Xx'" in p for p in problems)
     twice = client.post("/api/poker/rank", json={"hands": ["As Ks Qs Js 9s", "As Kd Qd Jd 9d"]})
     assert twice.status_code == 422
-    assert "As is in hands 1 and 2" in twice.json()["problems"][0]
+    assert "A♠ is in hands 1 and 2" in twice.json()["problems"][0]["message"]
 
 
 def test_draw_odds_match_the_library(client: TestClient) -> None:

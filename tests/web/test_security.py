@@ -29,7 +29,7 @@ def test_share_key_reads_but_cannot_write(client: TestClient) -> None:
     ]:
         response = client.request(method, url + path, json=body, headers=bearer(match["share_key"]))
         assert response.status_code == 403, (method, path)
-        assert "share link only reads" in response.json()["problems"][0]
+        assert "share link only reads" in response.json()["problems"][0]["message"]
     assert client.get(url, headers=bearer(match["edit_key"])).json()["rounds"] == []
 
 
@@ -137,10 +137,10 @@ def test_photos_are_sniffed_and_pixel_limited(
     assert len(bomb) < 20_000
     refused = client.post("/api/photos", files={"photo": ("b.png", bomb, "image/png")})
     assert refused.status_code == 422
-    assert "pixels" in refused.json()["problems"][0]
+    assert "pixels" in refused.json()["problems"][0]["message"]
     fake = client.post("/api/photos", files={"photo": ("x.jpg", b"<html>hi</html>", "image/jpeg")})
     assert fake.status_code == 422
-    assert "not a JPEG, PNG or WebP" in fake.json()["problems"][0]
+    assert "not a JPEG, PNG or WebP" in fake.json()["problems"][0]["message"]
     broken = client.post(
         "/api/photos", files={"photo": ("y.png", b"\x89PNG\r\n\x1a\nxx", "image/png")}
     )

@@ -17,9 +17,64 @@ import click
 from cardscore._version import __version__
 from cardscore.cli.output import echo_json, json_option
 from cardscore.errors import CardscoreError, Problem
-from cardscore.registry import games, get_game
+from cardscore.registry import Game, games, get_game
 
 __all__ = ["cli", "main"]
+
+
+_LAZY_COMMANDS = {
+    "deck": (
+        "cardscore.vision.cli:deck_group",
+        "Teach cardscore a table's deck: learn a profile, then read with --deck.",
+    ),
+    "recognize": (
+        "cardscore.vision.cli:recognize_command",
+        "Read the cards, melds, piles and dollars on a table from PHOTO.",
+    ),
+    "serve": ("cardscore.web.cli:serve", "Start the web app and print its address."),
+}
+"""Top-level commands in optional extras: where each lives, and its help for the listing."""
+
+
+def _write_commands(formatter: click.HelpFormatter, rows: list[tuple[str, str]]) -> None:
+    """The ``Commands:`` section as click writes it, from help text already at hand."""
+    if not rows:
+        return
+    limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+    with formatter.section("Commands"):
+        formatter.write_dl(
+            [
+                (name, click.Command(name, help=text).get_short_help_str(limit))
+                for name, text in rows
+            ]
+        )
+
+
+class _LazyGameGroup(click.Group):
+    """A game's command group as the registry declares it.
+
+    Its help and command list come from the registry, so ``cardscore poker --help`` imports
+    no game code; the game's CLI module is imported when one of its commands is called.
+    """
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game.name, help=game.help)
+        self.game = game
+
+    def _loaded(self) -> click.Group:
+        group: click.Group = self.game.load_cli()
+        return group
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(name for name, _ in self.game.commands)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in dict(self.game.commands):
+            return None
+        return self._loaded().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        _write_commands(formatter, sorted(self.game.commands))
 
 
 class _GameGroup(click.Group):
@@ -27,7 +82,7 @@ class _GameGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         names = [*super().list_commands(ctx), *(g.name for g in games())]
-        return sorted([*names, *_VISION, "serve"])
+        return sorted([*names, *_LAZY_COMMANDS])
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
@@ -43,8 +98,17 @@ class _GameGroup(click.Group):
             game = get_game(cmd_name)
         except LookupError:
             return None
-        loaded: click.Command = game.load_cli()
-        return loaded
+        if not (game.help and game.commands):  # a game that declares no CLI text: load it
+            loaded: click.Command = game.load_cli()
+            return loaded
+        return _LazyGameGroup(game)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Listed from the registry's and this module's text: no command is imported."""
+        rows = {name: command.help or "" for name, command in self.commands.items()}
+        rows |= {name: text for name, (_, text) in _LAZY_COMMANDS.items()}
+        rows |= {game.name: game.help or game.summary for game in games()}
+        _write_commands(formatter, sorted(rows.items()))
 
 
 @click.group(cls=_GameGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -6,16 +6,19 @@ import json
 import sys
 from collections.abc import Callable
 from enum import Enum
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from rich.console import Console
-from rich.table import Table
 
-from cardscore.breakdown import Breakdown
 from cardscore.cards import Card
 
-__all__ = ["breakdown_table", "console", "echo_json", "json_default", "json_option"]
+if TYPE_CHECKING:  # rich is imported by the commands that print with it, not at start-up
+    from rich.console import Console
+    from rich.table import Table
+
+    from cardscore.breakdown import Breakdown
+
+__all__ = ["ask", "breakdown_table", "console", "echo_json", "json_default", "json_option"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,17 +46,35 @@ def json_option(function: F) -> F:
     )(function)
 
 
+def ask(text: str, default: str = "") -> str | None:
+    """The player's answer to ``text``, or ``None`` when they quit: ``q``, ``quit``, or the end of
+    input (Ctrl-D, a piped file run out). Ctrl-C still aborts."""
+    try:
+        answer: str = click.prompt(text, default=default, show_default=bool(default))
+    except click.Abort as abort:
+        if isinstance(abort.__context__, EOFError):
+            click.echo()
+            return None
+        raise
+    answer = answer.strip()
+    return None if answer.lower() in ("q", "quit") else answer
+
+
 def console() -> Console:
     """A rich console on stdout; plain text when stdout is not a terminal."""
+    from rich.console import Console
+
     return Console(file=sys.stdout, highlight=False, soft_wrap=True)
 
 
 def breakdown_table(breakdown: Breakdown, title: str | None = None) -> Table:
     """A rich table of a score's terms and total."""
+    from rich.table import Table
+
     table = Table(title=title, show_footer=True, box=None, pad_edge=False)
     table.add_column("term", footer="total")
     table.add_column("points", justify="right", footer=str(breakdown.total))
     table.add_column("why")
     for term in breakdown:
-        table.add_row(term.name, str(term.points), term.detail)
+        table.add_row(term.name, str(term.points), term.text)
     return table

@@ -7,13 +7,27 @@
 (1, 'c3', 10)
 """
 
+from typing import TYPE_CHECKING
+
+from cardscore._lazy import lazy_exports
 from cardscore.cards import parse_cards
-from cardscore.crosskings.analysis import Analysis, MoveEvaluation, analyse
-from cardscore.crosskings.anytime import SearchResult, search
-from cardscore.crosskings.bots import LEVELS, Bot
 from cardscore.crosskings.game import CENTRE, FACE_DOWN, Game, Move, cell_index, cell_name
 from cardscore.crosskings.scoring import Hand, HandScore, explain, score
-from cardscore.crosskings.svg import Board
+
+# The solver, the bots and the pictures load on first use: scoring a hand needs none of them.
+_LAZY = {
+    "analysis": ("Analysis", "MoveEvaluation", "analyse"),
+    "anytime": ("SearchResult", "search"),
+    "bots": ("LEVELS", "Bot"),
+    "svg": ("Board",),
+}
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
+
+if TYPE_CHECKING:
+    from cardscore.crosskings.analysis import Analysis, MoveEvaluation, analyse
+    from cardscore.crosskings.anytime import SearchResult, search
+    from cardscore.crosskings.bots import LEVELS, Bot
+    from cardscore.crosskings.svg import Board
 
 __all__ = [
     "CENTRE",

@@ -39,74 +39,25 @@ import math
 import os
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
 
 from cardscore.cards import Card
 from cardscore.crosskings import _c_solver
-from cardscore.crosskings.cards import card_number
-from cardscore.crosskings.game import FACE_DOWN, Game, cell_index, cell_name
-from cardscore.errors import CardscoreError, IllegalMoveError, Problem
+from cardscore.crosskings.game import Game, cell_index, cell_name
+from cardscore.crosskings.solver import Objective, position, solver_for
+from cardscore.errors import IllegalMoveError, Problem
 
-__all__ = [
-    "Analysis",
-    "MoveEvaluation",
-    "Objective",
-    "analyse",
-    "clear_solvers",
-    "solver_cells",
-    "solver_for",
-]
+__all__ = ["Analysis", "MoveEvaluation", "analyse"]
 
-Objective = Literal["result", "margin"]
-_OBJECTIVES: dict[str, int] = {"result": 0, "margin": 1, "result-only": 2}
-_SOLVERS: OrderedDict[tuple[tuple[int, ...], int, int], _c_solver.Solver] = OrderedDict()
-_KEEP = 5  # solvers kept warm (each holds a transposition table of up to 256 MiB)
 _ORACLE_SLOT = 100  # analyse()'s first-phase solvers: slots 100, 101, ...
 # Two phases from this many cards left: below, the first phase costs more than it saves
 # (14 cards: +4% nodes, +20% time; 16 cards: -15% nodes and time; 18 cards: up to -43%).
 TWO_PHASE_FROM = 16
 DEFAULT_THREADS = min(2, os.cpu_count() or 1)
-
-
-def clear_solvers() -> None:
-    """Drop the cached solvers and their transposition tables (up to 256 MiB each)."""
-    _SOLVERS.clear()
-
-
-def solver_for(
-    game: Game, objective: Objective | Literal["result-only"] = "result", slot: int = 0
-) -> _c_solver.Solver:
-    """The C solver for this deal's face-up cards (reused while the same deal is analysed);
-    ``slot`` tells apart the solvers of parallel threads. ``"result-only"`` values the expected
-    result alone (the margin is dropped, so ties are not broken: a faster proof of a best
-    move, used by the anytime search)."""
-    if objective not in _OBJECTIVES:
-        raise CardscoreError(Problem.of("bad_objective", objective=repr(objective)))
-    cells = tuple(solver_cells(game))
-    key = (cells, _OBJECTIVES[objective], slot)
-    solver = _SOLVERS.get(key)
-    if solver is None:
-        solver = _c_solver.Solver(list(cells), key[1])
-        _SOLVERS[key] = solver
-        while len(_SOLVERS) > _KEEP:
-            _SOLVERS.popitem(last=False)
-    _SOLVERS.move_to_end(key)
-    return solver
-
-
-def solver_cells(game: Game) -> list[int]:
-    """The solver's view of the deal: each cell's card number, -1 where a card lies face down."""
-    return [-1 if c in FACE_DOWN else card_number(game.cards[c]) for c in range(36)]
-
-
-def position(game: Game) -> tuple[int, int, int, int]:
-    """The solver's view: (cells left, marker cell, player 1's cards, player 2's cards)."""
-    p1, p2 = game.hand_masks
-    return game.cells_left, game.marker_cell, p1, p2
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,8 +181,11 @@ def analyse(
     objective: Objective = "result",
     threads: int = DEFAULT_THREADS,
     timeout: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Analysis:
     """Solve the position exactly and evaluate every legal move.
+
+    ``progress(done, total)`` is called as each legal move's solve ends (for a progress bar).
 
     With ``threads`` > 1 the moves are shared out between threads, each with its own solver
     (the C search runs without the GIL). With ``timeout`` (seconds), a search that runs longer
@@ -259,6 +213,7 @@ def analyse(
     )
     counted = solvers + oracles
     before = sum(s.stats()["nodes"] for s in counted)
+    total, done = len(queue), [0]
 
     def part(slot: int) -> list[tuple[int, int, int, dict[int, int]]] | None:
         solver = solvers[slot]
@@ -281,6 +236,10 @@ def analyse(
                 if values is None or counts is None:
                     return None
                 found.append((cell, values[0][1], values[0][2], counts))
+                if progress is not None:
+                    with lock:
+                        done[0] += 1
+                        progress(done[0], total)
         finally:
             solver.set_deadline(0)
             solver.set_oracle(None)  # the solver may serve the anytime search next

@@ -51,8 +51,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cardscore.crosskings._c_solver import Solver
-from cardscore.crosskings.analysis import position, solver_for
 from cardscore.crosskings.game import Game, cell_name
+from cardscore.crosskings.solver import position, solver_for
 from cardscore.errors import IllegalMoveError, Problem
 
 __all__ = ["SearchResult", "search"]

@@ -5,19 +5,25 @@ from __future__ import annotations
 import math
 import random
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from cardscore.cli.output import breakdown_table, console, echo_json, json_option
-from cardscore.crosskings.analysis import Objective, analyse
-from cardscore.crosskings.anytime import SearchResult, search
-from cardscore.crosskings.bots import LEVELS, Bot
+from cardscore.cli.output import ask, breakdown_table, console, echo_json, json_option
 from cardscore.crosskings.cards import parse_hand
 from cardscore.crosskings.game import Game
 from cardscore.crosskings.scoring import explain
-from cardscore.crosskings.svg import Board
 from cardscore.errors import CardscoreError, IllegalMoveError, InvalidNotationError, Problem
+
+# The solver, the bots and the progress bar are imported by the commands that use them, so
+# `cardscore crosskings score` starts fast.
+if TYPE_CHECKING:
+    from cardscore.crosskings.analysis import Analysis
+    from cardscore.crosskings.anytime import SearchResult
+    from cardscore.crosskings.solver import Objective
+
+LEVELS = range(5)
+"""The computer's levels, as ``bots.LEVELS`` numbers them (a test checks they agree)."""
 
 __all__ = ["group"]
 
@@ -116,8 +122,10 @@ def analyse_command(
             )
             click.echo(f"best move {result.cell} ({how})")
         return
+    from cardscore.crosskings.svg import Board
+
     goal: Objective = "margin" if objective == "margin" else "result"
-    analysis = analyse(game, objective=goal)
+    analysis = _analyse_with_progress(game, goal, show=not as_json)
     if svg_path:
         Path(svg_path).write_text(Board(game, analysis).svg(), encoding="utf-8")
     if as_json:
@@ -127,12 +135,58 @@ def analyse_command(
     click.echo(analysis.to_text())
 
 
+_SLOW_FROM = 24
+"""Cards left from which an exact solve may take minutes: the CLI then suggests ``--seconds``."""
+
+
+def _slow_hint(game: Game) -> str | None:
+    """What to tell someone about to wait long for an exact solve (``None`` when it is quick)."""
+    if game.cards_left < _SLOW_FROM:
+        return None
+    return (
+        f"{game.cards_left} cards left: the exact solve may take minutes; "
+        "--seconds 10 gives an anytime estimate instead"
+    )
+
+
+def _analyse_with_progress(game: Game, objective: Objective, show: bool) -> Analysis:
+    """The exact analysis; on a terminal, a progress bar (moves solved) and a hint on stderr."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from cardscore.crosskings.analysis import analyse
+
+    err = Console(stderr=True)
+    if not show or not err.is_terminal:
+        return analyse(game, objective=objective)
+    hint = _slow_hint(game)
+    if hint:
+        err.print(f"hint: {hint}", markup=False)
+    columns = (
+        TextColumn("solving moves"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task("solving", total=len(game.legal_cells))
+
+        def report(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return analyse(game, objective=objective, progress=report)
+
+
 def _finite(x: float) -> float | None:
     return None if math.isnan(x) else x
 
 
 def _search_with_progress(game: Game, seconds: float, show: bool) -> SearchResult:
     """The anytime search with a rich progress bar (time used, depth, current best)."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from cardscore.crosskings.anytime import search
+
     if not show:
         return search(game, seconds)
     columns = (
@@ -165,12 +219,15 @@ def play_command(
     seed: int | None, level: int, second: bool, load_path: str | None, save_path: str | None
 ) -> None:
     """Play against the computer in the terminal: type a cell (c4), `hint`, `undo` or `quit`."""
+    from cardscore.crosskings.bots import Bot
+    from cardscore.crosskings.svg import Board
+
     out = console()
     game = _load(load_path) if load_path else Game.deal(seed)
     human = 2 if second else 1
     bot = Bot(level, seed)
     while not game.is_over:
-        out.print(Board(game).text())
+        out.print(Board(game).text(), markup=False)
         out.print(
             f"P1 {game.p1.score()} ({game.p1})  ·  P2 {game.p2.score()} ({game.p2})",
             markup=False,
@@ -182,8 +239,8 @@ def play_command(
             last = game.moves[-1]
             out.print(f"[bold]computer takes {last.notation.split('=')[0]}: {last.card}[/bold]")
             continue
-        answer = click.prompt(f"your move ({' '.join(game.legal_moves)})", default="").strip()
-        if answer in ("quit", "q"):
+        answer = ask(f"your move ({' '.join(game.legal_moves)})")
+        if answer is None:
             break
         if answer == "undo":
             game = game.undo(min(2, len(game.moves)))
@@ -195,11 +252,11 @@ def play_command(
         try:
             game = game.move(answer)
         except (IllegalMoveError, InvalidNotationError) as error:
-            out.print(f"[red]{'; '.join(error.problems)}[/red]")
+            out.print("; ".join(error.problems), style="red", markup=False)
             continue
         out.print(f"you take {game.moves[-1].card}")
     if game.is_over:
-        out.print(Board(game).text())
+        out.print(Board(game).text(), markup=False)
         p1, p2 = game.p1.score(), game.p2.score()
         mine, theirs = (p1, p2) if human == 1 else (p2, p1)
         verdict = "you win" if mine > theirs else "you lose" if mine < theirs else "a draw"

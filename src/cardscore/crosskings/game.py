@@ -31,16 +31,12 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardscore.cards import Card, Deck, parse_card
 from cardscore.crosskings.cards import CARDS, card_number, mask_of
 from cardscore.crosskings.scoring import Hand
 from cardscore.errors import IllegalMoveError, ImpossibleTableError, InvalidNotationError, Problem
-
-if TYPE_CHECKING:
-    from cardscore.crosskings.analysis import Analysis, Objective
-    from cardscore.crosskings.svg import Board
 
 __all__ = [
     "CENTRE",
@@ -336,38 +332,6 @@ class Game:
                 ) from None
         return game
 
-    # --- analysis and pictures -------------------------------------------------------------
-
-    def analyse(self, objective: Objective = "result", threads: int | None = None) -> Analysis:
-        """Exact evaluation of every legal move (see :mod:`cardscore.crosskings.analysis`)."""
-        from cardscore.crosskings.analysis import analyse
-
-        if threads is None:
-            return analyse(self, objective=objective)
-        return analyse(self, objective=objective, threads=threads)
-
-    @property
-    def move_evals(self) -> Analysis:
-        """Every legal move's exact value under optimal play, for the player to move."""
-        return self.analyse()
-
-    def best_move(self) -> str:
-        """The exactly best cell for the player to move (expected result, then margin)."""
-        return self.analyse().best.cell
-
-    @property
-    def board(self) -> Board:
-        """The whole board, taken cards included, as text and SVG."""
-        from cardscore.crosskings.svg import Board
-
-        return Board(self)
-
-    def _repr_svg_(self) -> str:
-        return self.board.svg()
-
-    def _repr_html_(self) -> str:
-        return self.board._repr_html_()
-
     # --- records ---------------------------------------------------------------------------
 
     def as_dict(self) -> dict[str, Any]:
@@ -410,7 +374,16 @@ class Game:
         return cls.from_json(Path(path).read_text(encoding="utf-8"))
 
     def __str__(self) -> str:
-        return str(self.board)
+        """The board, one line per row: ``##`` face down, ``..`` taken, ``[..]`` the marker."""
+        lines = ["  " + "".join(f" {letter}  " for letter in _COLUMNS).rstrip()]
+        for row in range(SIZE):
+            cells = []
+            for cell in range(row * SIZE, (row + 1) * SIZE):
+                card = self.card_at(cell)
+                label = "##" if self.is_face_down(cell) else ".." if card is None else str(card)
+                cells.append(f"[{label}]" if cell == self.marker_cell else f" {label} ")
+            lines.append(f"{row + 1} " + "".join(cells).rstrip())
+        return "\n".join(lines)
 
 
 def _order(cell: int) -> tuple[int, ...]:

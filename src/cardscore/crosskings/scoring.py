@@ -56,13 +56,13 @@ class HandScore:
         return self.breakdown.total
 
     def as_dict(self) -> dict[str, object]:
+        """``{"total", "terms", "cards", "kings"}``: what ``crosskings score --json`` prints.
+
+        A term's cards are the run or set as it scores, a king as the card it stands for."""
         return {
-            "score": self.total,
+            **self.breakdown.as_dict(),
             "cards": [c.code for c in self.cards],
             "kings": {king.code: card.code for king, card in self.kings},
-            "terms": [
-                {"kind": t.name, "points": t.points, "cards": t.detail} for t in self.breakdown
-            ],
         }
 
     def _repr_html_(self) -> str:
@@ -91,14 +91,16 @@ def explain(cards: Iterable[Card]) -> HandScore:
     for suit_cards in _by_suit(effective):
         for run in _runs(suit_cards):
             kings_in = [as_king[c] for c in run if c in as_king]
-            detail = " ".join(str(c) for c in run) + _king_note(run, as_king)
-            terms.append(Term("run", 2 * len(run) - 3 - len(kings_in), detail))
+            note = _king_note(run, as_king)
+            terms.append(Term("run", 2 * len(run) - 3 - len(kings_in), note, tuple(run)))
     for rank in RANKS[:-1]:
         group = sorted((c for c in effective if c.rank is rank), key=lambda c: c.suit.index)
         if len(group) >= 3:
             kings_in = [as_king[c] for c in group if c in as_king]
-            detail = " ".join(str(c) for c in group) + _king_note(group, as_king)
-            terms.append(Term("set", 2 * len(group) - 3 - len(kings_in), detail))
+            note = _king_note(group, as_king)
+            terms.append(Term("set", 2 * len(group) - 3 - len(kings_in), note, tuple(group)))
+    if not terms:
+        terms.append(Term("runs_and_sets", 0, "no run or set of three or more"))
     breakdown = Breakdown(tuple(terms))
     if breakdown.total != total:  # the breakdown is rebuilt independently of the C search
         raise AssertionError(f"breakdown {breakdown.total} != score {total} for {given!r}")
@@ -127,7 +129,7 @@ def _runs(suit_cards: list[Card]) -> Iterator[list[Card]]:
 
 def _king_note(cards: list[Card], as_king: dict[Card, Card]) -> str:
     notes = [f"{as_king[c]} as {c}" for c in cards if c in as_king]
-    return f" ({', '.join(notes)})" if notes else ""
+    return f"({', '.join(notes)})" if notes else ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,17 +40,7 @@ class Board:
 
     def text(self) -> str:
         """One line per row: ``##`` face down, ``..`` taken, ``[..]`` around the marker."""
-        game = self.game
-        lines = ["  " + "".join(f" {letter}  " for letter in "abcdef").rstrip()]
-        for row in range(SIZE):
-            cells = []
-            for col in range(SIZE):
-                cell = row * SIZE + col
-                card = game.card_at(cell)
-                label = "##" if game.is_face_down(cell) else ".." if card is None else str(card)
-                cells.append(f"[{label}]" if cell == game.marker_cell else f" {label} ")
-            lines.append(f"{row + 1} " + "".join(cells).rstrip())
-        return "\n".join(lines)
+        return str(self.game)
 
     def __str__(self) -> str:
         return self.text()

@@ -18,7 +18,9 @@ __all__ = ["group"]
 
 def _rules_options(function: click.decorators.FC) -> click.decorators.FC:
     function = click.option(
+        "--low-hearts-count-for-doubler",
         "--low-hearts-double",
+        "low_hearts_count_for_doubler",
         is_flag=True,
         help="House rule: ♥2–♥4 count as scoring cards for the ♣10 (♥2 ♣10 is 0, not +50).",
     )(function)
@@ -60,7 +62,7 @@ def score_command(
     card_codes: bool,
     explain: bool,
     pig_plus_with_all_hearts: bool,
-    low_hearts_double: bool,
+    low_hearts_count_for_doubler: bool,
     as_json: bool,
 ) -> None:
     """Score one player's PILE.
@@ -68,7 +70,7 @@ def score_command(
     PILE is the seed's notation, 23456789TJQKA for ♥2–♥A, P for ♠Q, G for ♦J and D for ♣10
     (e.g. 23456789TJQKAPGD); with --cards, the arguments are standard cards instead.
     """
-    rules = Rules(pig_plus_with_all_hearts, low_hearts_double)
+    rules = Rules(pig_plus_with_all_hearts, low_hearts_count_for_doubler)
     if (photo is None) == (not pile):
         raise CardscoreError("give the PILE or --photo PHOTO, one of the two")
     if photo is not None:
@@ -77,7 +79,7 @@ def score_command(
         cards = parse_cards(pile) if card_codes else parse_pile("".join(pile))
     result = score_pile(cards, rules)
     if as_json:
-        echo_json({"score": result.total, "breakdown": result.breakdown.as_dict()})
+        echo_json(result.as_dict())
     elif explain:
         console().print(
             breakdown_table(result.breakdown, title=f"Gong Zhu pile {result.pile or '(empty)'}")
@@ -104,11 +106,11 @@ def _photo_cards(photo: Path, deck_path: Path | None) -> tuple[Card, ...]:
 def hand_command(
     piles: tuple[str, ...],
     pig_plus_with_all_hearts: bool,
-    low_hearts_double: bool,
+    low_hearts_count_for_doubler: bool,
     as_json: bool,
 ) -> None:
     """Score the four PILES of one hand (pile notation, '' for a player with none)."""
-    rules = Rules(pig_plus_with_all_hearts, low_hearts_double)
+    rules = Rules(pig_plus_with_all_hearts, low_hearts_count_for_doubler)
     scores = score_hand(piles, rules)
     if as_json:
         echo_json({"scores": [s.as_dict() for s in scores]})

@@ -11,13 +11,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from cardscore.cards import Card
 from cardscore.errors import CardscoreError, IllegalMoveError, Problem
 from cardscore.gongzhu.rules import Rules
 from cardscore.gongzhu.scoring import PileScore, score_hand
+from cardscore.matches import sole_leader
 
 __all__ = ["HandResult", "Match"]
 
@@ -31,6 +34,11 @@ class HandResult:
     number: int
     scores: tuple[PileScore, ...]
     totals: tuple[int, ...]
+
+    @property
+    def piles(self) -> tuple[str, ...]:
+        """The four piles in pile notation."""
+        return tuple(score.pile for score in self.scores)
 
 
 @dataclass
@@ -62,13 +70,14 @@ class Match:
         return any(total <= self.limit for total in self.totals.values())
 
     @property
+    def leader(self) -> str | None:
+        """The sole highest total so far (``None`` on a tie or before any hand)."""
+        return sole_leader(self.totals) if self.hands else None
+
+    @property
     def winner(self) -> str | None:
         """The highest total once the match is over (``None`` before, or on a tie for first)."""
-        if not self.is_over:
-            return None
-        best = max(self.totals.values())
-        leaders = [p for p, t in self.totals.items() if t == best]
-        return leaders[0] if len(leaders) == 1 else None
+        return self.leader if self.is_over else None
 
     @property
     def losers(self) -> tuple[str, ...]:
@@ -86,8 +95,66 @@ class Match:
         self.hands.append(result)
         return result
 
+    add = play_hand
+
+    def replace(self, index: int, piles: Sequence[Iterable[Card] | str]) -> HandResult:
+        """Replace hand ``index`` (0 for the first) and recompute every total after it; all or
+        nothing (an edit that ends the match before its last hand is refused)."""
+        if not 0 <= index < len(self.hands):
+            raise IllegalMoveError(Problem.of("no_such_round", index=index, n=len(self.hands)))
+        every: list[Sequence[Iterable[Card] | str]] = [hand.piles for hand in self.hands]
+        every[index] = piles
+        again = Match(self.players, self.limit, self.rules)
+        for number, hand in enumerate(every, start=1):
+            if again.is_over:
+                left = len(every) - number + 1
+                raise IllegalMoveError(
+                    Problem.of(
+                        "edit_ends_match",
+                        round=number - 1,
+                        winner=str(again.winner),
+                        total=max(again.totals.values()),
+                        n=left,
+                    )
+                )
+            again.play_hand(hand)
+        self.hands = again.hands
+        return self.hands[index]
+
     def undo(self) -> HandResult:
         """Take back the last hand."""
         if not self.hands:
             raise IllegalMoveError(Problem.of("no_hand_to_undo"))
         return self.hands.pop()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "names": list(self.players),
+            "limit": self.limit,
+            "rules": self.rules.as_dict(),
+            "hands": [list(hand.piles) for hand in self.hands],
+        }
+
+    def to_json(self) -> str:
+        """The match as JSON; :meth:`from_json` rebuilds it (and re-checks every hand)."""
+        return json.dumps(self.as_dict(), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str | Mapping[str, Any]) -> Match:
+        data = json.loads(text) if isinstance(text, str) else text
+        if not isinstance(data, Mapping):
+            raise CardscoreError(Problem.of("match_not_object"))
+        match = cls(
+            tuple(data.get("names", ())),
+            data.get("limit", DEFAULT_LIMIT),
+            Rules.from_mapping(data.get("rules")),
+        )
+        problems: list[Problem] = []
+        for number, piles in enumerate(data.get("hands", []), start=1):
+            try:
+                match.play_hand(piles)
+            except CardscoreError as error:
+                problems.extend(p.at(f"hand {number}") for p in error.problems)
+        if problems:
+            raise CardscoreError(problems)
+        return match

@@ -45,11 +45,11 @@ class PileScore:
         return format_pile(self.cards)
 
     def as_dict(self) -> dict[str, object]:
+        """``{"total", "terms", "pile", "cards"}``: what ``gongzhu score --json`` prints."""
         return {
-            "score": self.total,
+            **self.breakdown.as_dict(),
             "pile": self.pile,
             "cards": [c.code for c in self.cards],
-            "breakdown": self.breakdown.as_dict(),
         }
 
     def _repr_html_(self) -> str:
@@ -77,7 +77,7 @@ def score_pile(cards: Iterable[Card], rules: Rules = Rules()) -> PileScore:
 
     heart_points = sum(HEART_POINTS[c.rank] for c in hearts)
     hearts_term = Term(
-        "hearts", heart_points, " ".join(str(c) for c in hearts if HEART_POINTS[c.rank])
+        "hearts", heart_points, cards=tuple(c for c in hearts if HEART_POINTS[c.rank])
     )
     # All hearts turn the hearts' -200 into +200: a swing of twice their face value.
     all_hearts_term = (
@@ -87,11 +87,11 @@ def score_pile(cards: Iterable[Card], rules: Rules = Rules()) -> PileScore:
     )
     pig_positive = all_hearts and (has_goat or rules.pig_plus_with_all_hearts)
     if has_pig:
-        why = "Q♠ counts +100 with all hearts" + (" and J♦" if has_goat else " (house rule)")
-        pig_term = Term("pig", 100, why) if pig_positive else Term("pig", -100, "Q♠")
+        why = "counts +100 with all hearts" + (" and J♦" if has_goat else " (house rule)")
+        pig_term = Term("pig", 100, why, (PIG,)) if pig_positive else Term("pig", -100, "", (PIG,))
     else:
         pig_term = Term("pig", 0)
-    goat_term = Term("goat", 100, "J♦") if has_goat else Term("goat", 0)
+    goat_term = Term("goat", 100, cards=(GOAT,)) if has_goat else Term("goat", 0)
     terms = [hearts_term, all_hearts_term, pig_term, goat_term]
 
     if has_doubler:
@@ -106,9 +106,9 @@ def score_pile(cards: Iterable[Card], rules: Rules = Rules()) -> PileScore:
         )
         if counts_for_doubler:
             subtotal = sum(t.points for t in terms)
-            terms.append(Term("doubler", subtotal, "10♣ doubles the other points"))
+            terms.append(Term("doubler", subtotal, "doubles the other points", (DOUBLER,)))
         else:
-            terms.append(Term("doubler", 50, "10♣ alone is worth +50"))
+            terms.append(Term("doubler", 50, "alone is worth +50", (DOUBLER,)))
     else:
         terms.append(Term("doubler", 0))
     return PileScore(scoring, Breakdown(tuple(terms)))
@@ -156,7 +156,7 @@ def parse_piles(
         for card in set(pile):
             where.setdefault(card, []).append(number)
     problems = [
-        Problem.of("card_in_two_piles", card=str(card), piles=" and ".join(map(str, numbers)))
+        Problem.of("card_in_two_piles", card=str(card), piles=", ".join(map(str, numbers)))
         for card, numbers in sorted(where.items())
         if len(numbers) > 1
     ]

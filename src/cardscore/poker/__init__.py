@@ -9,30 +9,55 @@ HandRank(1)
 'four of a kind'
 """
 
-from cardscore.poker.betting import Action, ActionKind, Limit, Pot, Rules
-from cardscore.poker.bots import Bot, best_discard, play_hand
-from cardscore.poker.dealer import Dealer, HandResult, Phase
-from cardscore.poker.equity import (
-    DrawOdds,
-    EquityResult,
-    all_hands,
-    draw_equity,
-    draw_odds,
-    holdem_equity,
-    parse_range,
-)
+from typing import TYPE_CHECKING
+
+from cardscore._lazy import lazy_exports
 from cardscore.poker.evaluate import (
     HandRank,
+    Showdown,
     best_five,
     compare,
     evaluate,
     rank,
     rank_batch,
     rank_ids,
+    showdown,
     winners,
 )
 from cardscore.poker.tables import Category, hand_tables
-from cardscore.poker.tracker import HandTracker, allow_discards
+
+# The dealer, bots and equities load on first use: `cardscore poker rank` needs none of them.
+_LAZY = {
+    "betting": ("Action", "ActionKind", "Limit", "Pot", "Rules"),
+    "bots": ("Bot", "best_discard", "play_hand"),
+    "dealer": ("Dealer", "HandResult", "Phase"),
+    "equity": (
+        "DrawOdds",
+        "EquityResult",
+        "all_hands",
+        "draw_equity",
+        "draw_odds",
+        "holdem_equity",
+        "parse_range",
+    ),
+    "tracker": ("HandTracker", "allow_discards"),
+}
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
+
+if TYPE_CHECKING:
+    from cardscore.poker.betting import Action, ActionKind, Limit, Pot, Rules
+    from cardscore.poker.bots import Bot, best_discard, play_hand
+    from cardscore.poker.dealer import Dealer, HandResult, Phase
+    from cardscore.poker.equity import (
+        DrawOdds,
+        EquityResult,
+        all_hands,
+        draw_equity,
+        draw_odds,
+        holdem_equity,
+        parse_range,
+    )
+    from cardscore.poker.tracker import HandTracker, allow_discards
 
 __all__ = [
     "Action",
@@ -49,6 +74,7 @@ __all__ = [
     "Phase",
     "Pot",
     "Rules",
+    "Showdown",
     "all_hands",
     "allow_discards",
     "best_discard",
@@ -64,5 +90,6 @@ __all__ = [
     "rank",
     "rank_batch",
     "rank_ids",
+    "showdown",
     "winners",
 ]

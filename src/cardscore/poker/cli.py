@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from cardscore.cards import Card, parse_cards
-from cardscore.cli.output import console, echo_json, json_option
+from cardscore.cli.output import ask, console, echo_json, json_option
 from cardscore.errors import CardscoreError, IllegalMoveError, Problem
-from cardscore.poker.betting import ActionKind, Limit, Rules
-from cardscore.poker.bots import Bot
-from cardscore.poker.dealer import Dealer, Phase
-from cardscore.poker.equity import draw_equity, draw_odds, holdem_equity
-from cardscore.poker.evaluate import best_five, evaluate
+from cardscore.poker.evaluate import best_five, evaluate, showdown
 from cardscore.poker.tables import CATEGORY_RANGES, Category
+
+# Each command imports what it alone needs, so `cardscore poker rank` starts fast.
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from cardscore.poker.dealer import Dealer
 
 __all__ = ["group"]
 
@@ -64,20 +66,13 @@ def compare_command(
     """Rank several HANDS (each quoted, e.g. "As Ad Kc Kd 2h") and name the winner(s)."""
     if (photo is None) == (not hands):
         raise CardscoreError("give the HANDS or --photo PHOTO, one of the two")
-    parsed = [parse_cards(h) for h in hands] if photo is None else _photo_hands(photo, deck_path)
-    ranks = [evaluate(h) for h in parsed]
-    best = min(r.rank for r in ranks)
+    result = showdown(hands if photo is None else _photo_hands(photo, deck_path))
     if as_json:
-        echo_json(
-            [
-                {"cards": h, **r.as_dict(), "wins": r.rank == best}
-                for h, r in zip(parsed, ranks, strict=True)
-            ]
-        )
+        echo_json(result.as_dict())
         return
-    for h, r in zip(parsed, ranks, strict=True):
-        mark = "*" if r.rank == best else " "
-        click.echo(f"{mark} {_cards_text(h):<22} {r.rank:>4} {r.description}")
+    for number, (cards, rank) in enumerate(zip(result.hands, result.ranks, strict=True)):
+        mark = "*" if number in result.winners else " "
+        click.echo(f"{mark} {_cards_text(cards):<22} {rank.rank:>4} {rank.description}")
 
 
 def _photo_hands(photo: Path, deck_path: Path | None) -> list[tuple[Card, ...]]:
@@ -98,6 +93,10 @@ def _photo_hands(photo: Path, deck_path: Path | None) -> list[tuple[Card, ...]]:
 @json_option
 def odds_command(hand: tuple[str, ...], discard: str, dead: str, as_json: bool) -> None:
     """Exact odds of each final hand when HAND (five cards) throws --discard and draws."""
+    from rich.table import Table
+
+    from cardscore.poker.equity import draw_odds
+
     odds = draw_odds(parse_cards(hand), discard, dead)
     if as_json:
         echo_json(odds.as_dict())
@@ -135,6 +134,8 @@ def equity_command(
 ) -> None:
     """Equity of each of PLAYERS: hold'em hole cards or ranges ("AhKh", "QQ+, AKs"), or
     with --draw five-card hands that each throw their --discards."""
+    from cardscore.poker.equity import draw_equity, holdem_equity
+
     progress = sys.stderr.isatty() and not as_json
     if five_card:
         result = draw_equity(
@@ -157,6 +158,8 @@ def equity_command(
 def _table(dealer: Dealer, you: int | None, reveal: bool) -> Table:
     """The table; hole cards are shown for ``you``, and with ``reveal`` for hands shown at the
     showdown (or every hand when there is no human to hide them from)."""
+    from rich.table import Table
+
     table = Table(box=None, pad_edge=False)
     for column in ("", "player", "stack", "bet", "cards", ""):
         table.add_column(column)
@@ -174,26 +177,28 @@ def _table(dealer: Dealer, you: int | None, reveal: bool) -> Table:
     return table
 
 
-def _human_turn(dealer: Dealer, out: Console) -> None:
+def _human_turn(dealer: Dealer, out: Console) -> bool:
+    from cardscore.poker.dealer import Phase
+
     seat = dealer.to_act
     assert seat is not None
     out.print(_table(dealer, seat, reveal=False))
     hand = dealer.hand_of(seat)
     if dealer.phase is Phase.DRAW:
         while True:
-            text = click.prompt(
+            text = ask(
                 f"Your hand {_cards_text(hand)} — discard (card codes or positions 1-5, "
-                "empty to stand pat)",
-                default="",
-                show_default=False,
+                "empty to stand pat; q to quit)"
             )
+            if text is None:
+                return False
             try:
                 tokens = text.replace(",", " ").split()
                 thrown = [hand[int(t) - 1] if t.isdigit() else parse_cards(t)[0] for t in tokens]
                 dealer.draw(thrown)
-                return
+                return True
             except (CardscoreError, IndexError) as error:
-                out.print(f"[red]{error}[/red]")
+                out.print(str(error), style="red", markup=False)
     while True:
         to_call = dealer.to_call()
         span = dealer.raise_range()
@@ -207,8 +212,12 @@ def _human_turn(dealer: Dealer, out: Console) -> None:
                 f"{word} {span[0]}–{span[1]}" if span[0] != span[1] else f"{word} {span[0]}"
             )
         options.append("all-in")
+        options.append("quit")
         prompt = f"Pot {dealer.pot_total()}. " + " / ".join(o for o in options if o)
-        text = click.prompt(prompt, default="check" if to_call == 0 else "call").strip().lower()
+        answer = ask(prompt, default="check" if to_call == 0 else "call")
+        if answer is None:
+            return False
+        text = answer.lower()
         word, _, number = text.partition(" ")
         try:
             if word in ("f", "fold"):
@@ -225,9 +234,9 @@ def _human_turn(dealer: Dealer, out: Console) -> None:
                     dealer.raise_to(amount)
             else:
                 raise IllegalMoveError(Problem.of("not_an_action", text=text))
-            return
+            return True
         except (CardscoreError, ValueError) as error:
-            out.print(f"[red]{error}[/red]")
+            out.print(str(error), style="red", markup=False)
 
 
 def _show_result(dealer: Dealer, out: Console, you: int | None) -> None:
@@ -278,6 +287,10 @@ def play_command(
     save: Path | None,
 ) -> None:
     """Play five-card draw in the terminal against computer players."""
+    from cardscore.poker.betting import ActionKind, Limit, Rules
+    from cardscore.poker.bots import Bot
+    from cardscore.poker.dealer import Dealer, Phase
+
     small, _, big = blinds.partition("/")
     try:
         rules = Rules(
@@ -301,6 +314,7 @@ def play_command(
     you = None if watch else 0
     out = console()
     played = 0
+    quit_ = False
     while sum(s.stack > 0 for s in dealer.seats) >= 2 and (
         you is None or dealer.seats[0].stack > 0
     ):
@@ -315,7 +329,9 @@ def play_command(
             seat = dealer.to_act
             assert seat is not None
             if seat == you:
-                _human_turn(dealer, out)
+                if not _human_turn(dealer, out):
+                    quit_ = True
+                    break
             else:
                 action = bots[seat].act(dealer)
                 out.print(f"{dealer.seats[seat].name} {action}")
@@ -327,12 +343,15 @@ def play_command(
                 out.print(
                     f"You draw {_cards_text(dealer.actions[-1].drawn) or 'nothing'}: {_cards_text(dealer.hand_of(0))}"
                 )
+        if quit_:
+            out.print("You leave the table.")
+            break
         _show_result(dealer, out, you)
         out.print(_table(dealer, you, reveal=True))
         if save is not None:
             save.write_text(dealer.history_json() + "\n", encoding="utf-8")
         if hands and played >= hands:
             break
-        if you is not None and not click.confirm("Another hand?", default=True):
+        if you is not None and (ask("Another hand?", default="y") or "n").lower() in ("n", "no"):
             break
     out.print("Stacks: " + ", ".join(f"{s.name} {s.stack}" for s in dealer.seats))

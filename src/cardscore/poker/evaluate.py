@@ -25,34 +25,31 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, total_ordering
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
-
-from cardscore.cards import RANKS, SUITS, Card, parse_cards
+from cardscore.cards import RANKS, Card, parse_cards
 from cardscore.errors import CardscoreError, ImpossibleTableError, InvalidCardError, Problem
 from cardscore.poker import _c_eval
-from cardscore.poker.tables import NUM_CLASSES, Category, hand_tables
+from cardscore.poker.tables import NUM_CLASSES, Category
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "HandRank",
+    "Showdown",
     "best_five",
     "compare",
     "evaluate",
     "rank",
     "rank_batch",
     "rank_ids",
+    "showdown",
     "winners",
 ]
 
-_TABLES = hand_tables()
-_c_eval.build(
-    _TABLES.nonflush_codes.tobytes(),
-    _TABLES.nonflush_classes.tobytes(),
-    _TABLES.flush_by_mask.tobytes(),
-)
-
+_CATEGORIES = tuple(Category)
 _SINGULAR = (
     "two",
     "three",
@@ -76,7 +73,8 @@ def _labels(ranks: Iterable[int]) -> str:
 
 
 def _describe(number: int) -> str:
-    category, r = _TABLES.category[number], _TABLES.ranks[number]
+    index, r = _c_eval.class_info(number)
+    category = _CATEGORIES[index]
     match category:
         case Category.ROYAL_FLUSH:
             return "Royal flush"
@@ -124,9 +122,7 @@ class HandRank:
     @property
     def category(self) -> Category:
         """The category: royal flush … high card."""
-        category = _TABLES.category[self.rank]
-        assert category is not None
-        return category
+        return _CATEGORIES[_c_eval.class_info(self.rank)[0]]
 
     @property
     def description(self) -> str:
@@ -136,7 +132,7 @@ class HandRank:
     @property
     def ranks(self) -> tuple[int, ...]:
         """Rank indices (0 = two … 12 = ace) in the order that breaks ties."""
-        return _TABLES.ranks[self.rank]
+        return _c_eval.class_info(self.rank)[1]
 
     @property
     def percentile(self) -> float:
@@ -177,20 +173,16 @@ def _make_ranks() -> tuple[HandRank | None, ...]:
 
 
 _RANK_OBJECTS = _make_ranks()
-_c_eval.set_objects(
-    tuple(Card.from_id(i) for i in range(52)),
-    RANKS,
-    SUITS,
-    Card,
-    _RANK_OBJECTS,
-    InvalidCardError,
-)
 
 
 @cache
 def _beats() -> tuple[tuple[int, int], ...]:
     """(hands worse than, hands in) each class, over all 2,598,960 five-card hands."""
-    counts = np.array(_TABLES.class_counts, dtype=np.int64)
+    import numpy as np
+
+    from cardscore.poker.tables import hand_tables
+
+    counts = np.array(hand_tables().class_counts, dtype=np.int64)
     worse = np.concatenate([np.cumsum(counts[::-1])[::-1][1:], [0]])
     return tuple((int(worse[n]), int(counts[n])) for n in range(NUM_CLASSES + 1))
 
@@ -210,13 +202,28 @@ def _checked_ids(cards: Iterable[Card | str] | str) -> tuple[Card, ...]:
     return hand
 
 
-def evaluate(cards: Sequence[Card] | Iterable[Card | str] | str) -> HandRank:
-    """The class of the best five-card hand in 5, 6 or 7 cards.
+def _evaluate_slowly(cards: Sequence[Card] | Iterable[Card | str] | str) -> HandRank:
+    """evaluate()'s path for text, duplicates and wrong counts: read, check, explain."""
+    hand = _checked_ids(cards)
+    result: HandRank = _RANK_OBJECTS[_c_eval.rank_ids([card.id for card in hand])]  # type: ignore[assignment]
+    return result
 
-    ``cards`` is a list or tuple of :class:`Card` (the fast path), or anything
-    :func:`~cardscore.cards.parse_cards` reads.
 
-    >>> evaluate("2h 8h Kd 2d 3s")
+_c_eval.set_objects(
+    tuple(Card.from_id(i) for i in range(52)), _RANK_OBJECTS, InvalidCardError, _evaluate_slowly
+)
+
+evaluate = _c_eval.evaluate
+"""``evaluate(cards) -> HandRank``: the class of the best five-card hand in 5, 6 or 7 cards.
+
+A C function (no Python frame between the call and the tables): a list or tuple of
+:class:`~cardscore.cards.Card` is ranked there, anything else ``parse_cards`` reads takes the
+Python path, which checks it and explains what is wrong (examples in ``__test__`` below).
+"""
+
+__test__ = {
+    "evaluate": """
+    >>> evaluate([Card("2h"), Card("8h"), Card("Kd"), Card("2d"), Card("3s")])
     HandRank(6055)
     >>> evaluate("Ah Kh 2c 3d 4s 5h 9c").description
     'Straight, five high'
@@ -224,13 +231,10 @@ def evaluate(cards: Sequence[Card] | Iterable[Card | str] | str) -> HandRank:
     Traceback (most recent call last):
     ...
     cardscore.errors.ImpossibleTableError: 'Ah' appears twice
+    >>> evaluate(["As", Card("Ks"), "Qs", "Js", "Ts", "2c"]).category.value
+    'royal flush'
     """
-    found: HandRank | None = _c_eval.evaluate_cards(cards)
-    if found is not None:
-        return found
-    hand = _checked_ids(cards)
-    result: HandRank = _RANK_OBJECTS[_c_eval.rank_ids([card.id for card in hand])]  # type: ignore[assignment]
-    return result
+}
 
 
 rank = _c_eval.rank
@@ -254,6 +258,8 @@ def rank_batch(ids: npt.ArrayLike) -> npt.NDArray[np.uint16]:
     ...
     cardscore.errors.InvalidCardError: row 0 [0, 0, 1, 2, 3]: card ids must be distinct and in 0…51
     """
+    import numpy as np  # here, not at import: the per-call paths and the CLI never need it
+
     array = np.asarray(ids)
     if array.ndim != 2 or not 5 <= array.shape[1] <= 7:
         raise CardscoreError(Problem.of("batch_shape", shape=str(array.shape)))
@@ -291,12 +297,67 @@ def compare(a: Sequence[Card] | str, b: Sequence[Card] | str) -> int:
     return (ra < rb) - (ra > rb)
 
 
-def winners(hands: Sequence[Sequence[Card] | str]) -> list[int]:
-    """Indices of the hands that share the best rank.
+@dataclass(frozen=True, slots=True)
+class Showdown:
+    """Hands shown down from one deck: each one's class and the indices of the winners."""
 
-    >>> winners(["As Ad Kc Kd 2h", "Ah Ac Ks Kh 2d", "Qs Qh Jc Jd Ah"])
+    hands: tuple[tuple[Card, ...], ...]
+    ranks: tuple[HandRank, ...]
+    winners: tuple[int, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """What ``cardscore poker compare --json`` and ``POST /api/poker/rank`` answer."""
+        return {
+            "hands": [
+                {
+                    "cards": [c.code for c in cards],
+                    **rank.as_dict(),
+                    "percentile": rank.percentile,
+                    "wins": number in self.winners,
+                }
+                for number, (cards, rank) in enumerate(zip(self.hands, self.ranks, strict=True))
+            ],
+            "winners": list(self.winners),
+        }
+
+
+def showdown(hands: Iterable[Sequence[Card] | str]) -> Showdown:
+    """Rank hands dealt from one deck and name the winners; a card in two hands is refused.
+
+    >>> showdown(["As Ad Kc Kd 2h", "Ah Ac Ks Kh 2d", "Qs Qh Jc Jd Ah"])
+    Traceback (most recent call last):
+    ...
+    cardscore.errors.ImpossibleTableError: A♥ is in hands 2 and 3; one deck holds only one
+    >>> showdown(["As Ad Kc Kd 2h", "Ah Ac Ks Kh 2d", "Qs Qh Jc Jd 3h"]).winners
+    (0, 1)
+    """
+    parsed: list[tuple[Card, ...]] = []
+    problems: list[Problem] = []
+    where: dict[Card, list[int]] = {}
+    for number, hand in enumerate(hands, start=1):
+        try:
+            parsed.append(_checked_ids(hand))
+        except CardscoreError as error:
+            problems.extend(p.at(f"hand {number}") for p in error.problems)
+            continue
+        for card in parsed[-1]:
+            where.setdefault(card, []).append(number)
+    problems += [
+        Problem.of("card_in_two_hands", card=str(card), hands=", ".join(map(str, numbers)))
+        for card, numbers in sorted(where.items())
+        if len(numbers) > 1
+    ]
+    if problems:
+        raise ImpossibleTableError(problems)
+    ranks = tuple(evaluate(cards) for cards in parsed)
+    best = max(ranks)
+    return Showdown(tuple(parsed), ranks, tuple(i for i, r in enumerate(ranks) if r == best))
+
+
+def winners(hands: Sequence[Sequence[Card] | str]) -> list[int]:
+    """Indices of the hands that share the best rank (see :func:`showdown`).
+
+    >>> winners(["As Ad Kc Kd 2h", "Ah Ac Ks Kh 2d", "Qs Qh Jc Jd 3h"])
     [0, 1]
     """
-    ranks = [evaluate(hand).rank for hand in hands]
-    best = min(ranks)
-    return [i for i, r in enumerate(ranks) if r == best]
+    return list(showdown(hands).winners)

@@ -1,5 +1,9 @@
 """The 7,462 classes of five-card poker hands, built combinatorially (no data files).
 
+The evaluator itself reads tables computed when its C extension is built (``_tablegen.py``);
+:func:`hand_tables` builds the seed notebook's Python tables from the same class list, on first
+call, for the code and the users that want them.
+
 Classes are numbered as Cactus Kev did (and treys, deuces and phevaluator after him): 1 is the
 royal flush, 7,462 is 7-5-4-3-2 of mixed suits. Within a category, hands are ordered by their
 ranks compared in the order that matters (the quads before the kicker, the trips before the
@@ -23,10 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from itertools import combinations
+from typing import TYPE_CHECKING
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "CATEGORY_RANGES",
@@ -77,11 +82,6 @@ _CODES = dict(
 )
 _ORDER = {category: i for i, category in enumerate(Category)}
 
-# Straights by top card, ace-high first; the wheel (5-4-3-2-A) is five high.
-_STRAIGHTS = (*tuple(tuple(range(top, top - 5, -1)) for top in range(12, 3, -1)), (3, 2, 1, 0, 12))
-_STRAIGHT_MASKS = frozenset(sum(1 << r for r in s) for s in _STRAIGHTS)
-_DOWN = tuple(range(12, -1, -1))
-
 
 def twos_encoding(ranks: tuple[int, ...]) -> int:
     """The seed's key for hands without paired ranks: one bit per rank (two = bit 0)."""
@@ -98,31 +98,10 @@ def primes_encoding(ranks: tuple[int, ...]) -> int:
 
 def _classes() -> list[tuple[Category, tuple[int, ...]]]:
     """Every class best first, each with its ranks in the order that decides ties."""
-    high = [c for c in combinations(_DOWN, 5) if twos_encoding(c) not in _STRAIGHT_MASKS]
-    out: list[tuple[Category, tuple[int, ...]]] = [(Category.ROYAL_FLUSH, _STRAIGHTS[0])]
-    out += [(Category.STRAIGHT_FLUSH, s) for s in _STRAIGHTS[1:]]
-    out += [(Category.FOUR_OF_A_KIND, (q,) * 4 + (k,)) for q in _DOWN for k in _DOWN if k != q]
-    out += [(Category.FULL_HOUSE, (t,) * 3 + (p,) * 2) for t in _DOWN for p in _DOWN if p != t]
-    out += [(Category.FLUSH, c) for c in high]
-    out += [(Category.STRAIGHT, s) for s in _STRAIGHTS]
-    out += [
-        (Category.THREE_OF_A_KIND, (t,) * 3 + ks)
-        for t in _DOWN
-        for ks in combinations([r for r in _DOWN if r != t], 2)
-    ]
-    out += [
-        (Category.TWO_PAIR, (a, a, b, b, k))
-        for a, b in combinations(_DOWN, 2)
-        for k in _DOWN
-        if k not in (a, b)
-    ]
-    out += [
-        (Category.PAIR, (p, p, *ks))
-        for p in _DOWN
-        for ks in combinations([r for r in _DOWN if r != p], 3)
-    ]
-    out += [(Category.HIGH_CARD, c) for c in high]
-    return out
+    from cardscore.poker._tablegen import classes
+
+    categories = tuple(Category)
+    return [(categories[c], ranks) for c, ranks in classes()]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -149,13 +128,19 @@ class HandTables:
     """How many of the 2,598,960 five-card hands fall in each class."""
 
 
-CATEGORY_RANGES: dict[Category, range] = {}
-"""Classes of each category (``range(1, 2)`` for the royal flush)."""
+_STARTS = (1, 2, 11, 167, 323, 1600, 1610, 2468, 3326, 6186, NUM_CLASSES + 1)
+CATEGORY_RANGES: dict[Category, range] = {
+    category: range(_STARTS[i], _STARTS[i + 1]) for i, category in enumerate(Category)
+}
+"""Classes of each category (``range(1, 2)`` for the royal flush); tests check them against
+:func:`~cardscore.poker._tablegen.category_spans`."""
 
 
 @cache
 def hand_tables() -> HandTables:
     """Build (once per process) the tables of the 7,462 classes."""
+    import numpy as np  # only here: the evaluator and the CLI never need these tables
+
     classes = _classes()
     assert len(classes) == NUM_CLASSES
     flush: dict[int, int] = {}
@@ -165,8 +150,6 @@ def hand_tables() -> HandTables:
     flush_by_mask = np.zeros(8192, dtype=np.uint16)
     class_counts = [0]
     for number, (category, ranks) in enumerate(classes, start=1):
-        first = CATEGORY_RANGES.get(category, range(number, number)).start
-        CATEGORY_RANGES[category] = range(first, number + 1)
         if category in (Category.ROYAL_FLUSH, Category.STRAIGHT_FLUSH, Category.FLUSH):
             flush[twos_encoding(ranks)] = number
             flush_by_mask[twos_encoding(ranks)] = number
@@ -194,6 +177,3 @@ def hand_tables() -> HandTables:
         nonflush_classes=np.array([n for _, n in codes], dtype=np.uint16),
         class_counts=tuple(class_counts),
     )
-
-
-hand_tables()  # fills CATEGORY_RANGES; everything that imports this module needs the tables

@@ -18,16 +18,32 @@ The model, from cards up — small immutable values a playable game can grow fro
 CanastraKind.CLEAN
 """
 
-from cardscore.tranca.game import PlayRules, TrancaState
-from cardscore.tranca.match import Match, RoundRecord
+from typing import TYPE_CHECKING
+
+from cardscore._lazy import lazy_exports
 from cardscore.tranca.melds import CanastraKind, InvalidMeldError, Meld, MeldKind, meld_problems
 from cardscore.tranca.piles import Pile
-from cardscore.tranca.players import computer
 from cardscore.tranca.round import InvalidRoundError, Round, parse_round
 from cardscore.tranca.rules import TrancaRules, card_points
 from cardscore.tranca.scoring import TERMS, RoundScore, TeamScore, score_round
-from cardscore.tranca.stats import MatchStats, PlayerStats, TeamStats
 from cardscore.tranca.teams import Team, TeamRound
+
+# Matches, statistics and play load on first use: scoring one round needs none of them.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "game": ("PlayRules", "TrancaState"),
+        "match": ("Match", "RoundRecord"),
+        "players": ("computer",),
+        "stats": ("MatchStats", "PlayerStats", "TeamStats"),
+    },
+)
+
+if TYPE_CHECKING:
+    from cardscore.tranca.game import PlayRules, TrancaState
+    from cardscore.tranca.match import Match, RoundRecord
+    from cardscore.tranca.players import computer
+    from cardscore.tranca.stats import MatchStats, PlayerStats, TeamStats
 
 __all__ = [
     "TERMS",

@@ -5,19 +5,21 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.table import Table
 
+from cardscore.cli.lazy import LazyGroup
 from cardscore.cli.output import breakdown_table, console, echo_json, json_option
 from cardscore.errors import CardscoreError, Problem
-from cardscore.tranca.match import Match
-from cardscore.tranca.play_cli import play_command
 from cardscore.tranca.round import InvalidRoundError, Round, parse_round
 from cardscore.tranca.rules import TrancaRules
 from cardscore.tranca.scoring import score_round
 from cardscore.tranca.teams import Team
+
+if TYPE_CHECKING:
+    from cardscore.tranca.match import Match
 
 __all__ = ["group"]
 
@@ -53,7 +55,8 @@ def _read_round(source: str, rules: TrancaRules | None) -> Round:
     return parse_round(_load(source), rules=rules)
 
 
-@click.group("tranca")
+# `play` (the whole game engine) is imported only when it is called: `tranca score` stays fast.
+@click.group("tranca", cls=LazyGroup, lazy={"play": "cardscore.tranca.play_cli:play_command"})
 def group() -> None:
     """Tranca (Brazilian canasta): score rounds and matches from round JSON files.
 
@@ -81,9 +84,6 @@ def score_command(round_file: str, edges_only: bool, as_json: bool) -> None:
         out.print(breakdown_table(team.breakdown))
 
 
-group.add_command(play_command)
-
-
 @group.command("match")
 @click.argument("round_files", metavar="ROUND.json...", nargs=-1, required=True, type=_ROUND_FILE)
 @click.option(
@@ -107,6 +107,8 @@ def match_command(
     The teams (names, order and players) come from the first round; every later round must
     list the same teams in the same order.
     """
+    from cardscore.tranca.match import Match  # here: `tranca score` does not need it
+
     rules = TrancaRules(edges_only=True) if edges_only else None
     problems: list[Problem] = []
     rounds: list[tuple[str, Round]] = []
@@ -152,12 +154,7 @@ def match_command(
         return
     out = console()
     out.print(_totals_table(match))
-    leader = max(match.totals.values())
-    if match.winner is not None:
-        others = " to ".join(f"{t:,}" for n, t in match.totals.items() if n != match.winner)
-        out.print(f"winner: {match.winner}, {leader:,} to {others} (target {match.target:,})")
-    else:
-        out.print(f"no winner yet: the target is {match.target:,}")
+    out.print(match.status(), markup=False)
     if show_stats:
         out.print()
         out.print(_stats_table(match))

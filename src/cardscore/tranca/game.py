@@ -38,6 +38,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,7 @@ __all__ = [
     "Phase",
     "PlayRules",
     "TrancaState",
+    "canonical_meld",
 ]
 
 HAND_SIZE = 11
@@ -70,6 +72,7 @@ SAVE_VERSION = 1
 NAMES = ("Ana", "Bia", "Caio", "Duda", "Edu", "Fabi")
 
 _CARDS: tuple[Card, ...] = tuple(Card.from_id(i) for i in range(52))
+_ID_OF = {id(card): i for i, card in enumerate(_CARDS)}  # parsing returns these very objects
 _TWOS = (0, 1, 2, 3)
 _RED_THREES = frozenset({Card("3h").id, Card("3d").id})
 _BLACK_THREES = frozenset({Card("3s").id, Card("3c").id})
@@ -133,6 +136,33 @@ class PlayRules:
 
 
 _MELD_CACHE: dict[tuple[bool, tuple[int, ...]], bool] = {}
+_CANON_CACHE: dict[tuple[bool, tuple[int, ...]], bool] = {}
+_FITS: dict[tuple[bool, tuple[int, ...]], dict[int, bool]] = {}
+
+
+def canonical_meld(ids: Iterable[int]) -> tuple[int, ...]:
+    """The same cards up to the symmetries of the meld rules: suits renamed, 2s as ♠.
+
+    ``meld_problems`` looks at suits only to compare them and at 2s only to count them, so
+    renaming suits (in order of first appearance) and giving every 2 the same suit keeps a meld
+    legal or illegal — which lets one check stand for many (tests compare both on random cards).
+
+    >>> canonical_meld([Card("9h").id, Card("2d").id, Card("Th").id]) == canonical_meld(
+    ...     [Card("9c").id, Card("2s").id, Card("Tc").id])
+    True
+    """
+    renamed: dict[int, int] = {}
+    out = []
+    for card in sorted(ids):
+        rank, suit = divmod(card, 4)
+        if rank == 0:
+            out.append(0)
+            continue
+        new = renamed.get(suit)
+        if new is None:
+            new = renamed[suit] = len(renamed)
+        out.append(rank * 4 + new)
+    return tuple(sorted(out))
 
 
 def _is_meld(ids: tuple[int, ...], rules: TrancaRules) -> bool:
@@ -140,11 +170,33 @@ def _is_meld(ids: tuple[int, ...], rules: TrancaRules) -> bool:
     key = (rules.edges_only, ids)
     legal = _MELD_CACHE.get(key)
     if legal is None:
-        if len(_MELD_CACHE) > 500_000:
+        if len(_MELD_CACHE) > 1_000_000:
             _MELD_CACHE.clear()
-        legal = not meld_problems([_CARDS[i] for i in ids], rules)
+            _FITS.clear()
+        canon = (rules.edges_only, canonical_meld(ids))
+        legal = _CANON_CACHE.get(canon)
+        if legal is None:
+            legal = not meld_problems([_CARDS[i] for i in ids], rules)
+            _CANON_CACHE[canon] = legal
         _MELD_CACHE[key] = legal
     return legal
+
+
+def _fits(meld: tuple[int, ...], card: int, rules: TrancaRules) -> bool:
+    """Whether one more ``card`` keeps ``meld`` a meld (memoised per meld)."""
+    fits = _FITS.get((rules.edges_only, meld))
+    if fits is None:
+        fits = _FITS[(rules.edges_only, meld)] = {}
+    legal = fits.get(card)
+    if legal is None:
+        legal = fits[card] = _is_meld(_sorted((*meld, card)), rules)
+    return legal
+
+
+def card_ids(cards: Iterable[Card]) -> list[int]:
+    """Each card's :attr:`~cardscore.cards.Card.id`, fast for the cards parsing hands out."""
+    found = _ID_OF.get
+    return [i if (i := found(id(card))) is not None else card.id for card in cards]
 
 
 def _sorted(ids: Iterable[int]) -> tuple[int, ...]:
@@ -159,8 +211,9 @@ def _is_clean_canastra(meld: tuple[int, ...]) -> bool:
 class Observation:
     """What one seat may see: its own hand, every table, the pile, and counts of the rest.
 
-    The discard pile is public (every card in it was discarded face up); the other hands, the
-    stock and the mortos are known only by their sizes.
+    The discard pile is public (every card in it was discarded face up), and so are the cards a
+    player took with the pile until they are played (``known``); the rest of the other hands,
+    the stock and the mortos are known only by their sizes.
     """
 
     seat: int
@@ -170,14 +223,16 @@ class Observation:
     hand_sizes: tuple[int, ...]
     melds: tuple[tuple[Meld, ...], ...]
     dollars: tuple[tuple[Card, ...], ...]
-    discard: tuple[Card, ...]
+    pile: tuple[Card, ...]
     stock: int
     mortos: int
     took_morto: tuple[bool, ...]
+    known: tuple[tuple[Card, ...], ...] = ()
+    """Per seat, the cards everyone knows it holds: those it took with the pile, not yet played."""
 
     @property
     def top(self) -> Card | None:
-        return self.discard[-1] if self.discard else None
+        return self.pile[-1] if self.pile else None
 
 
 def suit_sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -251,10 +306,11 @@ class TrancaState:
             list(ids[start + i * HAND_SIZE : start + (i + 1) * HAND_SIZE]) for i in range(MORTOS)
         ]
         self.stock = list(reversed(ids[start + MORTOS * HAND_SIZE :]))  # drawn from the end
-        self.discard: list[int] = []
+        self.pile: list[int] = []
         self.melds: list[list[tuple[int, ...]]] = [[] for _ in range(self.teams)]
         self.dollars: list[list[int]] = [[] for _ in range(self.teams)]
         self.took_morto = [False] * self.teams
+        self.known: list[list[int]] = [[0] * 52 for _ in range(p)]
         self.to_act = self.first
         self.phase = Phase.DRAW
         self.went_out_seat: int | None = None
@@ -302,7 +358,7 @@ class TrancaState:
 
     @property
     def top(self) -> Card | None:
-        return _CARDS[self.discard[-1]] if self.discard else None
+        return _CARDS[self.pile[-1]] if self.pile else None
 
     @property
     def is_over(self) -> bool:
@@ -325,10 +381,13 @@ class TrancaState:
             hand_sizes=tuple(self.sizes),
             melds=tuple(self.team_melds(t) for t in range(self.teams)),
             dollars=tuple(tuple(_CARDS[i] for i in d) for d in self.dollars),
-            discard=tuple(_CARDS[i] for i in self.discard),
+            pile=tuple(_CARDS[i] for i in self.pile),
             stock=len(self.stock),
             mortos=len(self.mortos),
             took_morto=tuple(self.took_morto),
+            known=tuple(
+                tuple(_CARDS[i] for i in range(52) for _ in range(k[i])) for k in self.known
+            ),
         )
 
     def card_places(self) -> dict[str, tuple[Card, ...]]:
@@ -339,7 +398,7 @@ class TrancaState:
         places["stock"] = tuple(_CARDS[i] for i in self.stock)
         for i, morto in enumerate(self.mortos):
             places[f"morto {i + 1}"] = tuple(_CARDS[c] for c in morto)
-        places["discard"] = tuple(_CARDS[i] for i in self.discard)
+        places["pile"] = tuple(_CARDS[i] for i in self.pile)
         for team in range(self.teams):
             for i, meld in enumerate(self.melds[team]):
                 places[f"{self.team_name(team)} meld {i + 1}"] = tuple(_CARDS[c] for c in meld)
@@ -353,7 +412,7 @@ class TrancaState:
         if not self.stock:
             if not self.mortos:
                 return None
-            self.stock = self.mortos.pop()
+            self.stock = self.mortos.pop()[:]  # the morto's own list stays as it was
         return self.stock.pop()
 
     def _receive(
@@ -373,9 +432,12 @@ class TrancaState:
 
     def _take_out(self, seat: int, ids: Iterable[int]) -> None:
         hand = self.hands[seat]
+        known = self.known[seat]
         for card in ids:
             hand[card] -= 1
             self.sizes[seat] -= 1
+            if known[card] > hand[card]:
+                known[card] = hand[card]  # a known copy was played
 
     def _take_morto(self, seat: int, received: list[int], dollars: list[int]) -> None:
         self.took_morto[seat % self.teams] = True
@@ -438,9 +500,9 @@ class TrancaState:
         problems = self._phase_problem(Phase.DRAW)
         if problems:
             return problems
-        if not self.discard:
+        if not self.pile:
             return [f"{PILE}: the discard pile is empty"]
-        top = self.discard[-1]
+        top = self.pile[-1]
         if top in _BLACK_THREES:
             return [
                 f"{PILE}: {_CARDS[top]} on top is a tranca (a black 3): it fits no meld, so it blocks the pile (4.5)"
@@ -451,7 +513,7 @@ class TrancaState:
         melds = self.melds[team]
         if meld is not None and ids:
             return [f"{PILE}: lay the top card onto a meld or with cards from your hand, not both"]
-        pile_rest = len(self.discard) - 1
+        pile_rest = len(self.pile) - 1
         if meld is not None:
             if not 0 <= meld < len(melds):
                 return [f"{PILE}: your team has no meld {meld + 1} (it has {len(melds)})"]
@@ -591,7 +653,7 @@ class TrancaState:
         self._raise(self._problems(action))
 
     def _problems(self, action: Action) -> list[str]:
-        ids = [c.id for c in action.cards]
+        ids = card_ids(action.cards)
         kind = action.kind
         if kind is ActionKind.DRAW:
             return self._draw_problems()
@@ -629,7 +691,7 @@ class TrancaState:
         legal set of cards too.
         """
         if self.phase is Phase.DRAW:
-            return [Action(ActionKind.DRAW), *self._takes()]
+            return [_DRAW, *self._takes()] if self.pile else [_DRAW]
         if self.phase is Phase.OVER:
             return []
         seat = self.to_act
@@ -642,41 +704,45 @@ class TrancaState:
         ok_two_left = open_morto or canastra
         actions: list[Action] = []
         rules = self._scoring
+        edges = rules.edges_only
         if size - 3 >= 2 or ok_two_left:
             for triple in _triples(hand):
                 if _is_meld(triple, rules):
-                    actions.append(Action(ActionKind.MELD, tuple(_CARDS[i] for i in triple)))
+                    actions.append(_meld_action(triple))
         for index, meld in enumerate(self.melds[team]):
             clean = _is_clean_canastra(meld) and not self.rules.clean_canastra_takes_two
             if size - 1 < 2 and not (ok_two_left or len(meld) + 1 >= CANASTRA_SIZE):
                 continue
+            fits = _FITS.get((edges, meld))
+            if fits is None:
+                fits = _FITS[(edges, meld)] = {}
             for card in held:
-                if clean and card < 4:
-                    continue
-                if _is_meld(_sorted((*meld, card)), rules):
-                    actions.append(Action(ActionKind.ADD, (_CARDS[card],), index))
+                legal = fits.get(card)
+                if legal is None:
+                    legal = fits[card] = _is_meld(_sorted((*meld, card)), rules)
+                if legal and not (clean and card < 4):
+                    actions.append(_add_action(index, card))
         if size >= 2 or ok_two_left:
-            actions.extend(Action(ActionKind.DISCARD, (_CARDS[card],)) for card in held)
+            actions.extend([_DISCARDS[card] for card in held])
         return actions
 
     def _takes(self) -> list[Action]:
-        if self.phase is not Phase.DRAW or not self.discard:
+        if self.phase is not Phase.DRAW or not self.pile:
             return []
-        top = self.discard[-1]
+        top = self.pile[-1]
         if top in _BLACK_THREES or (top < 4 and not self.rules.take_two_on_top):
             return []
         seat = self.to_act
         team = seat % self.teams
         rules = self._scoring
-        rest = len(self.discard) - 1
+        rest = len(self.pile) - 1
         canastra = self.has_canastra(team)
         ok_low = self.morto_open(team) or canastra
         found: list[Action] = []
         for index, meld in enumerate(self.melds[team]):
-            key = _sorted((*meld, top))
-            if self._two_on_clean(meld, (top,)) or not _is_meld(key, rules):
+            if self._two_on_clean(meld, (top,)) or not _fits(meld, top, rules):
                 continue
-            if self.sizes[seat] + rest >= 2 or ok_low or len(key) >= CANASTRA_SIZE:
+            if self.sizes[seat] + rest >= 2 or ok_low or len(meld) + 1 >= CANASTRA_SIZE:
                 found.append(Action(ActionKind.TAKE, meld=index))
         hand = self.hands[seat]
         if self.sizes[seat] - 2 + rest >= 2 or ok_low:
@@ -688,16 +754,24 @@ class TrancaState:
     # -- acting -------------------------------------------------------------------------------
 
     def _snapshot(self) -> tuple[Any, ...]:
+        """What one action may change: the actor's hand and its team's table, and the piles.
+
+        Mortos are copied shallowly: a morto's list is never changed in place (one that
+        becomes the stock is copied first).
+        """
+        seat = self.to_act
+        team = seat % self.teams
         return (
-            [h[:] for h in self.hands],
-            self.sizes[:],
+            seat,
+            self.hands[seat][:],
+            self.known[seat][:],
+            self.sizes[seat],
             self.stock[:],
-            [m[:] for m in self.mortos],
-            self.discard[:],
-            [m[:] for m in self.melds],
-            [d[:] for d in self.dollars],
+            self.mortos[:],
+            self.pile[:],
+            self.melds[team][:],
+            self.dollars[team][:],
             self.took_morto[:],
-            self.to_act,
             self.phase,
             self.went_out_seat,
         )
@@ -707,18 +781,20 @@ class TrancaState:
         if not self._undo:
             raise IllegalMoveError(f"{TURN}: there is nothing to undo")
         (
-            self.hands,
-            self.sizes,
+            seat,
+            self.hands[seat],
+            self.known[seat],
+            self.sizes[seat],
             self.stock,
             self.mortos,
-            self.discard,
-            self.melds,
-            self.dollars,
+            self.pile,
+            self.melds[seat % self.teams],
+            self.dollars[seat % self.teams],
             self.took_morto,
-            self.to_act,
             self.phase,
             self.went_out_seat,
         ) = self._undo.pop()
+        self.to_act = seat
         self.history.pop()
         return self.moves.pop()
 
@@ -744,8 +820,8 @@ class TrancaState:
     def add(self, meld: int, cards: str | Iterable[str | Card]) -> Move:
         return self.play(Action(ActionKind.ADD, parse_cards(cards), meld))
 
-    def discard_card(self, card: str | Card) -> Move:
-        """Discard ``card`` (named ``discard_card`` since :attr:`discard` is the pile)."""
+    def discard(self, card: str | Card) -> Move:
+        """Discard ``card``: the turn ends."""
         return self.play(Action(ActionKind.DISCARD, (parse_card(card),)))
 
     def apply_legal(self, action: Action) -> Move:
@@ -760,19 +836,22 @@ class TrancaState:
         dollars: list[int] = []
         took_morto = False
         kind = action.kind
-        ids = [c.id for c in action.cards]
+        ids = card_ids(action.cards)
         if kind is ActionKind.DRAW:
             self._receive(seat, self._pop_stock(), received, dollars)
             self.phase = Phase.PLAY
         elif kind is ActionKind.TAKE:
-            top = self.discard.pop()
+            top = self.pile.pop()
             if action.meld is not None:
                 self.melds[team][action.meld] = _sorted((*self.melds[team][action.meld], top))
             else:
                 self._take_out(seat, ids)
                 self.melds[team].append(_sorted((*ids, top)))
-            pile, self.discard = self.discard, []
-            for card in pile:
+            taken, self.pile = self.pile, []
+            for card in taken:
+                if card not in _RED_THREES:
+                    self.known[seat][card] += 1  # everyone saw the pile go into this hand
+            for card in taken:
                 self._receive(seat, card, received, dollars)
             self.phase = Phase.PLAY
         elif kind is ActionKind.MELD:
@@ -784,7 +863,7 @@ class TrancaState:
             self.melds[team][action.meld] = _sorted((*self.melds[team][action.meld], *ids))
         else:
             self._take_out(seat, ids)
-            self.discard.append(ids[0])
+            self.pile.append(ids[0])
         went_out = False
         if self.sizes[seat] == 0:
             if self.morto_open(team):
@@ -880,6 +959,9 @@ class TrancaState:
             raise CardscoreError(
                 f"saved game version {data.get('version')!r} is not {SAVE_VERSION}"
             )
+        missing = [key for key in ("players", "deck") if key not in data]
+        if missing:
+            raise CardscoreError([f"saved game: {key!r} is missing" for key in missing])
         state = cls(
             data["players"],
             names=data.get("names"),
@@ -889,7 +971,11 @@ class TrancaState:
             seed=data.get("seed"),
         )
         for number, entry in enumerate(data.get("actions", []), start=1):
-            seat, move = entry.get("seat"), entry.get("move", "")
+            if not isinstance(entry, Mapping) or not isinstance(entry.get("move"), str):
+                raise CardscoreError(
+                    f'action {number}: expected {{"seat": …, "move": "…"}}, not {entry!r}'
+                )
+            seat, move = entry.get("seat"), entry["move"]
             if seat != state.to_act:
                 raise CardscoreError(
                     f"action {number} ({move!r}) is by seat {seat}, but seat {state.to_act} is to act"
@@ -923,10 +1009,11 @@ class TrancaState:
             "hands": [[c.code for c in self.hand(s)] for s in range(self.players)],
             "stock": [_CARDS[i].code for i in self.stock],
             "mortos": [[_CARDS[i].code for i in m] for m in self.mortos],
-            "discard": [_CARDS[i].code for i in self.discard],
+            "pile": [_CARDS[i].code for i in self.pile],
             "melds": [[[_CARDS[i].code for i in m] for m in t] for t in self.melds],
             "dollars": [[_CARDS[i].code for i in d] for d in self.dollars],
             "took_morto": list(self.took_morto),
+            "known": [[_CARDS[i].code for i in range(52) for _ in range(k[i])] for k in self.known],
             "to_act": self.to_act,
             "phase": self.phase.name,
             "went_out_seat": self.went_out_seat,
@@ -938,19 +1025,15 @@ class TrancaState:
         """An independent copy of the position (no history to undo past)."""
         other = object.__new__(TrancaState)
         other.__dict__.update(self.__dict__)
-        (
-            other.hands,
-            other.sizes,
-            other.stock,
-            other.mortos,
-            other.discard,
-            other.melds,
-            other.dollars,
-            other.took_morto,
-            other.to_act,
-            other.phase,
-            other.went_out_seat,
-        ) = self._snapshot()
+        other.hands = [h[:] for h in self.hands]
+        other.known = [k[:] for k in self.known]
+        other.sizes = self.sizes[:]
+        other.stock = self.stock[:]
+        other.mortos = [m[:] for m in self.mortos]
+        other.pile = self.pile[:]
+        other.melds = [m[:] for m in self.melds]
+        other.dollars = [d[:] for d in self.dollars]
+        other.took_morto = self.took_morto[:]
         other.history, other.moves, other._undo = [], [], []
         return other
 
@@ -964,8 +1047,8 @@ class TrancaState:
         hidden: list[int] = []
         for s in range(self.players):
             if s != seat:
-                hand = other.hands[s]
-                hidden.extend(i for i in range(52) for _ in range(hand[i]))
+                hand, known = other.hands[s], other.known[s]
+                hidden.extend(i for i in range(52) for _ in range(hand[i] - known[i]))
         hidden.extend(other.stock)
         for morto in other.mortos:
             hidden.extend(morto)
@@ -975,8 +1058,8 @@ class TrancaState:
         at = 0
         for s in range(self.players):
             if s != seat:
-                n = other.sizes[s]
-                hand = [0] * 52
+                hand = other.known[s][:]
+                n = other.sizes[s] - sum(hand)
                 for card in hidden[at : at + n]:
                     hand[card] += 1
                 other.hands[s] = hand
@@ -990,11 +1073,62 @@ class TrancaState:
         other.stock = hidden[at:]
         return other
 
+    def _repr_html_(self) -> str:
+        """The whole table for a notebook: every hand, each team's melds and dollars, the piles."""
+
+        def cards(items: Iterable[Card]) -> str:
+            return " ".join(card._repr_html_() for card in items) or "—"
+
+        rows = []
+        for team in range(self.teams):
+            melds = "<br>".join(
+                f"{i}) {cards(m.cards)}" for i, m in enumerate(self.team_melds(team), start=1)
+            )
+            dollars = cards(_CARDS[i] for i in self.dollars[team])
+            rows.append(
+                f"<tr><th>{escape(self.team_name(team))}</th><td>{melds or '—'}</td>"
+                f"<td>{dollars}</td><td>{'yes' if self.took_morto[team] else 'no'}</td></tr>"
+            )
+        hands = "".join(
+            f"<tr><th>{escape(self.names[s])}{' ▶' if s == self.to_act else ''}</th>"
+            f"<td colspan=3>{cards(self.hand(s))}</td></tr>"
+            for s in range(self.players)
+        )
+        top = self.top
+        piles = (
+            f"pile {len(self.pile)} (top {top._repr_html_() if top else '—'}), "
+            f"stock {len(self.stock)}, mortos left {len(self.mortos)} — {self.phase.value}"
+        )
+        return (
+            "<table><tr><th>team</th><th>melds</th><th>dollars</th><th>morto</th></tr>"
+            f"{''.join(rows)}{hands}</table><p>{piles}</p>"
+        )
+
     def __repr__(self) -> str:
         return (
             f"<TrancaState players={self.players} to_act={self.to_act} phase={self.phase.name} "
-            f"stock={len(self.stock)} mortos={len(self.mortos)} pile={len(self.discard)}>"
+            f"stock={len(self.stock)} mortos={len(self.mortos)} pile={len(self.pile)}>"
         )
+
+
+_DRAW = Action(ActionKind.DRAW)
+_DISCARDS = tuple(Action(ActionKind.DISCARD, (card,)) for card in _CARDS)
+_MELD_ACTIONS: dict[tuple[int, ...], Action] = {}
+_ADD_ACTIONS: dict[tuple[int, int], Action] = {}
+
+
+def _meld_action(ids: tuple[int, ...]) -> Action:
+    action = _MELD_ACTIONS.get(ids)
+    if action is None:
+        action = _MELD_ACTIONS[ids] = Action(ActionKind.MELD, tuple(_CARDS[i] for i in ids))
+    return action
+
+
+def _add_action(meld: int, card: int) -> Action:
+    action = _ADD_ACTIONS.get((meld, card))
+    if action is None:
+        action = _ADD_ACTIONS[(meld, card)] = Action(ActionKind.ADD, (_CARDS[card],), meld)
+    return action
 
 
 def _expand(hand: list[int], ids: Iterable[int]) -> list[int]:
@@ -1005,24 +1139,25 @@ def _triples(hand: list[int]) -> set[tuple[int, ...]]:
     """Candidate three-card melds in a hand (checked afterwards by the meld rules)."""
     found: set[tuple[int, ...]] = set()
     twos = [i for i in _TWOS if hand[i]]
-    all_twos = _expand(hand, _TWOS)
-    if len(all_twos) >= 3:
-        found.add(tuple(all_twos[:3]))
-    for rank in range(_FOUR, _ACE + 1):
-        naturals = _expand(hand, range(rank * 4, rank * 4 + 4))
-        if len(naturals) >= 3:
-            found.add(tuple(naturals[:3]))
-        if len(naturals) >= 2:
+    if hand[0] + hand[1] + hand[2] + hand[3] >= 3:
+        found.add(tuple(_expand(hand, _TWOS)[:3]))
+    for base in range(_FOUR * 4, _ACE * 4 + 4, 4):
+        if hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3] >= 2:
+            naturals = _expand(hand, range(base, base + 4))
+            if len(naturals) >= 3:
+                found.add(tuple(naturals[:3]))
             for two in twos:
-                found.add(_sorted((naturals[0], naturals[1], two)))
+                found.add((two, naturals[0], naturals[1]))
     for suit in range(4):
+        present = [hand[r * 4 + suit] > 0 for r in range(13)]
         for low in range(_FOUR, _ACE - 1):
-            window = [r * 4 + suit for r in (low, low + 1, low + 2) if hand[r * 4 + suit]]
-            if len(window) == 3:
-                found.add(tuple(window))
-            elif len(window) == 2:
+            count = present[low] + present[low + 1] + present[low + 2]
+            if count == 3:
+                found.add((low * 4 + suit, low * 4 + 4 + suit, low * 4 + 8 + suit))
+            elif count == 2 and twos:
+                window = tuple(r * 4 + suit for r in (low, low + 1, low + 2) if present[r])
                 for two in twos:
-                    found.add(_sorted((*window, two)))
+                    found.add((two, *window))
     return found
 
 

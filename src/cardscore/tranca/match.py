@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardscore.errors import CardscoreError, IllegalMoveError, Problem
+from cardscore.matches import sole_leader
 from cardscore.tranca.round import InvalidRoundError, Round, parse_round
 from cardscore.tranca.rules import PLAYER_COUNTS, TrancaRules, target_for, team_count, team_size
 from cardscore.tranca.scoring import RoundScore, score_round
@@ -53,15 +54,6 @@ class RoundRecord:
 
     def as_dict(self) -> dict[str, Any]:
         return {"number": self.number, "scores": self.scores, "totals": self.totals}
-
-
-def _leader(totals: Mapping[str, int], target: int) -> str | None:
-    """The winner once some total reached ``target``: the single highest total (a tie plays on)."""
-    best = max(totals.values())
-    if best < target:
-        return None
-    leaders = [name for name, total in totals.items() if total == best]
-    return leaders[0] if len(leaders) == 1 else None
 
 
 class Match:
@@ -133,9 +125,30 @@ class Match:
         return dict.fromkeys(self.names, 0)
 
     @property
+    def leader(self) -> str | None:
+        """The team with the sole highest total (``None`` on a tie or before any round)."""
+        return sole_leader(self.totals) if self._records else None
+
+    @property
     def winner(self) -> str | None:
         """The team with the higher total once a team reached the target (``None`` before)."""
-        return _leader(self.totals, self.target)
+        return sole_leader(self.totals, reaching=self.target)
+
+    @property
+    def tied(self) -> bool:
+        """A team reached the target but shares the highest total: the match plays on."""
+        return max(self.totals.values()) >= self.target and self.winner is None
+
+    def status(self) -> str:
+        """One line for people: the winner, a tie at the target (play on), or the target."""
+        totals, target = self.totals, self.target
+        if self.winner is not None:
+            others = " to ".join(f"{t:,}" for n, t in totals.items() if n != self.winner)
+            won = totals[self.winner]
+            return f"winner: {self.winner}, {won:,} to {others} (target {target:,})"
+        if self.tied:
+            return f"tied at {max(totals.values()):,}: play on (target {target:,})"
+        return f"no winner yet: the target is {target:,}"
 
     @property
     def is_over(self) -> bool:
@@ -234,11 +247,14 @@ class Match:
         self._records = self._replay(rounds)
         return self._records[index]
 
+    add = add_round
+    replace = edit_round
+
     def _replay(self, rounds: Sequence[Round]) -> list[RoundRecord]:
         records: list[RoundRecord] = []
         totals = dict.fromkeys(self.names, 0)
         for number, round_ in enumerate(rounds, start=1):
-            winner = _leader(totals, self.target)
+            winner = sole_leader(totals, reaching=self.target)
             if winner is not None:
                 raise IllegalMoveError(
                     Problem.of(
@@ -309,10 +325,10 @@ class Match:
             + "</tr>"
             for r in self._records
         )
-        result = f"winner: {html.escape(self.winner)}" if self.winner else "no winner yet"
+        result = html.escape(self.status())
         return (
             f"<table><thead><tr><th>round</th>{head}</tr></thead><tbody>{rows}</tbody></table>"
-            f"<p>{result} (target {self.target})</p>"
+            f"<p>{result}</p>"
         )
 
     def __repr__(self) -> str:

@@ -89,7 +89,7 @@ def _table(state: TrancaState, viewer: int) -> str:
         morto = "   (morto taken)" if state.took_morto[team] else ""
         lines.append(f"  {state.team_name(team)}: {shown}{extra}{morto}")
     top = state.top
-    size = len(state.discard)
+    size = len(state.pile)
     pile = f"top {top} ({size} card{'s' if size > 1 else ''})" if top is not None else "empty"
     others = ", ".join(
         f"{state.names[s]} {state.sizes[s]}" for s in range(state.players) if s != viewer
@@ -134,6 +134,9 @@ def _load(path: str) -> dict[str, Any]:
         raise CardscoreError(f"{path}: cannot read a saved game ({error})") from None
     if not isinstance(data, dict) or data.get("kind") != SAVE_KIND:
         raise CardscoreError(f"{path}: not a game saved by 'cardscore tranca play --save'")
+    missing = [key for key in ("level", "seed", "target", "rounds", "game") if key not in data]
+    if missing:
+        raise CardscoreError([f"{path}: the saved game lacks {key!r}" for key in missing])
     return data
 
 
@@ -199,7 +202,11 @@ def _user_turn(state: TrancaState, line: str) -> str | None:
 @click.option("--load", "load_path", default=None, help="Go on with a game saved with --save.")
 @click.option("--computer-only", is_flag=True, help="The computer plays every seat (one round).")
 @click.option(
-    "--budget", type=float, default=0.25, show_default=True, help="Level 3's seconds per move."
+    "--budget",
+    type=click.FloatRange(min=0.01),
+    default=0.25,
+    show_default=True,
+    help="Level 3's seconds per move.",
 )
 @json_option
 def play_command(
@@ -220,6 +227,8 @@ def play_command(
     same scorer as 'cardscore tranca score'.
     """
     count = int(players)
+    if as_json and not computer_only:
+        raise click.UsageError("--json goes with --computer-only (an interactive game is text)")
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     if computer_only:
         _computer_only(count, 1 if level is None else level, seed, budget, as_json)

@@ -40,6 +40,7 @@ from typing import Any
 
 from cardscore.cards import Card, Rank, parse_cards
 from cardscore.errors import CardscoreError, Problem
+from cardscore.limits import round_size_problems
 from cardscore.tranca.melds import Meld, card_order, meld_problems
 from cardscore.tranca.piles import Pile, pile_problems
 from cardscore.tranca.rules import (
@@ -355,7 +356,7 @@ def _rule_problems(
         problems.append(Problem.of("too_many_mortos", teams=", ".join(took), n=len(took)))
     out = [d.label for d in drafts if d.went_out]
     if len(out) > 1:
-        problems.append(Problem.of("many_went_out", teams=" and ".join(out), n=len(out)))
+        problems.append(Problem.of("many_went_out", teams=", ".join(out), n=len(out)))
     problems.extend(_count_problems(drafts, decks))
     return problems
 
@@ -387,6 +388,9 @@ def parse_round(data: Mapping[str, Any], *, rules: TrancaRules | None = None) ->
     """
     if not isinstance(data, Mapping):
         raise InvalidRoundError(Problem.of("round_not_object", kind=type(data).__name__))
+    too_large = round_size_problems(data)
+    if too_large:  # before any parsing: an oversized round costs nothing more
+        raise InvalidRoundError(too_large)
     problems = _unknown_keys(data, _ROUND_KEYS, "round")
     if "rules" in data:
         own = _read_rules(data["rules"], problems)

@@ -47,7 +47,7 @@ from typing import Any
 
 from cardscore.breakdown import Breakdown, Term
 from cardscore.cards import Card
-from cardscore.tranca.melds import CanastraKind, Meld, format_cards
+from cardscore.tranca.melds import CanastraKind, Meld, card_order
 from cardscore.tranca.piles import Pile
 from cardscore.tranca.round import Round
 from cardscore.tranca.rules import DOLLAR, FINAL_MOVE, MORTO, TRANCA, card_points
@@ -88,9 +88,8 @@ class TeamScore:
         return self.breakdown.total
 
     def as_dict(self) -> dict[str, Any]:
-        """``{"name", "total", <every term>}``: terms a team lacks are 0."""
-        points = self.breakdown.as_dict()
-        return {"name": self.name, "total": self.total} | {t: points.get(t, 0) for t in TERMS}
+        """``{"name", "total", "terms"}``, the terms in :data:`TERMS` order."""
+        return {"name": self.name, **self.breakdown.as_dict()}
 
     def _repr_html_(self) -> str:
         return f"<h4>{self.name}</h4>" + self.breakdown._repr_html_()
@@ -148,9 +147,12 @@ def score_team(team: TeamRound) -> TeamScore:
     for canastra in team.canastras:
         kind = canastra.canastra
         assert kind is not None  # canastras only holds melds with a kind, and piles
-        terms.append(Term(_CANASTRA_TERM[kind], kind.bonus, str(canastra)))
+        if isinstance(canastra, Pile):
+            terms.append(Term(_CANASTRA_TERM[kind], kind.bonus, str(canastra)))
+        else:
+            terms.append(Term(_CANASTRA_TERM[kind], kind.bonus, cards=canastra.cards))
     dollars = team.dollars
-    terms.append(Term("dollar_cards", _sum_points(dollars), format_cards(dollars)))
+    terms.append(Term("dollar_cards", _sum_points(dollars), cards=_sorted(dollars)))
     n = len(dollars)
     if not n:
         terms.append(Term("dollar_bonus", 0))
@@ -165,10 +167,14 @@ def score_team(team: TeamRound) -> TeamScore:
         Term("final_move", FINAL_MOVE, "went out") if team.went_out else Term("final_move", 0)
     )
     held = team.hand_cards
-    terms.append(Term("hand_cards", -_sum_points(held), format_cards(held)))
+    terms.append(Term("hand_cards", -_sum_points(held), cards=_sorted(held)))
     trancas = team.trancas
-    terms.append(Term("trancas", TRANCA * len(trancas), format_cards(trancas)))
+    terms.append(Term("trancas", TRANCA * len(trancas), cards=_sorted(trancas)))
     return TeamScore(team.name, Breakdown(tuple(terms)))
+
+
+def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=card_order))
 
 
 def _dollars(n: int) -> str:

@@ -20,6 +20,7 @@ from cardscore.web.live import Live
 from cardscore.web.live import router as live_router
 from cardscore.web.pages import error_page
 from cardscore.web.pages import router as pages_router
+from cardscore.web.photos import RecognitionPool
 from cardscore.web.problems import install_problem_handlers
 from cardscore.web.security import BodyLimitMiddleware
 from cardscore.web.settings import Settings
@@ -61,6 +62,13 @@ class _SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+def _is_upload(path: str) -> bool:
+    """Photo uploads (stateless, or under a match) get the larger body limit."""
+    return path.startswith("/api/photos") or (
+        path.startswith("/api/matches/") and path.endswith("/photos")
+    )
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The app for ``settings`` (default: from the environment, see :mod:`.settings`)."""
     settings = settings or Settings.from_env()
@@ -89,6 +97,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.store = MatchStore(engine)
     app.state.live = live
+    app.state.photo_pool = RecognitionPool(
+        settings.recognitions, settings.recognition_pixels, settings.recognition_queue
+    )
     app.state.store.listeners.append(live.hub.publish)
     install_problem_handlers(app, html=error_page)
     app.state.games = games = web_games()  # the pages offer what the routes serve
@@ -110,6 +121,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         BodyLimitMiddleware,
         default=settings.max_body_bytes,
         uploads=settings.max_upload_bytes + 64 * 1024,
-        upload_prefix="/api/photos",
+        is_upload=_is_upload,
     )
     return app

@@ -52,6 +52,21 @@ def _spread(ys: Sequence[float], gap: float, top: float, bottom: float) -> list[
     return out
 
 
+_MOST_POINTS = 2 * (_W - _PAD - _RIGHT)  # two a pixel: more would not show
+
+
+def _sample(count: int) -> list[int]:
+    """Which of ``count`` points to draw: all, or evenly spread ones, always the last.
+
+    >>> _sample(4), len(_sample(1001)), _sample(1001)[-1]
+    ([0, 1, 2, 3], 440, 1000)
+    """
+    if count <= _MOST_POINTS:
+        return list(range(count))
+    step = (count - 1) / (_MOST_POINTS - 1)
+    return [round(i * step) for i in range(_MOST_POINTS)]
+
+
 def totals_chart(
     sides: Sequence[str],
     totals: Sequence[Sequence[int]],
@@ -84,9 +99,10 @@ def totals_chart(
             f'font-size="10" fill="#666">{target}</text>'
         )
     label_y = _spread([y(total) for total in points[-1]], _LINE, _LINE, _H - 4)
+    shown = _sample(len(points))
     for side, name in enumerate(sides):
         colour = COLOURS[side % len(COLOURS)]
-        line = " ".join(f"{x(i):.1f},{y(row[side]):.1f}" for i, row in enumerate(points))
+        line = " ".join(f"{x(i):.1f},{y(points[i][side]):.1f}" for i in shown)
         short = name if len(name) <= 14 else name[:13] + "…"
         parts.append(
             f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{line}"/>'

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardscore.errors import CardscoreError
+from cardscore.limits import MAX_PROBLEM_CHARS, MAX_PROBLEMS
 from cardscore.web.i18n import choose_language
 from cardscore.web.i18n.text import problem_text
 
@@ -26,6 +27,8 @@ __all__ = [
     "PROBLEM_RESPONSES",
     "Problem",
     "ProblemError",
+    "ProblemItem",
+    "capped",
     "install_problem_handlers",
     "problem_bytes",
     "problem_response",
@@ -35,6 +38,15 @@ _log = logging.getLogger("cardscore.web")
 MEDIA_TYPE = "application/problem+json"
 
 
+class ProblemItem(BaseModel):
+    """One thing wrong: a stable ``code``, its ``params`` and the ``message`` (in the language of
+    ``Accept-Language``: English or Brazilian Portuguese)."""
+
+    code: str = Field(description="Stable, whatever the language (e.g. ``meld_too_short``).")
+    params: dict[str, str | int] = Field(default_factory=dict)
+    message: str
+
+
 class Problem(BaseModel):
     """What went wrong: a title, a status, and every problem found (RFC 9457)."""
 
@@ -42,22 +54,56 @@ class Problem(BaseModel):
     title: str
     status: int
     detail: str
-    problems: list[str] = Field(description="One message per thing wrong with the request.")
+    problems: list[ProblemItem] = Field(description="One entry per thing wrong with the request.")
     current_version: int | None = Field(
         None, description="On a version conflict (409): the match's version now."
     )
 
 
+def _item(problem: str, status: int, kind: str | None, language: str) -> dict[str, Any]:
+    """A problem as the body lists it; one with no code of its own takes the body's kind."""
+    code = getattr(problem, "code", None)
+    params = getattr(problem, "params", None)
+    if code is None or params is None:
+        code = (kind or ("invalid_input" if status == 422 else f"http_{status}")).replace("-", "_")
+        params = {}
+    return {"code": code, "params": dict(params), "message": problem_text(problem, language)}
+
+
+def capped(problems: Sequence[str]) -> list[str]:
+    """At most :data:`~cardscore.limits.MAX_PROBLEMS` problems, each cut to a readable length
+    (an error body stays small whatever the request held).
+
+    >>> capped(["x" * 600])[0][-3:], len(capped(["p"] * 80)), capped(["p"] * 80)[-1]
+    ('x …', 51, '… and 30 more problems')
+    """
+    shown = [
+        p if len(p) <= MAX_PROBLEM_CHARS else p[: MAX_PROBLEM_CHARS - 2] + " …"
+        for p in problems[:MAX_PROBLEMS]
+    ]
+    if len(problems) > MAX_PROBLEMS:
+        shown.append(f"… and {len(problems) - MAX_PROBLEMS} more problems")
+    return shown
+
+
 def _body(
-    status: int, problems: Sequence[str], kind: str | None = None, **extra: Any
+    status: int,
+    problems: Sequence[str],
+    kind: str | None = None,
+    language: str = "en",
+    **extra: Any,
 ) -> dict[str, Any]:
+    problems = capped(problems)
     phrase = HTTPStatus(status).phrase
+    items = [_item(p, status, kind, language) for p in problems] or [
+        _item(phrase, status, kind, language)
+    ]
     body: dict[str, Any] = {
         "type": f"/problems/{kind}" if kind else "about:blank",
         "title": phrase,
         "status": status,
-        "detail": "; ".join(problems) or phrase,
-        "problems": list(problems) or [phrase],
+        "detail": "; ".join(item["message"] for item in items),
+        "problems": items,
     }
     body.update({k: v for k, v in extra.items() if v is not None})
     return body
@@ -72,10 +118,11 @@ def problem_response(
     problems: Iterable[str],
     kind: str | None = None,
     headers: Mapping[str, str] | None = None,
+    language: str = "en",
     **extra: Any,
 ) -> JSONResponse:
     return JSONResponse(
-        _body(status, list(problems), kind, **extra),
+        _body(status, list(problems), kind, language, **extra),
         status_code=status,
         media_type=MEDIA_TYPE,
         headers=headers,
@@ -133,8 +180,7 @@ def install_problem_handlers(app: FastAPI, html: HtmlRenderer | None = None) -> 
             return html(request, status, problems)
         # Messages in the language of Accept-Language (the page's scripts send theirs).
         language = choose_language(request.headers.get("accept-language"))
-        said = [problem_text(p, language) for p in problems]
-        return problem_response(status, said, kind, headers, **extra)
+        return problem_response(status, problems, kind, headers, language, **extra)
 
     @app.exception_handler(ProblemError)
     async def _problem(request: Request, error: ProblemError) -> Response:

@@ -19,6 +19,7 @@ import hashlib
 import hmac
 import io
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -112,21 +113,23 @@ def csrf_matches(cookie: str | None, submitted: str | None, secret: str) -> bool
 class BodyLimitMiddleware:
     """Refuse request bodies over a limit (413) while they stream in, before anything parses them.
 
-    ``limit_for(path)`` gives the limit for a request path (photos get a larger one).
+    Paths where ``is_upload(path)`` (photos) get the larger limit ``uploads``.
     """
 
-    def __init__(self, app: ASGIApp, default: int, uploads: int, upload_prefix: str) -> None:
+    def __init__(
+        self, app: ASGIApp, default: int, uploads: int, is_upload: Callable[[str], bool]
+    ) -> None:
         self.app = app
         self.default = default
         self.uploads = uploads
-        self.upload_prefix = upload_prefix
+        self.is_upload = is_upload
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         path: str = scope.get("path", "")
-        limit = self.uploads if path.startswith(self.upload_prefix) else self.default
+        limit = self.uploads if self.is_upload(path) else self.default
         for name, value in scope.get("headers", []):
             if name == b"content-length" and value.isdigit() and int(value) > limit:
                 await _too_large(send, limit)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from cardscore.matches import sole_leader
 from cardscore.web.games import Summary
 
 __all__ = ["round_winner", "standings"]
@@ -21,9 +22,7 @@ def round_winner(points: list[int]) -> int | None:
     >>> round_winner([375, -15]), round_winner([0, 0]), round_winner([10, 40, 40])
     (0, None, None)
     """
-    best = max(points)
-    leaders = [i for i, p in enumerate(points) if p == best]
-    return leaders[0] if len(leaders) == 1 else None
+    return sole_leader(dict(enumerate(points)))
 
 
 def _tally(table: dict[str, dict[str, Any]], name: str, **counts: int) -> None:

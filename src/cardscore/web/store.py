@@ -9,8 +9,9 @@ Each process keeps the matches it last worked on, checked and scored, at their v
 (:class:`Recent`): a match at a given version never changes (every change moves the version on),
 so a save that names a version kept here checks and scores only its new round, and reads nothing
 before its write; the ``UPDATE … WHERE version`` still decides, in the database, whether the match
-is really at that version. Anything not kept (another process changed the match, a restart, a
-failed change) is read back from the database and re-checked whole.
+is really at that version. A match kept at an older version whose rounds begin the stored ones
+(another process added rounds) is brought up to date by checking only the rounds it lacks;
+anything else (a restart, an edit elsewhere, a failed change) is read back and re-checked whole.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any, cast
 
 from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, select, update
 
+from cardscore.errors import CardscoreError
 from cardscore.web.db import write_engine
 from cardscore.web.games import GameAdapter, Summary, get_adapter
 from cardscore.web.games.base import Played
@@ -152,6 +154,15 @@ class Recent:
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
 
+    def take_older(self, match_id: str, version: int) -> _Kept | None:
+        """Take out the match if it is kept at a version before ``version``."""
+        with self._lock:
+            kept = self._kept.get(match_id)
+            if kept is None or kept.version >= version:
+                return None
+            del self._kept[match_id]
+            return kept
+
     def look(self, match_id: str, version: int) -> tuple[list[dict[str, Any]], Summary] | None:
         """The documents and summary of a match kept at ``version``, if it is."""
         with self._lock:
@@ -267,7 +278,7 @@ class MatchStore:
         if seen is not None:
             documents, summary = seen
             return Snapshot(match_id, row.game, row.config, documents, row.version, access, summary)
-        played = _adapter(row.game).open(row.config, documents)
+        played = self._open(match_id, row, documents, catch_up=keep)
         summary = played.summary()
         snapshot = Snapshot(
             match_id, row.game, row.config, list(played.documents), row.version, access, summary
@@ -275,6 +286,25 @@ class MatchStore:
         if keep:
             self.recent.put(match_id, _Kept.of(row, played))
         return snapshot
+
+    def _open(
+        self, match_id: str, row: Any, documents: list[dict[str, Any]], catch_up: bool = True
+    ) -> Played:
+        """The match's rounds, checked: only those past an older version kept here, when the
+        rounds kept are the first of ``documents`` (another worker added rounds); else all."""
+        kept = self.recent.take_older(match_id, row.version) if catch_up else None
+        if kept is not None:
+            old = kept.played.documents
+            if len(old) <= len(documents) and documents[: len(old)] == old:
+                try:
+                    for document in documents[len(old) :]:
+                        kept.played.add(document)  # checked as a save checks it
+                except CardscoreError:
+                    pass
+                else:
+                    if kept.played.documents == documents:  # no reply was added on the way
+                        return kept.played
+        return _adapter(row.game).open(row.config, documents)
 
     def _load(self, match_id: str, key: str | None, version: int) -> _Kept:
         """The match at ``version`` from the database, re-checked whole (not kept here)."""
@@ -284,7 +314,7 @@ class MatchStore:
             if row.version != version:
                 raise _conflict(match_id, version, row.version)
             documents = self._documents(connection, match_id)
-        played = _adapter(row.game).open(row.config, documents)
+        played = self._open(match_id, row, documents)
         return _Kept.of(row, played)
 
     def _change(self, match_id: str, key: str | None, version: int, change: Change) -> Snapshot:
@@ -361,6 +391,13 @@ class MatchStore:
         self, match_id: str, key: str | None, version: int, number: int, document: dict[str, Any]
     ) -> Snapshot:
         def edit(game: GameAdapter, config: Mapping[str, Any], played: Played) -> Played:
+            if not game.replaceable:
+                raise ProblemError(
+                    422,
+                    f"a {game.name} move cannot be replaced (the computer answered it); "
+                    "undo takes back your last move and its answer",
+                    "not-replaceable",
+                )
             old = played.documents
             if not 1 <= number <= len(old):
                 raise ProblemError(404, f"match {match_id!r} has no round {number}", "not-found")

@@ -7,7 +7,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from cardscore.errors import CardscoreError, ImpossibleTableError
 from cardscore.web.problems import PROBLEM_RESPONSES
 
 __all__ = ["DrawIn", "HandsIn", "draw", "rank_hands", "router"]
@@ -32,31 +31,9 @@ class DrawIn(BaseModel):
 
 def rank_hands(hands: list[str]) -> dict[str, Any]:
     """Every hand's class and the winners; a card in two hands is an error (one deck)."""
-    from cardscore.cards import parse_cards
-    from cardscore.poker import evaluate
+    from cardscore.poker import showdown
 
-    problems: list[str] = []
-    ranked = []
-    where: dict[str, list[int]] = {}
-    for number, text in enumerate(hands, start=1):
-        try:
-            cards = parse_cards(text)
-            rank = evaluate(cards)
-        except CardscoreError as error:
-            problems.extend(f"hand {number}: {p}" for p in error.problems)
-            continue
-        for card in set(cards):
-            where.setdefault(card.code, []).append(number)
-        ranked.append({**rank.as_dict(), "percentile": rank.percentile})
-    problems.extend(
-        f"{code} is in hands {' and '.join(map(str, numbers))}; one deck holds only one"
-        for code, numbers in sorted(where.items())
-        if len(numbers) > 1
-    )
-    if problems:
-        raise ImpossibleTableError(problems)
-    best = min(r["rank"] for r in ranked)
-    return {"hands": ranked, "winners": [i for i, r in enumerate(ranked) if r["rank"] == best]}
+    return showdown(hands).as_dict()
 
 
 def draw(body: DrawIn) -> dict[str, Any]:

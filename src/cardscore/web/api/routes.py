@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, File, Header, Request, Response, UploadF
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field, create_model
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile as StarletteUploadFile
 
 from cardscore.errors import CardscoreError
 from cardscore.web.api.schemas import (
@@ -24,8 +25,8 @@ from cardscore.web.api.schemas import (
     VersionIn,
 )
 from cardscore.web.games import WebGame, get_adapter
-from cardscore.web.photos import recognizer
-from cardscore.web.problems import PROBLEM_RESPONSES, ProblemError, _response
+from cardscore.web.photos import BusyError, RecognitionPool, recognizer
+from cardscore.web.problems import PROBLEM_RESPONSES, ProblemError, _response, problem_response
 from cardscore.web.security import check_image
 from cardscore.web.standings import standings
 from cardscore.web.store import MatchStore, Snapshot
@@ -47,9 +48,6 @@ _WRITE: dict[int | str, dict[str, Any]] = {
     **_KEYED,
     409: _response(409, "The match changed since the client's version."),
 }
-
-
-_RECOGNITIONS = asyncio.Semaphore(2)
 
 
 # Dependencies are coroutines: FastAPI runs a plain function in the thread pool, a thread hop
@@ -220,30 +218,92 @@ def match_standings(body: StandingsIn, store: Store) -> StandingsOut:
     return StandingsOut(games=standings(counted), skipped=skipped)
 
 
-@router.post(
-    "/photos",
-    tags=["photos"],
-    responses={413: _response(413, "The photo is too large."), 503: _response(503, "")},
-)
-async def upload_photo(request: Request, photo: Annotated[UploadFile, File()]) -> PhotoOut:
-    """Check a photo of a table (type sniffed, bytes and pixels limited) and recognize it.
+_PHOTO_RESPONSES: dict[int | str, dict[str, Any]] = {
+    413: _response(413, "The photo is too large."),
+    503: _response(503, "The server is reading other photos: try again after Retry-After."),
+}
+RETRY_AFTER_S = 5
 
-    ``recognized`` holds the cards, groups and a Tranca draft (``tranca``: melds, piles,
-    dollars) when recognition is installed on the server.
-    """
-    limit: int = request.app.state.settings.max_upload_bytes
+
+async def _read_photo(request: Request, photo: StarletteUploadFile) -> Response:
+    """Check a photo (type sniffed, bytes and pixels limited) and recognize it, in turn."""
+    settings = request.app.state.settings
+    limit: int = settings.max_upload_bytes
     data = await photo.read(limit + 1)
     if len(data) > limit:
         raise ProblemError(413, f"the photo is larger than {limit:,} bytes")
     if not data:
         raise CardscoreError("the photo is empty")
-    info = check_image(data, request.app.state.settings.max_upload_pixels)
+    pool: RecognitionPool = request.app.state.photo_pool
+    info = check_image(data, settings.max_upload_pixels)  # the header only: cheap
     read = recognizer()
     recognized = None
-    if read is not None:
-        async with _RECOGNITIONS:  # recognition is CPU-heavy: a queue, not a pile-up
-            recognized = await run_in_threadpool(read, data)
-    return PhotoOut(format=info.format, width=info.width, height=info.height, recognized=recognized)
+    try:
+        if read is not None:
+            async with pool.turn(info.width * info.height):
+                recognized = await run_in_threadpool(read, data)
+    except BusyError:
+        return problem_response(
+            503,
+            [f"the server is reading other photos: try again in {RETRY_AFTER_S} seconds"],
+            "busy",
+            headers={"Retry-After": str(RETRY_AFTER_S)},
+        )
+    out = PhotoOut(format=info.format, width=info.width, height=info.height, recognized=recognized)
+    return Response(out.model_dump_json(), media_type="application/json")
+
+
+@router.post("/photos", tags=["photos"], responses=_PHOTO_RESPONSES, response_model=PhotoOut)
+async def upload_photo(request: Request, photo: Annotated[UploadFile, File()]) -> Response:
+    """Read a photo of cards without storing anything (poker hands, Gong Zhu piles).
+
+    ``recognized`` holds the cards, groups and a Tranca draft (``tranca``: melds, piles,
+    dollars) when recognition is installed on the server. Photos are read a few at a time; a
+    503 with ``Retry-After`` says to come back.
+    """
+    return await _read_photo(request, photo)
+
+
+_PHOTO_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "properties": {"photo": {"type": "string", "format": "binary"}},
+                    "required": ["photo"],
+                }
+            }
+        },
+    }
+}
+
+
+@router.post(
+    "/matches/{match_id}/photos",
+    tags=["photos"],
+    responses={**_KEYED, **_PHOTO_RESPONSES},
+    response_model=PhotoOut,
+    openapi_extra=_PHOTO_BODY,
+)
+async def match_photo(request: Request, match_id: str, store: Store, key: Key) -> Response:
+    """Read a photo of a team's table for a round of this match (needs the edit key).
+
+    The key is checked before the upload is read: without it, nothing is parsed or recognized.
+    """
+    access, _version = await asyncio.to_thread(store.peek, match_id, key)
+    if access != "edit":
+        raise ProblemError(
+            403,
+            "the share link only reads this match; use the edit link to add photos",
+            "read-only",
+        )
+    form = await request.form(max_files=1, max_fields=10)
+    photo = form.get("photo")
+    if not isinstance(photo, StarletteUploadFile):
+        raise CardscoreError("send the photo as the multipart field 'photo'")
+    return await _read_photo(request, photo)
 
 
 def game_router(games: Sequence[WebGame]) -> APIRouter:

@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from cardscore.limits import MAX_PILE_TEXT
+
 __all__ = [
     "TRANCA_ROUND_EXAMPLE",
     "CrossKingsMatchIn",
@@ -102,7 +104,7 @@ class TrancaRoundIn(BaseModel):
 class GongzhuRoundIn(_Strict):
     """A Gong Zhu hand: the four players' piles, in the match's order."""
 
-    piles: list[Annotated[str, StringConstraints(max_length=64)]] = Field(
+    piles: list[Annotated[str, StringConstraints(max_length=MAX_PILE_TEXT)]] = Field(
         min_length=4, max_length=4
     )
     notation: Literal["pile", "cards"] = "pile"

@@ -24,7 +24,7 @@ def breakdown_dict(side: str, breakdown: Breakdown) -> dict[str, Any]:
     return {
         "side": side,
         "total": breakdown.total,
-        "terms": [{"name": t.name, "points": t.points, "detail": t.detail} for t in breakdown],
+        "terms": [{"name": t.name, "points": t.points, "detail": t.text} for t in breakdown],
     }
 
 
@@ -84,6 +84,8 @@ class Played(Protocol):
 
 class GameAdapter(Protocol):
     name: str
+    replaceable: bool
+    """Whether a past round may be replaced (not where the computer played some of them)."""
 
     def new_config(self, request: Mapping[str, Any]) -> dict[str, Any]:
         """Check a new match's settings; return what to store. Raises CardscoreError."""
@@ -123,6 +125,8 @@ class GameAdapter(Protocol):
 
 class Defaults:
     """The usual answers to the optional parts of :class:`GameAdapter`."""
+
+    replaceable = True
 
     def public_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
         return dict(config)

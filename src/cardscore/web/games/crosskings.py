@@ -14,6 +14,7 @@ from typing import Any
 from cardscore.cards import parse_card
 from cardscore.crosskings import Bot, Game, cell_index
 from cardscore.errors import CardscoreError
+from cardscore.matches import sole_leader
 from cardscore.web.games.base import Checked, Defaults, RoundSummary, Summary
 
 __all__ = ["SIDES", "CrossKingsAdapter", "game_of"]
@@ -32,12 +33,15 @@ def game_of(config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]) -
         try:
             game = game.move(move.partition("=")[0].strip())
         except CardscoreError as error:
-            raise CardscoreError(f"move {number} {move!r}: {p}" for p in error.problems) from None
+            raise CardscoreError(p.at(f"move {number} {move!r}") for p in error.problems) from None
     return game
 
 
 class CrossKingsAdapter(Defaults):
     name = "crosskings"
+    # Half the moves are the computer's, and each of the player's moves was answered: none can
+    # be swapped for another (a replaced move could even turn up a face-down card). Undo instead.
+    replaceable = False
 
     def new_config(self, request: Mapping[str, Any]) -> dict[str, Any]:
         level = int(request.get("level", 2))
@@ -104,7 +108,7 @@ class CrossKingsAdapter(Defaults):
             )
             before = totals
         totals = [game.p1.score(), game.p2.score()]
-        leader = None if totals[0] == totals[1] else SIDES[totals.index(max(totals))]
+        leader = sole_leader(dict(zip(SIDES, totals, strict=True)))
         return {
             "sides": list(SIDES),
             "rounds": rounds,

@@ -5,48 +5,35 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cardscore.cards import parse_cards
-from cardscore.errors import CardscoreError
-from cardscore.gongzhu import Match, Rules, format_pile, parse_pile
+from cardscore.errors import CardscoreError, Problem
+from cardscore.gongzhu import Match, Rules, format_pile, parse_piles
+from cardscore.limits import MAX_PILE_TEXT
 from cardscore.web.games.base import Checked, Defaults, RoundSummary, Summary, breakdown_dict
 
 __all__ = ["GongzhuAdapter"]
 
 
-def _rules(config: Mapping[str, Any]) -> Rules:
-    rules = config.get("rules") or {}
-    return Rules(
-        pig_plus_with_all_hearts=bool(rules.get("pig_plus_with_all_hearts", False)),
-        low_hearts_count_for_doubler=bool(rules.get("low_hearts_count_for_doubler", False)),
-    )
-
-
 def _match(config: Mapping[str, Any]) -> Match:
-    return Match(tuple(config["players"]), limit=int(config["limit"]), rules=_rules(config))
+    rules = Rules.from_mapping(config.get("rules"))
+    return Match(tuple(config["players"]), limit=int(config["limit"]), rules=rules)
 
 
 def _piles(document: Mapping[str, Any]) -> list[str]:
     """The hand's four piles in pile notation (a pile may be given as standard cards)."""
     piles = document.get("piles")
-    if not isinstance(piles, list) or len(piles) != 4:
+    if not isinstance(piles, list) or not all(isinstance(p, str) for p in piles):
         raise CardscoreError("a hand has 'piles': a list of four piles, one per player")
     notation = document.get("notation", "pile")
     if notation not in ("pile", "cards"):
         raise CardscoreError(f"'notation' is 'pile' or 'cards', not {notation!r}")
-    problems: list[str] = []
-    out: list[str] = []
-    for number, pile in enumerate(piles, start=1):
-        if not isinstance(pile, str):
-            problems.append(f"pile {number} is {pile!r}, not a string")
-            continue
-        try:
-            cards = parse_cards(pile) if notation == "cards" and pile.strip() else parse_pile(pile)
-            out.append(format_pile(cards))
-        except CardscoreError as error:
-            problems.extend(f"pile {number}: {p}" for p in error.problems)
-    if problems:
-        raise CardscoreError(problems)
-    return out
+    too_long = [
+        Problem.of("pile_text_too_long", position=number, n=len(pile), limit=MAX_PILE_TEXT)
+        for number, pile in enumerate(piles, start=1)
+        if isinstance(pile, str) and len(pile) > MAX_PILE_TEXT
+    ]
+    if too_long:
+        raise CardscoreError(too_long)
+    return [format_pile(p) for p in parse_piles(piles, cards=notation == "cards")]
 
 
 class GongzhuAdapter(Defaults):
@@ -95,14 +82,11 @@ class GongzhuAdapter(Defaults):
                     },
                 }
             )
-        totals = list(match.totals.values())
-        best = max(totals) if rounds else None
-        leaders = [p for p, t in match.totals.items() if t == best]
         return {
             "sides": list(match.players),
             "rounds": rounds,
-            "totals": totals,
-            "leader": leaders[0] if rounds and len(leaders) == 1 else None,
+            "totals": list(match.totals.values()),
+            "leader": match.leader,
             "winner": match.winner,
             "over": match.is_over,
             "target": match.limit,

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
 from functools import lru_cache
 from typing import Any
 
 from cardscore.errors import CardscoreError
 from cardscore.tranca import Match, Round, RoundScore, Team, parse_round, score_round
-from cardscore.tranca.stats import match_stats
+from cardscore.tranca.stats import RunningStats
 from cardscore.web.games.base import (
     Checked,
     Defaults,
@@ -71,58 +70,6 @@ def _parsed(config: Mapping[str, Any], document: Mapping[str, Any]) -> tuple[Rou
     return _parse_text(text)
 
 
-class _RunningStats:
-    """Match statistics kept round by round: what :func:`cardscore.tranca.stats.match_stats`
-    gives for the whole match, as the sum of what it gives for each round alone.
-
-    Every figure is a count or a sum over rounds, so adding up is exact; only the order (and
-    team) of players not listed in the match needs care: the whole-match function meets them
-    team by team, then round by round, so each keeps the first (team, round, place) seen.
-    """
-
-    def __init__(self, teams: Sequence[Team]) -> None:
-        self._teams = tuple(teams)
-        self._team_index = {team.name: i for i, team in enumerate(self._teams)}
-        self._sums = [{"name": team.name} for team in self._teams]
-        self._players: dict[str, dict[str, Any]] = {}
-        for team in self._teams:
-            for player in team.players:
-                self._players.setdefault(player, {"name": player, "team": team.name})
-        self._listed = len(self._players)
-        self._first: dict[str, tuple[int, int, int]] = {}
-        self._rounds = 0
-
-    def add(self, round_: Round, score: RoundScore) -> None:
-        self._rounds += 1
-        part = match_stats(self._teams, [round_], [score])
-        for sums, team in zip(self._sums, part.teams, strict=True):
-            for field, value in asdict(team).items():
-                if field != "name":
-                    sums[field] = sums.get(field, 0) + value
-        for place, player in enumerate(part.players):
-            row = asdict(player)
-            kept = self._players.setdefault(player.name, {"name": player.name, "team": ""})
-            if place >= self._listed:  # not listed in the match: a name the rounds give
-                seen = (self._team_index[player.team], self._rounds, place)
-                first = self._first.get(player.name)
-                if first is None or seen < first:
-                    self._first[player.name] = seen
-                    kept["team"] = player.team
-            for field, value in row.items():
-                if field not in ("name", "team"):
-                    kept[field] = kept.get(field, 0) + value
-
-    def as_dict(self) -> dict[str, Any]:
-        if not self._rounds:
-            return match_stats(self._teams, [], []).as_dict()
-        names = list(self._players)
-        strangers = sorted(names[self._listed :], key=self._first.__getitem__)
-        return {
-            "teams": [dict(sums) for sums in self._sums],
-            "players": [dict(self._players[name]) for name in [*names[: self._listed], *strangers]],
-        }
-
-
 class TrancaPlayed:
     """A Tranca match's checked rounds with their scores and statistics (see :class:`Played`).
 
@@ -142,7 +89,7 @@ class TrancaPlayed:
         self._match = _match(config)
         self._documents: list[dict[str, Any]] = []
         self._rounds: list[RoundSummary] = []
-        self._stats = _RunningStats(self._match.teams)
+        self._stats = RunningStats(self._match.teams)
         for document in documents:
             self.add(document)
 
@@ -157,7 +104,7 @@ class TrancaPlayed:
             record = match.add_round(round_)
         except CardscoreError as error:
             number = len(self._rounds) + 1
-            raise CardscoreError(f"round {number}: {p}" for p in error.problems) from None
+            raise CardscoreError(p.at(f"round {number}") for p in error.problems) from None
         self._documents.append(canonical)
         self._rounds.append(
             {
@@ -171,18 +118,15 @@ class TrancaPlayed:
 
     def summary(self) -> Summary:
         match = self._match
-        totals = [match.totals[name] for name in match.names]
-        best = max(totals)
-        leaders = [n for n, t in zip(match.names, totals, strict=True) if t == best]
         return {
             "sides": list(match.names),
             "rounds": list(self._rounds),
-            "totals": totals,
-            "leader": leaders[0] if self._rounds and len(leaders) == 1 else None,
+            "totals": [match.totals[name] for name in match.names],
+            "leader": match.leader,
             "winner": match.winner,
             "over": match.is_over,
             "target": match.target,
-            "stats": self._stats.as_dict(),
+            "stats": self._stats.stats().as_dict(),
         }
 
 

@@ -30,7 +30,9 @@ JS_KEYS = (
     *("photo", "photo_reading", "photo_read", "photo_flagged", "photo_unavailable"),
     *("photo_replacing", "photo_maybe", "photo_delete", "photo_cancel", "photo_card"),
     *("photo_preparing", "photo_sending", "saving", "checking", "undoing"),
-    *("no_connection", "slow_connection", "http_error"),
+    *("no_connection", "slow_connection", "http_error", "queued", "queued_behind"),
+    *("pending_title", "pending_round", "pending_edit", "pending_waiting", "pending_conflict"),
+    *("pending_refused", "pending_save_anyway", "pending_discard", "pending_discard_confirm"),
 )
 
 

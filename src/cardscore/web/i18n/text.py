@@ -165,8 +165,9 @@ def problem_text(problem: str, language: str) -> str:
     """
     if language == "en":
         return str(problem)
-    code = getattr(problem, "code", None)
-    if code is not None and getattr(problem, "params", None) is not None:
+    # A coded problem with its parameters is the library's to say; a plain one (a message
+    # given as text, coded only by its error's class) is read by its wording below.
+    if getattr(problem, "params", None):
         translated = _library_translation(problem, language)
         if translated is not None:
             return translated
@@ -190,13 +191,41 @@ def problem_text(problem: str, language: str) -> str:
 
 
 def _library_translation(problem: str, language: str) -> str | None:
-    """The library's own translation of a coded problem (``cardscore.errors.translate``)."""
+    """A coded problem said by the library's catalogue (:func:`cardscore.errors.translate`),
+    its places ("team 'Ana', meld 2") in ``language`` too."""
     try:
-        from cardscore.errors import translate  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
+        from cardscore.errors import Problem, catalogue, translate
+    except ImportError:  # a library without problem codes
         return None
-    text: str = translate(problem, language)
-    return text
+    if not isinstance(problem, Problem):
+        return None
+    params = {
+        k: places(v, language) if isinstance(v, str) else v for k, v in problem.params.items()
+    }
+    template = catalogue(language).get(problem.code, "")
+    if "{where}" in template and "|" not in template:
+        # A template that places the problem itself (translate() reads "where" as a prefix).
+        return template.format(**params)
+    return translate(Problem(str(problem), problem.code, params), language)
+
+
+_PLACE = re.compile(r"\b(team|round|pile|meld|dollars|hand|move|and|player)\b")
+_QUOTED = re.compile(r"('[^']*'|\"[^\"]*\")")
+
+
+def places(text: str, language: str) -> str:
+    """Where a problem lies, in ``language``; what is quoted (a name, a card) stays as it is.
+
+    >>> places("team 'Ana and Bo', meld 2", "pt-BR"), places("team 'A' and team 'B'", "pt-BR")
+    ("dupla 'Ana and Bo', jogo 2", "dupla 'A' e dupla 'B'")
+    """
+    if language == "en":
+        return text
+    t = translator(language)
+    return "".join(
+        part if i % 2 else _PLACE.sub(lambda m: t(f"place.{m.group(1)}"), part)
+        for i, part in enumerate(_QUOTED.split(text))
+    )
 
 
 def category_name(category: str, language: str) -> str:

@@ -6,15 +6,13 @@ import html
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from markupsafe import Markup
 
-from cardscore.errors import CardscoreError
-from cardscore.web.api.schemas import CrossKingsMatchIn
 from cardscore.web.i18n import translator
 from cardscore.web.i18n.text import number
-from cardscore.web.pages.forms import checked
-from cardscore.web.pages.render import language_of, posted_form, render, store_of
+from cardscore.web.pages.forms import create_match
+from cardscore.web.pages.render import posted_form, render
 from cardscore.web.store import Snapshot
 
 __all__ = ["board_context", "router"]
@@ -31,15 +29,10 @@ def crosskings_page(request: Request) -> HTMLResponse:
 async def crosskings_create(request: Request) -> Response:
     fields = await posted_form(request)
     data = {"game": "crosskings", "level": fields.get("level", "2")}
-    model, problems = checked(CrossKingsMatchIn, data, language_of(request))
-    if model is not None:
-        try:
-            created = store_of(request).create("crosskings", model.model_dump())
-        except CardscoreError as error:
-            problems = list(error.problems)
-        else:
-            return RedirectResponse(f"/m/{created.id}/{created.edit_key}", status_code=303)
-    return render(request, "crosskings.html", 422, values=fields, problems=problems)
+    answer = create_match(request, data)
+    if isinstance(answer, Response):
+        return answer
+    return render(request, "crosskings.html", 422, values=fields, problems=answer)
 
 
 def board_context(snapshot: Snapshot, language: str = "en") -> dict[str, Any]:

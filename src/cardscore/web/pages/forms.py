@@ -21,12 +21,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from fastapi import Request
+from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, ValidationError
 
+from cardscore.errors import CardscoreError
 from cardscore.web.i18n import translator
 from cardscore.web.i18n.text import number
+from cardscore.web.pages.render import games_of, language_of, store_of
 
-__all__ = ["checked"]
+__all__ = ["checked", "create_match"]
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -85,3 +89,18 @@ def checked(
             f"{_label(tuple(e['loc']), t)}: {_message(e, t, language)}"
             for e in error.errors(include_url=False)
         ]
+
+
+def create_match(request: Request, data: Mapping[str, Any]) -> RedirectResponse | list[str]:
+    """A new match from a page's form, checked by its game's own request model (the registry's
+    ``match_in``, as ``POST /api/matches`` checks it): a redirect to its page, or every problem."""
+    game = data["game"]
+    model_type = next(g.match_in for g in games_of(request) if g.name == game)
+    model, problems = checked(model_type, data, language_of(request))
+    if model is None:
+        return problems
+    try:
+        created = store_of(request).create(game, model.model_dump())
+    except CardscoreError as error:
+        return list(error.problems)
+    return RedirectResponse(f"/m/{created.id}/{created.edit_key}", status_code=303)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from cardscore.errors import CardscoreError
-from cardscore.web.api.schemas import GongzhuMatchIn
-from cardscore.web.pages.forms import checked
-from cardscore.web.pages.render import language_of, posted_form, render, store_of
+from cardscore.web.pages.forms import create_match
+from cardscore.web.pages.render import posted_form, render
 
 __all__ = ["router"]
 
@@ -43,17 +42,11 @@ async def gongzhu_score(request: Request) -> HTMLResponse:
 
 @router.post("/gongzhu/new", response_class=HTMLResponse)
 async def gongzhu_create(request: Request) -> Response:
-    """The form's match, checked by the API's own model (:class:`GongzhuMatchIn`)."""
     fields = await posted_form(request)
     players = [fields.get(f"player{i}", "").strip() or f"P{i + 1}" for i in range(4)]
     limit = fields.get("limit", "").strip().replace(".", "").replace(",", "") or "-1000"
     data = {"game": "gongzhu", "players": players, "limit": limit}
-    model, problems = checked(GongzhuMatchIn, data, language_of(request))
-    if model is not None:
-        try:
-            created = store_of(request).create("gongzhu", model.model_dump())
-        except CardscoreError as error:
-            problems = list(error.problems)
-        else:
-            return RedirectResponse(f"/m/{created.id}/{created.edit_key}", status_code=303)
-    return render(request, "gongzhu.html", 422, values=fields, result=None, problems=problems)
+    answer = create_match(request, data)
+    if isinstance(answer, Response):
+        return answer
+    return render(request, "gongzhu.html", 422, values=fields, result=None, problems=answer)

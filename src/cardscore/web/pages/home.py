@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
 from cardscore.web.i18n import LANGUAGES, translator
 from cardscore.web.pages.render import LANG_COOKIE, games_of, json_markup, language_of, render
@@ -59,3 +60,12 @@ def api_docs(request: Request) -> HTMLResponse:
         for method, operation in methods.items()
     ]
     return render(request, "api_docs.html", operations=operations, version=spec["info"]["version"])
+
+
+_SERVICE_WORKER = Path(__file__).parent.parent / "static" / "sw.js"
+
+
+@router.get("/sw.js")
+def service_worker() -> FileResponse:
+    """The service worker, served from the root so that it may keep every page offline."""
+    return FileResponse(_SERVICE_WORKER, media_type="text/javascript")

@@ -3,17 +3,23 @@
 The page shows the latest :data:`SHOWN` rounds; ``?from=N`` shows round N onwards (the "older
 rounds" link asks for :data:`OLDER` more), so a 1,000-round match is no heavier than a short one.
 Its parts marked ``data-live`` are what changes with a save: the page's script fetches the page
-again when the match's events say it changed and swaps those parts in (see ``match.js``).
+again when the match's events say it changed and swaps those parts in (see ``match.js``). Those
+refreshes (``X-Cardscore-Refresh: 1``) come from every open page at once, so the page of a match
+at a version is rendered once and kept (:class:`Rendered`); they carry no form token.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Annotated, Any, cast
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import HTMLResponse
 from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 
 from cardscore.web.api.routes import match_out
 from cardscore.web.charts import COLOURS, totals_chart
@@ -31,7 +37,7 @@ from cardscore.web.pages.render import (
 from cardscore.web.photos import recognizer
 from cardscore.web.security import share_key_for
 
-__all__ = ["OLDER", "SHOWN", "router"]
+__all__ = ["OLDER", "SHOWN", "Rendered", "router"]
 
 router = APIRouter(include_in_schema=False)
 
@@ -41,13 +47,94 @@ OLDER = 50
 """Rounds the "older rounds" link adds."""
 
 
+class Rendered:
+    """Match pages as rendered for live refreshes, by (match, key, language, address, version).
+
+    A match at a version never changes, so neither does its page: fifty phones following one
+    match cost one rendering per save, not fifty. Those that ask while it is being rendered wait
+    for that one rendering. Only pages a key opened are kept, under that key.
+    """
+
+    def __init__(self, size: int = 128) -> None:
+        self.size = size
+        self._pages: OrderedDict[tuple[str, ...], bytes] = OrderedDict()
+        self._rendering: dict[tuple[str, ...], asyncio.Future[tuple[bytes, int]]] = {}
+
+    def get(self, key: tuple[str, ...]) -> bytes | None:
+        page = self._pages.get(key)
+        if page is not None:
+            self._pages.move_to_end(key)
+        return page
+
+    def put(self, key: tuple[str, ...], page: bytes) -> None:
+        self._pages[key] = page
+        while len(self._pages) > self.size:
+            self._pages.popitem(last=False)
+
+    async def once(
+        self, place: tuple[str, ...], render: Callable[[], Awaitable[tuple[bytes, int]]]
+    ) -> bytes:
+        """The page rendered now (or by whoever already is, for the same place)."""
+        waiting = self._rendering.get(place)
+        if waiting is not None:
+            return (await asyncio.shield(waiting))[0]
+        future: asyncio.Future[tuple[bytes, int]] = asyncio.get_running_loop().create_future()
+        self._rendering[place] = future
+        try:
+            page, version = await render()
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: no "never retrieved" warning when nobody waits
+            raise
+        finally:
+            self._rendering.pop(place, None)
+        future.set_result((page, version))
+        self.put((*place, str(version)), page)
+        return page
+
+
+def _rendered(request: Request) -> Rendered:
+    state = request.app.state
+    if not hasattr(state, "rendered_pages"):
+        state.rendered_pages = Rendered()
+    rendered: Rendered = state.rendered_pages
+    return rendered
+
+
 @router.get("/m/{match_id}/{key}", response_class=HTMLResponse)
-def match_page(
+async def match_page(
     request: Request,
     match_id: str,
     key: str,
     first: Annotated[int | None, Query(alias="from", ge=1)] = None,
+    refresh: Annotated[str | None, Header(alias="x-cardscore-refresh")] = None,
+    heard: Annotated[int | None, Header(alias="x-cardscore-version")] = None,
 ) -> HTMLResponse:
+    if refresh != "1" or first is not None:
+        return (await run_in_threadpool(_match_page, request, match_id, key, first))[0]
+    # A live refresh: the page as kept, for the version the match's events announced (no
+    # database read at all) or, without one, for the version the match is at now.
+    rendered = _rendered(request)
+    place = (match_id, key, language_of(request), str(request.base_url))
+    if heard is None:
+        _access, heard = await run_in_threadpool(store_of(request).peek, match_id, key)
+    page = rendered.get((*place, str(heard)))
+    if page is not None:
+        return HTMLResponse(page)
+
+    async def render() -> tuple[bytes, int]:
+        response, version = await run_in_threadpool(
+            _match_page, request, match_id, key, None, csrf=""
+        )
+        return bytes(response.body), version
+
+    return HTMLResponse(await rendered.once(place, render))
+
+
+def _match_page(
+    request: Request, match_id: str, key: str, first: int | None, **more: Any
+) -> tuple[HTMLResponse, int]:
+    """The page and the version it shows."""
     snapshot = store_of(request).read(match_id, key)
     summary = snapshot.summary
     assert summary is not None  # the store always works it out
@@ -86,7 +173,7 @@ def match_page(
         game.match_context(snapshot, page_data["lang"]) if game.match_context else {}
     )
     older = max(1, start + 1 - OLDER) if start > 0 else None
-    return render(
+    page = render(
         request,
         game.web.match_template or f"match_{game.name}.html",
         **extra,
@@ -105,4 +192,6 @@ def match_page(
         share_qr=qr_svg(share_url) if share_url else None,
         page_data=json_markup(page_data),
         js_text=json_markup(js_text(page_data["lang"])),
+        **more,
     )
+    return page, snapshot.version

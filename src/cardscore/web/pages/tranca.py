@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
-from cardscore.errors import CardscoreError
-from cardscore.web.api.schemas import TrancaMatchIn
 from cardscore.web.i18n import translator
-from cardscore.web.pages.forms import checked
-from cardscore.web.pages.render import language_of, posted_form, render, store_of
+from cardscore.web.pages.forms import create_match
+from cardscore.web.pages.render import language_of, posted_form, render
 
 __all__ = ["router"]
 
@@ -23,7 +21,6 @@ def tranca_new(request: Request) -> HTMLResponse:
 
 @router.post("/tranca/new", response_class=HTMLResponse)
 async def tranca_create(request: Request) -> Response:
-    """The form's match, checked by the API's own model (:class:`TrancaMatchIn`)."""
     fields = await posted_form(request)
     language = language_of(request)
     t = translator(language)
@@ -43,15 +40,10 @@ async def tranca_create(request: Request) -> Response:
     # The count is a choice (Literal), which lax mode does not read from text.
     count = int(players) if players.isdigit() else players
     data = {"game": "tranca", "players": count, "teams": teams, "target": target}
-    model, problems = checked(TrancaMatchIn, data, language)
-    if model is not None:
-        try:
-            created = store_of(request).create("tranca", model.model_dump())
-        except CardscoreError as error:
-            problems = list(error.problems)
-        else:
-            return RedirectResponse(f"/m/{created.id}/{created.edit_key}", status_code=303)
-    return render(request, "tranca_new.html", 422, values=fields, problems=problems)
+    answer = create_match(request, data)
+    if isinstance(answer, Response):
+        return answer
+    return render(request, "tranca_new.html", 422, values=fields, problems=answer)
 
 
 # Players → (players in a team, teams); an unknown count is the model's to refuse.

@@ -7,10 +7,7 @@ document.addEventListener("DOMContentLoaded", () => {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const piles = [...form.querySelectorAll("input.pile")].map((input) => input.value);
-    if (await saveRound({ piles }, editing)) {
-      form.reset();
-      editing = null;
-    }
+    await saveRound({ piles }, editing, () => { form.reset(); editing = null; });
   });
   // Delegated: the history is swapped in anew after every save.
   document.addEventListener("click", (event) => {

@@ -88,22 +88,160 @@ function fill(text, values) {
 
 // Save (add or replace) a round; true when the server stored it. The page then refreshes its
 // live parts (refreshMatch), so the answer need not repeat the whole match. The Save button
-// shows the request in flight and cannot send it twice.
-async function saveRound(document_, editing) {
+// shows the request in flight and cannot send it twice. `done` clears the entry once the round
+// is saved or waits in the queue, before the page shows the match anew.
+async function saveRound(document_, editing, done) {
+  const finish = () => { if (done) done(); return true; };
   const body = { version: MATCH.version, round: document_ };
   const minimal = { Prefer: "return=minimal" };
   const button = document.getElementById("save-round");
+  // Rounds still waiting go first: a new one waits behind them, in order.
+  if (queueable() && loadQueue().length) {
+    await busy(button, tr("saving"), flushQueue);
+    if (loadQueue().length) {
+      queueRound(document_, editing);
+      showMessages([tr("queued_behind")], "ok");
+      return finish();
+    }
+  }
   const result = await busy(button, tr("saving"), () => (editing
     ? api("PUT", `/api/matches/${MATCH.id}/rounds/${editing}`, body, minimal)
     : api("POST", `/api/matches/${MATCH.id}/rounds`, body, minimal)));
   if (result.ok) {
+    showMessages([], "ok");
+    finish();
     await refreshMatch();
     return true;
+  }
+  if (result.status === 0 && queueable()) {
+    queueRound(document_, editing);
+    showMessages([tr("queued")], "ok");
+    return finish();
   }
   const lines = problemsOf(result);
   if (result.status === 409) lines.push(tr("conflict_help"));
   showMessages(lines, "problems");
   return false;
+}
+
+// Offline: a round saved without a connection waits in this browser (localStorage), marked on
+// the page, and is sent in order, each with the version it was entered against, when the
+// connection returns. A conflict (someone saved first) or a refusal stops the queue and is
+// shown with its reason until the user saves it anyway or discards it: never lost silently.
+const QUEUE_KEY = `cardscore-queue-${MATCH.id}`;
+const queueable = () => MATCH.access === "edit" && MATCH.game !== "crosskings";
+
+function loadQueue() {
+  try { return JSON.parse(localStorage.getItem(QUEUE_KEY) || "[]"); } catch (e) { return []; }
+}
+
+function saveQueue(queue) {
+  if (queue.length) localStorage.setItem(QUEUE_KEY, JSON.stringify(queue));
+  else localStorage.removeItem(QUEUE_KEY);
+  renderQueue();
+}
+
+function queueRound(round, editing) {
+  const queue = loadQueue();
+  const last = queue[queue.length - 1];
+  // Each of our saves moves the match one version on: the next waits for the one after.
+  const version = last ? last.version + 1 : MATCH.version;
+  queue.push({ round, editing: editing || null, version, at: Date.now(), state: "waiting" });
+  saveQueue(queue);
+}
+
+let flushing = false;
+async function flushQueue() {
+  if (flushing || !queueable()) return;
+  flushing = true;
+  try {
+    let queue = loadQueue();
+    while (queue.length && queue[0].state === "waiting") {
+      const item = queue[0];
+      const body = { version: item.version, round: item.round };
+      const path = item.editing ? `/api/matches/${MATCH.id}/rounds/${item.editing}` : `/api/matches/${MATCH.id}/rounds`;
+      const result = await api(item.editing ? "PUT" : "POST", path, body, { Prefer: "return=minimal" });
+      if (result.status === 0) break; // still no connection: try again later
+      queue = loadQueue();
+      if (result.ok) {
+        queue.shift();
+        saveQueue(queue);
+        await refreshMatch();
+        continue;
+      }
+      queue[0].state = result.status === 409 ? "conflict" : "refused";
+      queue[0].problems = problemsOf(result);
+      saveQueue(queue);
+    }
+  } finally {
+    flushing = false;
+  }
+}
+
+// Send the first waiting round again against the match as it is now (after a conflict).
+async function saveAnyway() {
+  await refreshMatch();
+  const queue = loadQueue();
+  queue.forEach((item, i) => { item.version = MATCH.version + i; item.state = "waiting"; delete item.problems; });
+  saveQueue(queue);
+  await flushQueue();
+}
+
+function discardFirst() {
+  if (!window.confirm(tr("pending_discard_confirm"))) return;
+  const queue = loadQueue();
+  queue.shift();
+  // What followed it was entered after it: its versions move one back.
+  queue.forEach((item) => { item.version -= 1; });
+  saveQueue(queue);
+  flushQueue();
+}
+
+function renderQueue() {
+  let box = document.getElementById("pending");
+  const queue = queueable() ? loadQueue() : [];
+  if (!queue.length) { if (box) box.remove(); return; }
+  if (!box) {
+    box = document.createElement("section");
+    box.id = "pending";
+    box.className = "pending";
+    box.setAttribute("role", "status");
+    const anchor = document.getElementById("live-head") || document.querySelector("main h1");
+    anchor.after(box);
+  }
+  const time = new Intl.DateTimeFormat(document.documentElement.lang || "en", { hour: "2-digit", minute: "2-digit" });
+  const title = document.createElement("strong");
+  title.textContent = fill(tr("pending_title"), { n: queue.length });
+  const list = document.createElement("ul");
+  queue.forEach((item, i) => {
+    const line = document.createElement("li");
+    const what = item.editing ? fill(tr("pending_edit"), { n: item.editing }) : tr("pending_round");
+    const state = item.state === "waiting" ? tr("pending_waiting")
+      : item.state === "conflict" ? tr("pending_conflict") : tr("pending_refused");
+    line.textContent = `${what} (${time.format(new Date(item.at))}): ${state}`;
+    line.dataset.state = item.state;
+    if (i === 0 && item.state !== "waiting") {
+      const why = document.createElement("ul");
+      for (const problem of item.problems || []) {
+        const reason = document.createElement("li");
+        reason.textContent = problem;
+        why.append(reason);
+      }
+      const again = document.createElement("button");
+      again.type = "button";
+      again.className = "pending-save";
+      again.textContent = tr("pending_save_anyway");
+      again.addEventListener("click", saveAnyway);
+      const drop = document.createElement("button");
+      drop.type = "button";
+      drop.className = "pending-discard";
+      drop.textContent = tr("pending_discard");
+      drop.addEventListener("click", discardFirst);
+      line.append(why, again, " ", drop);
+    }
+    list.append(line);
+  });
+  box.replaceChildren(title, list);
 }
 
 // Remember the matches this browser opened (their links are their only keys), for the start
@@ -132,7 +270,9 @@ function roundDocument(number) {
 let pagedFrom = null;
 let refreshing = null;
 let refreshAgain = false;
-async function refreshMatch() {
+let heardVersion = 0;  // the newest version the match's events announced
+async function refreshMatch(heard) {
+  if (heard) heardVersion = Math.max(heardVersion, heard);
   if (refreshing) { refreshAgain = true; return refreshing; }
   refreshing = (async () => {
     do {
@@ -140,7 +280,10 @@ async function refreshMatch() {
       const url = window.location.pathname + (pagedFrom ? "?from=" + pagedFrom : "");
       let html;
       try {
-        const response = await fetch(url, { headers: { Accept: "text/html" } });
+        const headers = { Accept: "text/html", "X-Cardscore-Refresh": "1" };
+        // The version the events announced: the server answers from the page it keeps.
+        if (heardVersion > MATCH.version && !pagedFrom) headers["X-Cardscore-Version"] = String(heardVersion);
+        const response = await fetch(url, { headers });
         if (!response.ok) return;
         html = await response.text();
       } catch (e) { return; }  // offline: the next event or poll tries again
@@ -170,7 +313,7 @@ async function refreshMatch() {
 // Follow the match: server-sent events, or a poll every few seconds where they fail.
 function followMatch() {
   if (!MATCH.events) return;
-  const changed = (version) => { if (version > MATCH.version) refreshMatch(); };
+  const changed = (version) => { if (version > MATCH.version) refreshMatch(version); };
   let polling = null;
   const poll = () => {
     if (polling) return;
@@ -191,6 +334,10 @@ function followMatch() {
 document.addEventListener("DOMContentLoaded", () => {
   rememberMatch();
   followMatch();
+  renderQueue();
+  flushQueue();
+  window.addEventListener("online", flushQueue);
+  window.setInterval(() => { if (navigator.onLine && loadQueue().length) flushQueue(); }, 15000);
   document.addEventListener("click", (event) => {
     const older = event.target.closest("a.older");
     if (!older) return;

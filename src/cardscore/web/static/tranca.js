@@ -285,7 +285,7 @@
       const body = new FormData();
       if (small) body.append("photo", small, "photo.jpg");
       else body.append("photo", file);
-      const result = await upload("/api/photos", body, (done) => {
+      const result = await upload(`/api/matches/${MATCH.id}/photos`, body, (done) => {
         showMessages([done < 1 ? fill(tr("photo_sending"), { percent: Math.round(done * 100) }) : tr("photo_reading")], "ok");
       });
       if (!result.ok) { showMessages(problemsOf(result), "problems"); return; }
@@ -535,10 +535,7 @@
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       saveDraft();
-      if (await saveRound(readForm(), editing)) {
-        forgetDraft();
-        buildForm(null);
-      }
+      await saveRound(readForm(), editing, () => { forgetDraft(); buildForm(null); });
     });
     document.getElementById("clear-draft").addEventListener("click", () => {
       forgetDraft();

@@ -1,0 +1,85 @@
+"""Two browsers at one table: one phone saves, the other follows on the share link; both pages
+update by themselves (no reload), on a server with two workers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import need
+from tests.web.conftest import GONGZHU, Server, bearer
+from tests.web.test_browser import CHROMIUM, FLAGS
+
+ALL = "23456789TJQKAPGD"  # every scoring card in one pile (a hand must place all sixteen)
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    need(Path(CHROMIUM).exists(), f"browser tests need Chromium at {CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        need(False, "browser tests need playwright (pip install -e '.[dev]')")
+        raise
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+def _phone(chromium: Any, url: str, locale: str) -> Any:
+    context = chromium.new_context(
+        base_url=url, viewport={"width": 390, "height": 844}, locale=locale
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+def _totals(page: Any) -> list[str]:
+    return [t.strip() for t in page.locator("#totals tbody td").all_inner_texts()]
+
+
+def test_a_follower_sees_each_save_live_without_reloading(chromium: Any, tmp_path: Path) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'live.sqlite3'}", workers=2).start()
+    try:
+        created = httpx.post(f"{server.url}/api/matches", json=GONGZHU).json()
+        editor = _phone(chromium, server.url, "en-US")
+        follower = _phone(chromium, server.url, "pt-BR")
+        editor.goto(f"/m/{created['id']}/{created['edit_key']}")
+        follower.goto(f"/m/{created['id']}/{created['share_key']}")
+        for page in (editor, follower):  # a reload would lose this
+            page.evaluate("window.stayed = true")
+
+        editor.fill("input[name=pile0]", ALL)
+        editor.click("#save-round")
+        for page in (editor, follower):
+            page.wait_for_selector('#history details.round[data-number="1"]')
+            assert _totals(page) == ["800", "0", "0", "0"]
+        assert editor.input_value("input[name=pile0]") == ""  # ready for the next hand
+
+        # Another phone saves through the API: both pages follow, and the editor's next save
+        # names the new version (no conflict).
+        saved = httpx.post(
+            f"{server.url}/api/matches/{created['id']}/rounds",
+            json={"version": 2, "round": {"piles": ["", ALL, "", ""]}},
+            headers=bearer(created["edit_key"]),
+        )
+        assert saved.status_code == 201
+        for page in (editor, follower):
+            page.wait_for_selector('#history details.round[data-number="2"]')
+            assert _totals(page) == ["800", "800", "0", "0"]
+        editor.fill("input[name=pile2]", ALL)
+        editor.click("#save-round")
+        for page in (editor, follower):
+            page.wait_for_selector('#history details.round[data-number="3"]')
+        assert editor.locator("#messages li").count() == 0  # no 409
+        for page in (editor, follower):
+            assert page.evaluate("window.stayed") is True
+            assert page.evaluate("MATCH.version") == 4
+    finally:
+        server.stop()
