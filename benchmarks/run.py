@@ -517,7 +517,7 @@ def area_crosskings(args: argparse.Namespace) -> str:
 
 
 def area_vision(args: argparse.Namespace) -> str:
-    argv = ["--skip", "real", "synthetic", "--runs", str(args.runs)]
+    argv = ["--skip", "real", "synthetic", "rendered", "folds", "--runs", str(args.runs)]
     if args.shared:
         argv += ["--shared", args.shared]
     return _script("vision_bench", argv)
