@@ -276,7 +276,7 @@ def test_poker_compare_and_gongzhu_score_read_a_photo(
     typed = [" ".join(c.code for c in h) for h in hands]
     assert main(["poker", "compare", *typed, "--json"]) == 0
     assert read == json.loads(capsys.readouterr().out)
-    assert [r["wins"] for r in read] == [True, False, False]
+    assert [h["wins"] for h in read["hands"]] == [True, False, False]
     pile = parse_cards("Qs Jd Tc Ah Kh 5h 2h 9s")
     photo = tmp_path / "pile.png"
     cv2.imwrite(str(photo), render_rows([list(pile[:4]), list(pile[4:])], SERIF))
