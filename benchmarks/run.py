@@ -4,18 +4,20 @@
     python benchmarks/run.py poker          # the evaluator vs treys, eval7, phevaluator, pokerkit
     python benchmarks/run.py crosskings     # hand scoring and exact analysis (crosskings_bench.py)
     python benchmarks/run.py vision         # recognition at 24 MP (vision_bench.py --skip ...)
-    python benchmarks/run.py web            # the web app under load (web_bench.py)
-    python benchmarks/run.py cli --write    # ... and replace that area's section of RESULTS.md
+    python benchmarks/run.py web            # the web app under load, vs web session 2's code
+    python benchmarks/run.py cli --write    # ... and replace that area's table in RESULTS.md
 
 Every table says where it ran: the machine, the CPUs this process may use, and the load average
 before and after (``os.getloadavg``) — on a busy machine absolute times inflate and ratios are
 the figures to read. Ratios come first in each row.
 
-The baseline is the code as issue 29 measured it (``BASELINE``; ``--baseline REV`` for another
-commit): ``git archive`` into ``build/baseline-REV``, C extensions built in place, and the same
-measurement run there in a subprocess. Peers come from the ``bench`` extra
-(``pip install -e '.[bench]'``). ``--write`` rewrites only its own area's ``## AREA`` section of
-``benchmarks/RESULTS.md``; other sections are left as they are.
+The baseline is the code as issue 29 measured it (``BASELINE``; web: ``BASELINES``;
+``--baseline REV`` for another commit, ``--no-baseline`` for none): ``git archive`` into
+``build/baseline-REV``, its C extensions built in place, and the same measurement run there in
+a second process. Peers come from the ``bench`` extra (``pip install -e '.[bench]'``).
+``--write`` rewrites only its own area's ``## AREA`` section of ``benchmarks/RESULTS.md`` (only
+the part between the ``run.py`` markers, when the section has them); other sections are left as
+they are. ``cli`` and ``poker`` take 1–3 minutes on the project's two-core machine.
 """
 
 from __future__ import annotations
@@ -110,7 +112,9 @@ def baseline_tree(rev: str) -> Path:
         "'script_args': ['build_ext', '--inplace', '-q']}); "
         "dist.parse_command_line(); dist.run_commands()"
     )
-    subprocess.run(["nice", sys.executable, "-c", build], cwd=tree, check=True)
+    done = subprocess.run(["nice", sys.executable, "-c", build], cwd=tree, capture_output=True)
+    if done.returncode:
+        raise SystemExit(f"building {full} failed:\n{done.stderr.decode()[-3000:]}")
     done.touch()
     return tree
 
@@ -205,7 +209,7 @@ def area_cli(args: argparse.Namespace) -> str:
         rows.append(
             [
                 f"`cardscore {' '.join(words)}`",
-                f"{then / wall:.1f}" if base else "",
+                f"{then_cpu / cpu:.1f}" if base else "",
                 f"{wall:.3f}",
                 f"{cpu:.3f}",
                 f"{then:.3f}" if base else "",
@@ -223,7 +227,7 @@ def area_cli(args: argparse.Namespace) -> str:
         + table(
             [
                 "command",
-                f"× faster than {label}",
+                f"× less CPU than {label}",
                 "wall (s)",
                 "CPU (s)",
                 f"{label} wall (s)",
@@ -361,40 +365,75 @@ def poker_peers(n: int, seed: int) -> dict[str, Job]:
     return out
 
 
+_POKER_WORKER = (
+    "import json, sys; sys.path.insert(0, 'benchmarks'); import run; "
+    "n, seed = int(sys.argv[1]), int(sys.argv[2]); "
+    "jobs = run.poker_ours(n, seed) | run.poker_peers(n, seed); "
+    "print(json.dumps(list(jobs)), flush=True)\n"
+    "for line in sys.stdin:\n"
+    "    key = json.loads(line); print(run.measure({key: jobs[key]}, 1)[key], flush=True)"
+)
+
+
+class _Worker:
+    """A process holding every poker job of one tree, timing one when asked."""
+
+    def __init__(self, tree: Path | None, n: int, seed: int) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _POKER_WORKER, str(n), str(seed)],
+            env=in_tree(tree),
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
+        self.ask, self.answer = self.process.stdin, self.process.stdout
+        self.keys: list[str] = json.loads(self.answer.readline())
+
+    def rate(self, key: str) -> float:
+        self.ask.write(json.dumps(key) + "\n")
+        self.ask.flush()
+        return float(self.answer.readline())
+
+    def close(self) -> None:
+        self.process.communicate()
+
+
 def area_poker(args: argparse.Namespace) -> str:
     n, repeat = args.hands, args.repeat
-    jobs = poker_ours(n, args.seed) | poker_peers(n, args.seed)
-    base = None if args.no_baseline else baseline_tree(args.baseline)
-    code = (
-        "import json, sys; sys.path.insert(0, 'benchmarks'); import run; "
-        f"print(json.dumps(run.measure(run.poker_ours({n}, {args.seed}), {repeat})))"
-    )
+    # Two like processes, this tree's and the baseline's, each holding the same jobs (the
+    # peers' too, so both have the same data in memory); each loop of one is timed right after
+    # the same loop of the other, so a change in the machine's load touches both alike.
+    this = _Worker(None, n, args.seed)
+    base = None if args.no_baseline else _Worker(baseline_tree(args.baseline), n, args.seed)
     rates: dict[str, float] = {}
     then: dict[str, float] = {}
-    # This tree and the baseline take turns, three times: a change in the machine's load
-    # between the two processes then touches both.
-    for _ in range(3):
-        for key, rate in measure(jobs, repeat).items():
+    paired: dict[str, list[float]] = {}
+    for _ in range(repeat):
+        for key in this.keys:
+            rate = this.rate(key)
             rates[key] = max(rate, rates.get(key, 0.0))
-        if base is not None:
-            done = subprocess.run(
-                [sys.executable, "-c", code],
-                env=in_tree(base),
-                cwd=ROOT,
-                check=True,
-                capture_output=True,
-                text=True,
-            )
-            for key, rate in json.loads(done.stdout).items():
-                then[key] = max(rate, then.get(key, 0.0))
+            if base is not None and key in base.keys and key.count("|") == 1:
+                old = base.rate(key)
+                then[key] = max(old, then.get(key, 0.0))
+                paired.setdefault(key, []).append(rate / old)
+    this.close()
+    if base is not None:
+        base.close()
+    # × baseline: the median of the ratios of back-to-back pairs, steadier under a changing
+    # load than the ratio of two bests
+    speedup = {key: statistics.median(ratios) for key, ratios in paired.items()}
     ours = {k: v for k, v in rates.items() if k.count("|") == 1}
     peers = {k: v for k, v in rates.items() if k.count("|") == 2}
     label = f"baseline {args.baseline}"
     parts = [
         f"Hands per second in a Python loop over {n:,} random hands built beforehand (each "
-        f"library's own card type), best of 3 × {repeat} interleaved rounds, each loop run once "
-        "untimed first; batches over numpy arrays. The baseline runs the same code in a "
-        "subprocess from its own tree, taking turns with this one."
+        f"library's own card type), best of {repeat} rounds, each loop run once untimed "
+        "first; batches over numpy arrays. This tree and the baseline each run in a process of "
+        "their own holding the same jobs, each loop of the baseline timed right after this "
+        "tree's; × baseline is the median of those pairs' ratios, M hands/s the best."
     ]
     for size in (5, 7):
         e7 = peers.get(f"{size}|eval7|evaluate(Cards)", float("nan"))
@@ -414,7 +453,7 @@ def area_poker(args: argparse.Namespace) -> str:
                     rate / ph,
                     rate / 1e6,
                     old / 1e6 if who == "cardscore" else float("nan"),
-                    rate / old if who == "cardscore" and old == old else float("nan"),
+                    speedup.get(key, float("nan")),
                 ]
             )
         parts.append(
@@ -436,7 +475,9 @@ def area_poker(args: argparse.Namespace) -> str:
     for key, rate in ours.items():
         if key.startswith("batch|"):
             old = then.get(key, float("nan"))
-            rows.append([key.partition("|")[2], rate / old, rate / 1e6, old / 1e6])
+            rows.append(
+                [key.partition("|")[2], speedup.get(key, float("nan")), rate / 1e6, old / 1e6]
+            )
     parts.append(
         "**batch** (`rank_batch`, numpy array in, numpy array out)\n\n"
         + table(["what", f"× {label}", "M hands/s", f"{label} (M hands/s)"], rows)
@@ -476,7 +517,7 @@ def area_crosskings(args: argparse.Namespace) -> str:
 
 
 def area_vision(args: argparse.Namespace) -> str:
-    argv = ["--skip", "real", "synthetic", "--runs", str(args.runs)]
+    argv = ["--skip", "real", "synthetic", "rendered", "folds", "--runs", str(args.runs)]
     if args.shared:
         argv += ["--shared", args.shared]
     return _script("vision_bench", argv)
@@ -554,7 +595,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--runs", type=int, default=7, help="cli, vision: runs per figure")
     parser.add_argument("--hands", type=int, default=20_000, help="poker: hands per loop")
-    parser.add_argument("--repeat", type=int, default=5, help="poker: rounds per turn")
+    parser.add_argument("--repeat", type=int, default=15, help="poker: rounds")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--sizes", type=int, nargs="+", default=[12, 14, 16])
     parser.add_argument("--per-size", type=int, default=5, help="crosskings: positions per size")

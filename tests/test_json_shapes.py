@@ -93,10 +93,15 @@ def test_guide_console_examples(
     assert capsys.readouterr().out == expected
 
 
-@pytest.mark.parametrize("number", range(sum(kind == "pycon" for kind, _ in BLOCKS)))
+SOLVER = (ROOT / "docs" / "crosskings-solver.md").read_text(encoding="utf-8")
+PYCON = [body for kind, body in BLOCKS if kind == "pycon"]
+PYCON += re.findall(r"```pycon\n(.*?)```", SOLVER, re.DOTALL)
+
+
+@pytest.mark.parametrize("number", range(len(PYCON)))
 def test_guide_python_examples(number: int) -> None:
-    body = [body for kind, body in BLOCKS if kind == "pycon"][number]
-    test = doctest.DocTestParser().get_doctest(body, {}, f"json.md[{number}]", "docs/json.md", 0)
+    """docs/json.md's examples, and docs/crosskings-solver.md's."""
+    test = doctest.DocTestParser().get_doctest(PYCON[number], {}, f"docs[{number}]", "docs", 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
     assert runner.failures == 0

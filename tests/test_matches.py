@@ -76,3 +76,20 @@ def test_a_gongzhu_edit_that_ends_the_match_early_is_refused() -> None:
     with pytest.raises(IllegalMoveError, match="round 1 would end the match"):
         match.replace(0, ["P56789TJQKA", "234", "G", "D"])
     assert match.totals == {"A": -200, "B": 400, "C": 200, "D": 100}
+
+
+def test_tranca_statistics_kept_round_by_round_equal_the_whole_match_count() -> None:
+    from cardscore.tranca.stats import match_stats
+
+    match = tranca.Match(["A", "B"], players=2, target=5000)
+    for data in (A_OUT, B_OUT, A_OUT):
+        match.add(data)
+        assert match.stats() == match_stats(
+            match.teams, [r.round for r in match.rounds], [r.score for r in match.rounds]
+        )
+    match.undo()
+    match.add(B_OUT)
+    assert match.stats().teams[1].rounds_won == 2
+    assert match.stats() == match_stats(
+        match.teams, [r.round for r in match.rounds], [r.score for r in match.rounds]
+    )

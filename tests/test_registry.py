@@ -29,6 +29,11 @@ def test_every_reference_resolves(game: Game) -> None:
         assert (folder("cardscore.web:templates") / template).is_file()
     assert web.pages is not None
     assert any(route.path == game.web.start for route in web.pages.routes)
+    from cardscore.web.i18n import LANGUAGES, messages
+
+    for language in LANGUAGES:  # the home page's link and blurb are said in every language
+        assert messages(language)[game.web.link]
+        assert messages(language)[game.web.blurb]
 
 
 def test_reading_the_registry_imports_no_game_and_no_front_end() -> None:

@@ -5,6 +5,7 @@ Times are measured by ``benchmarks/run.py cli``; these tests check the imports b
 
 from __future__ import annotations
 
+import importlib
 import re
 import subprocess
 import sys
@@ -97,7 +98,7 @@ def test_lazy_top_level_commands_are_listed_with_their_own_help() -> None:
     ctx = click.Context(cli)
     for name, (target, text) in _LAZY_COMMANDS.items():
         module, _, attribute = target.partition(":")
-        pytest.importorskip(module)
+        importlib.import_module(module)  # cardscore's own: never skipped
         command = cli.get_command(ctx, name)
         assert command is not None
         assert (command.help or "").split("\n\n")[0] == text

@@ -73,7 +73,7 @@ def test_level_2_does_not_hand_the_next_opponent_the_pile_and_keeps_its_2s() -> 
 
 
 def test_a_level_outside_0_to_3_is_refused() -> None:
-    with pytest.raises(ValueError, match="levels are 0 to 3"):
+    with pytest.raises(ValueError, match="level must be one of 0, 1, 2, 3, not 4"):
         computer(4)
 
 

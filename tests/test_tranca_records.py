@@ -141,3 +141,58 @@ def test_table_detail_counts_melds_and_piles() -> None:
         ("dirty_canastras", 100, "pile of 7 A (dirty: 6 A and a 2)"),
         ("clean_canastras", 200, "pile of 7 Q (clean)"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("cards", "problem"),
+    [
+        ("", "it has 0 cards; a meld needs at least 3"),
+        (
+            "2c 2d 5h 6h",
+            "2♣ 2♦ 5♥ 6♥ has 2 2s (2♦ 2♣): a meld takes at most one 2 as joker"
+            " (unless it is made only of 2s)",
+        ),
+        (  # one natural card and two 2s: a set's rank is read from its only natural card
+            "Kh 2c 2d",
+            "K♥ 2♣ 2♦ has 2 2s (2♦ 2♣): a meld takes at most one 2 as joker"
+            " (unless it is made only of 2s)",
+        ),
+        (
+            "5h 6d 7h",
+            "5♥ 6♦ 7♥ is neither a set (one rank) nor a sequence (one suit): it mixes ♥ and ♦",
+        ),
+        (
+            "5h 5h 6h 7h",
+            "5♥ 5♥ 6♥ 7♥ is no sequence: 5♥ appears twice (a sequence holds each rank once)",
+        ),
+        (
+            "4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah 2c",
+            "4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♥ 2♣: the 2 has no place, the sequence already"
+            " runs from 4 to A (3s never go in melds, the ace is only high)",
+        ),
+        # An ace above a low run reads as a try at an ace-low sequence, and is told so; above
+        # an 8 it is a plain gap.
+        (
+            "7h 8h Ah",
+            "7♥ 8♥ A♥ is no sequence: it lacks 9♥, 10♥, J♥, Q♥ and K♥, and no 2 fills them"
+            " (the ace ranks only above the king)",
+        ),
+        ("8h 9h Ah", "8♥ 9♥ A♥ is no sequence: it lacks 10♥, J♥, Q♥ and K♥, and no 2 fills them"),
+    ],
+)
+def test_every_meld_problem_reads_whole(cards: str, problem: str) -> None:
+    assert [str(p) for p in meld_problems(cards)] == [problem]
+
+
+def test_the_edges_only_house_rule_names_the_edges() -> None:
+    from cardscore.tranca.rules import TrancaRules
+
+    assert [str(p) for p in meld_problems("7h 7d 7c", TrancaRules(edges_only=True))] == [
+        "7♥ 7♦ 7♣ is a set of 7s, but the house rule 'edges only' allows sets of 4, 5, K, A only"
+    ]
+
+
+def test_melds_are_laid_in_order() -> None:
+    assert str(Meld("2c 2h 2s")) == "2♠ 2♥ 2♣"
+    assert str(Meld("Kh Kd 2c Ks")) == "K♠ K♥ K♦ 2♣"
+    assert str(Meld("9h 7h 8h 2c")) == "7♥ 8♥ 9♥ 2♣"

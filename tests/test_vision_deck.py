@@ -11,8 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-cv2 = pytest.importorskip("cv2", reason="needs the vision extra (opencv)")
-pytest.importorskip("onnxruntime", reason="needs the vision extra (onnxruntime)")
+from tests.conftest import need_module
+
+cv2 = need_module("cv2", "needs the vision extra (opencv)")
+need_module("onnxruntime", "needs the vision extra (onnxruntime)")
 
 from cardscore.cards import Card, parse_cards  # noqa: E402
 from cardscore.cli import main  # noqa: E402
@@ -312,7 +314,7 @@ def test_recognize_json_keeps_its_shape_with_options_on_either_side(
 def test_the_training_export_names_the_embedding_the_shipped_models_carry(tmp_path: Path) -> None:
     """A model exported without the ``embedding`` output (as torch writes it) gets the same
     second output the shipped files carry: the penultimate layer, unchanged logits."""
-    onnx = pytest.importorskip("onnx", reason="the train extra exports models")
+    onnx = need_module("onnx", "the train extra exports models")
     import onnxruntime as ort
 
     from cardscore.vision.train.__main__ import add_embedding_output

@@ -15,6 +15,7 @@ from cardscore.errors import (
     ImpossibleTableError,
     InvalidCardError,
     InvalidNotationError,
+    Problem,
 )
 from cardscore.registry import games, get_game
 
@@ -28,6 +29,7 @@ __all__ = [
     "ImpossibleTableError",
     "InvalidCardError",
     "InvalidNotationError",
+    "Problem",
     "Rank",
     "Suit",
     "Term",

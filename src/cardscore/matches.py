@@ -12,10 +12,13 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
-__all__ = ["Match", "sole_leader"]
+from cardscore.errors import CardscoreError, Problem
+
+__all__ = ["JsonMatch", "Match", "sole_leader"]
 
 K = TypeVar("K")
 
@@ -30,6 +33,28 @@ def sole_leader(totals: Mapping[K, int], reaching: int | None = None) -> K | Non
         return None
     leaders = [key for key, total in totals.items() if total == best]
     return leaders[0] if len(leaders) == 1 else None
+
+
+class JsonMatch:
+    """What both games' matches share for JSON: ``to_json`` from ``as_dict``, and reading."""
+
+    def as_dict(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def to_json(self) -> str:
+        """The match as JSON; ``from_json`` rebuilds it (and checks every round again)."""
+        return json.dumps(self.as_dict(), ensure_ascii=False)
+
+    @staticmethod
+    def read(text: str | Mapping[str, Any]) -> Mapping[str, Any]:
+        """The match's JSON object, from its text or as already read."""
+        try:
+            data = json.loads(text) if isinstance(text, str) else text
+        except json.JSONDecodeError as error:
+            raise CardscoreError(Problem.of("not_json", error=str(error))) from None
+        if not isinstance(data, Mapping):
+            raise CardscoreError(Problem.of("match_not_object"))
+        return data
 
 
 @runtime_checkable

@@ -83,8 +83,8 @@ class Web:
     (``match_in``, with ``game: Literal[name]``: one arm of ``POST /api/matches``) and of a
     round (``round_in``: documentation; the adapter checks rounds), its match page's template
     (``match_template``, by default ``match_<name>.html``) and ``match_context``, a function
-    ``(snapshot, language) -> dict`` of what else that page shows. ``pages`` and ``api``: FastAPI routers
-    (pages; stateless API operations). ``templates``, ``static`` (served under
+    ``(snapshot, language) -> dict`` of what else that page shows. ``pages`` and ``api``:
+    FastAPI routers (pages; stateless API operations). ``templates``, ``static`` (served under
     ``/static/<name>/``) and ``i18n`` (``en.json``, ``pt_BR.json``): folders the game brings.
     """
 

@@ -335,3 +335,20 @@ def test_every_problem_code_reads_in_portuguese() -> None:
             text += ": broken data"
         values = {k: v.replace(",", ".") for k, v in values.items()}  # pt-BR thousands
         assert problem_text(text, "pt-BR") == portuguese_texts[key].format(**values), key
+
+
+def test_the_api_says_what_its_request_models_refuse_in_portuguese(client: TestClient) -> None:
+    body = {"game": "gongzhu", "players": ["A", "B", "C", "N" * 41], "limit": 5}
+    refused = client.post("/api/matches", json=body, headers=PT)
+    assert refused.status_code == 422
+    assert sorted(said(refused)) == [
+        "gongzhu.limit: deve ser no máximo -1, não 5",
+        "gongzhu.players.3: tem 41 caracteres; cabem no máximo 40: encurte",
+    ]
+    english = client.post("/api/matches", json=body)
+    assert [p["code"] for p in english.json()["problems"]] == ["invalid_request"] * 2
+    bad = client.post(
+        "/api/matches", content=b"{", headers={**PT, "Content-Type": "application/json"}
+    )
+    assert bad.status_code == 400
+    assert said(bad)[0].startswith("o corpo não é JSON válido")

@@ -83,3 +83,41 @@ def test_a_follower_sees_each_save_live_without_reloading(chromium: Any, tmp_pat
             assert page.evaluate("MATCH.version") == 4
     finally:
         server.stop()
+
+
+def test_older_rounds_page_in_and_stay_through_live_updates(chromium: Any, tmp_path: Path) -> None:
+    from cardscore.web.pages.match import SHOWN
+
+    server = Server(f"sqlite:///{tmp_path / 'paged.sqlite3'}").start()
+    try:
+        created = httpx.post(f"{server.url}/api/matches", json=GONGZHU).json()
+        rounds = SHOWN + 5
+        for version in range(1, rounds + 1):
+            piles = ["", "", "", ""]
+            piles[version % 4] = ALL
+            saved = httpx.post(
+                f"{server.url}/api/matches/{created['id']}/rounds",
+                json={"version": version, "round": {"piles": piles}},
+                headers=bearer(created["edit_key"]),
+            )
+            assert saved.status_code == 201, saved.text
+        reader = _phone(chromium, server.url, "pt-BR")
+        reader.goto(f"/m/{created['id']}/{created['share_key']}")
+        reader.evaluate("window.stayed = true")
+        assert reader.locator("details.round").count() == SHOWN
+        reader.click("a.older")
+        reader.wait_for_selector('details.round[data-number="1"]')
+        assert reader.locator("details.round").count() == rounds
+        assert reader.locator("a.older").count() == 0
+        piles = [ALL, "", "", ""]
+        saved = httpx.post(
+            f"{server.url}/api/matches/{created['id']}/rounds",
+            json={"version": rounds + 1, "round": {"piles": piles}},
+            headers=bearer(created["edit_key"]),
+        )
+        assert saved.status_code == 201
+        reader.wait_for_selector(f'details.round[data-number="{rounds + 1}"]')
+        assert reader.locator("details.round").count() == rounds + 1  # the older ones stayed
+        assert reader.evaluate("window.stayed") is True
+    finally:
+        server.stop()

@@ -150,7 +150,8 @@ def test_serve_on_a_taken_port_says_so_and_never_claims_to_run(tmp_path: Path) -
     assert out.decode() == ""
     message = err.decode()
     assert f"port {port} on 127.0.0.1 is already in use" in message
-    assert f"process {os.getpid()}" in message  # who holds it, where the system says
+    if Path("/proc/net/tcp").exists():  # who holds it, where the system says
+        assert f"process {os.getpid()}" in message
     assert "running" not in message
 
 
@@ -170,7 +171,8 @@ def _alive(pid: int) -> bool:
 
 
 def test_a_killed_server_takes_its_workers_with_it(tmp_path: Path) -> None:
-    need(Path("/proc/self/task").is_dir(), "reading processes needs Linux's /proc")
+    me = os.getpid()
+    need(Path(f"/proc/{me}/task/{me}/children").exists(), "listing children needs Linux's /proc")
     server = Server(sqlite_url(tmp_path), workers=2).start()
     assert server.process is not None
     workers: set[int] = set()

@@ -240,8 +240,13 @@ def test_save_shows_progress_and_a_lost_connection_keeps_the_round(
         page.context.set_offline(False)
         page.reload()  # the round waited on the phone: it is saved once the page is back
         page.wait_for_selector("#round-form fieldset.team-entry")
-        page.wait_for_selector("#pending", state="detached", timeout=30_000)
-        page.wait_for_function(f"() => MATCH.version > {start}")
+        page.wait_for_function(
+            f"() => MATCH.version > {start}"
+            " || document.querySelector('#pending li:not([data-state=waiting])')",
+            timeout=30_000,
+        )
+        assert page.evaluate("MATCH.version") > start, page.inner_text("#pending")
+        page.wait_for_selector("#pending", state="detached")
         assert page.inner_text("#totals tbody") != before
         before = page.inner_text("#totals tbody")
         ana.locator("input.meld").first.fill("AS KS QS JS TS 9S 8S")
@@ -367,3 +372,56 @@ def test_installable_and_a_visited_page_opens_without_the_server(
         context.close()
     finally:
         live.stop()
+
+
+def test_the_camera_photo_is_downsized_before_upload_with_progress(
+    browser: Any,  # noqa: F811
+    site: dict[str, str],
+    tmp_path: Any,
+) -> None:
+    """The photo input opens the rear camera; a 12 MP photo leaves the phone at most 3,072 px
+    on its longest side, and the page says what is happening meanwhile."""
+    from cardscore.web.photos import recognizer
+
+    need(recognizer() is not None, "the photo flow needs recognition (pip install '.[vision]')")
+    import cv2
+    import numpy as np
+
+    height, width = 3000, 4000  # a 12 MP phone photo (a smooth picture: a small file)
+    ramp = np.linspace(0, 255, width, dtype=np.uint8)
+    image = np.dstack([np.tile(ramp, (height, 1))] * 3)
+    photo = tmp_path / "table.jpg"
+    cv2.imwrite(str(photo), image)
+    page = open_page(browser, site, "tranca-match", "390x844", "pt-BR")
+    try:
+        page.evaluate("() => { MATCH.photo = true; }")
+        page.evaluate("() => document.querySelector('#clear-draft').click()")  # fields anew
+        photo_input = page.locator("fieldset.team-entry input.photo").first
+        assert photo_input.get_attribute("capture") == "environment"
+        answers: list[Any] = []
+        page.on("response", lambda r: answers.append(r) if r.url.endswith("/photos") else None)
+        page.evaluate(
+            """() => {
+              window.seen = [];
+              const box = document.getElementById("messages");
+              new MutationObserver(() => window.seen.push(box.innerText))
+                .observe(box, { childList: true, subtree: true, characterData: true });
+            }"""
+        )
+        photo_input.set_input_files(str(photo))
+        # Recognition answers (no cards on this picture), or says it is not installed.
+        page.wait_for_function(
+            "() => window.seen.length && !/Preparando|Enviando|Lendo/.test(window.seen.at(-1))",
+            timeout=60_000,
+        )
+        said = " | ".join(page.evaluate("() => window.seen"))
+        assert "Preparando a foto" in said
+        assert "Enviando a foto" in said or "Lendo a foto" in said  # the upload's progress
+        (answer,) = answers
+        recognized = answer.json()["recognized"]
+        # What the server received, as recognition measured it.
+        size = recognized["image"]["width"], recognized["image"]["height"]
+        assert max(size) == 3072
+        assert size[0] / size[1] == pytest.approx(width / height, abs=0.01)
+    finally:
+        page.context.close()

@@ -84,7 +84,7 @@ def test_recognition_beyond_the_pool_is_told_to_come_back(
         busy = client.post("/api/photos", files=files)
         assert busy.status_code == 503
         assert busy.headers["retry-after"] == str(routes.RETRY_AFTER_S)
-        assert "try again" in busy.json()["problems"][0]
+        assert "try again" in busy.json()["problems"][0]["message"]
         release.set()
         first.join(30)
         assert answers == [200]

@@ -73,3 +73,19 @@ def test_poker_page(client: TestClient) -> None:
     )
     assert "28.71%" in odds.text
     assert "/poker" in client.get("/").text
+
+
+def test_draw_odds_refuse_the_draws_the_dealer_refuses(client: TestClient) -> None:
+    four = client.post(
+        "/api/poker/draw-odds", json={"hand": "Kh Qh Jh 2c 3c", "discard": "Qh Jh 2c 3c"}
+    )
+    assert four.status_code == 422
+    (problem,) = four.json()["problems"]
+    assert problem["code"] == "throw_four_no_ace"
+    assert (
+        problem["message"] == "four cards may be thrown only when the card kept is an ace (kept K♥)"
+    )
+    ace = client.post(
+        "/api/poker/draw-odds", json={"hand": "Ah Kd 7c 5s 3h", "discard": "Kd 7c 5s 3h"}
+    )
+    assert ace.status_code == 200

@@ -40,4 +40,4 @@ def test_migrations_and_a_match_on_postgresql(postgres_url: str) -> None:
         share = client.post(url_ + "/undo", json={"version": 3}, headers=bearer(match["share_key"]))
         assert share.status_code == 403
         undone = client.post(url_ + "/undo", json={"version": 3}, headers=bearer(match["edit_key"]))
-        assert undone.json()["totals"] == [-100, 0, 0, 0]
+        assert undone.json()["totals"] == [-100, 200, 100, 50]  # the first hand alone

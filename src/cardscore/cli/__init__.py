@@ -201,9 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         hint = f" (see '{error.ctx.command_path} --help')" if error.ctx is not None else ""
         message = error.format_message().replace("\n", " ") + hint
         return _report([Problem(message, "usage")], as_json)
-    except click.ClickException as error:
-        _error(error.format_message().replace("\n", " "))
-        return error.exit_code
+    except click.ClickException as error:  # a file click could not open, say: bad input too
+        return _report([Problem(error.format_message().replace("\n", " "), "usage")], as_json)
     except click.Abort:
         _error("aborted")
         return 130

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -18,7 +18,15 @@ if TYPE_CHECKING:  # rich is imported by the commands that print with it, not at
 
     from cardscore.breakdown import Breakdown
 
-__all__ = ["ask", "breakdown_table", "console", "echo_json", "json_default", "json_option"]
+__all__ = [
+    "ask",
+    "breakdown_table",
+    "console",
+    "echo_json",
+    "json_default",
+    "json_option",
+    "print_breakdowns",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -65,6 +73,16 @@ def console() -> Console:
     from rich.console import Console
 
     return Console(file=sys.stdout, highlight=False, soft_wrap=True)
+
+
+def print_breakdowns(named: Iterable[tuple[str, Breakdown]]) -> None:
+    """Each side's name, then its breakdown as a table; a blank line between sides."""
+    out = console()
+    for number, (name, breakdown) in enumerate(named):
+        if number:
+            out.print()
+        out.print(name, markup=False)
+        out.print(breakdown_table(breakdown))
 
 
 def breakdown_table(breakdown: Breakdown, title: str | None = None) -> Table:

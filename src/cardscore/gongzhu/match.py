@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,7 +19,7 @@ from cardscore.cards import Card
 from cardscore.errors import CardscoreError, IllegalMoveError, Problem
 from cardscore.gongzhu.rules import Rules
 from cardscore.gongzhu.scoring import PileScore, score_hand
-from cardscore.matches import sole_leader
+from cardscore.matches import JsonMatch, sole_leader
 
 __all__ = ["HandResult", "Match"]
 
@@ -42,7 +41,7 @@ class HandResult:
 
 
 @dataclass
-class Match:
+class Match(JsonMatch):
     """Hands played in order until some player's total reaches ``limit`` (default −1000).
 
     The winner is the player with the highest total when the match ends.
@@ -135,15 +134,9 @@ class Match:
             "hands": [list(hand.piles) for hand in self.hands],
         }
 
-    def to_json(self) -> str:
-        """The match as JSON; :meth:`from_json` rebuilds it (and re-checks every hand)."""
-        return json.dumps(self.as_dict(), ensure_ascii=False)
-
     @classmethod
     def from_json(cls, text: str | Mapping[str, Any]) -> Match:
-        data = json.loads(text) if isinstance(text, str) else text
-        if not isinstance(data, Mapping):
-            raise CardscoreError(Problem.of("match_not_object"))
+        data = cls.read(text)
         match = cls(
             tuple(data.get("names", ())),
             data.get("limit", DEFAULT_LIMIT),

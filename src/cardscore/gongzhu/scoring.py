@@ -22,6 +22,7 @@ from cardscore.cards import Card, Rank, Suit, check_decks, parse_cards
 from cardscore.errors import CardscoreError, ImpossibleTableError, Problem
 from cardscore.gongzhu.notation import format_pile, parse_pile
 from cardscore.gongzhu.rules import DOUBLER, GOAT, HEART_POINTS, PIG, Rules
+from cardscore.limits import MAX_PILE_TEXT
 
 __all__ = ["PileScore", "parse_piles", "score_hand", "score_pile"]
 
@@ -136,6 +137,13 @@ def parse_piles(
     """
     if len(piles) != 4:
         raise CardscoreError(Problem.of("not_four_piles", n=len(piles)))
+    too_long = [  # bounded before reading: no pile of a real hand comes near
+        Problem.of("pile_text_too_long", position=number, n=len(pile), limit=MAX_PILE_TEXT)
+        for number, pile in enumerate(piles, start=1)
+        if isinstance(pile, str) and len(pile) > MAX_PILE_TEXT
+    ]
+    if too_long:
+        raise CardscoreError(too_long)
     card_piles: list[tuple[Card, ...]] = []
     errors: list[tuple[int, CardscoreError]] = []
     for number, pile in enumerate(piles, start=1):
@@ -169,11 +177,11 @@ def parse_piles(
 
 
 def score_hand(
-    piles: Sequence[Iterable[Card] | str], rules: Rules = Rules()
+    piles: Sequence[Iterable[Card] | str], rules: Rules = Rules(), *, cards: bool = False
 ) -> tuple[PileScore, ...]:
-    """Score every player's pile of one hand, checked as :func:`parse_piles` does.
+    """Score every player's pile of one hand, read and checked as :func:`parse_piles` does.
 
     >>> [s.total for s in score_hand(["23456789TJQKA", "P", "G", "D"])]
     [200, -100, 100, 50]
     """
-    return tuple(score_pile(pile, rules) for pile in parse_piles(piles))
+    return tuple(score_pile(pile, rules) for pile in parse_piles(piles, cards=cards))

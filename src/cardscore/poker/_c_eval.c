@@ -15,6 +15,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #define NRANKS 13
 #define NCLASSES 7462
@@ -25,6 +28,12 @@
    hash), CLASS_CATEGORY and CLASS_RANKS: written by _tablegen.py when the extension is built. */
 #include "_c_eval_tables.h"
 #define NROWS (1u << ROW_SHIFT)
+/* The tables are copied at import (230 KB, microseconds) into one 2 MiB-aligned block that asks
+   for a huge page (Linux): every lookup then shares one TLB entry. Read in place from the
+   extension's mapped image, random 7-card batches ran 20-50% slower than the former tables
+   built on the heap, in separate processes. */
+static uint16_t *NONFLUSH_HEAP = NULL, *FLUSH_HEAP = NULL;
+static uint32_t *ROW_BASE_HEAP = NULL;
 
 static uint64_t CARD_KEY[52];  /* rank key + one in the card's suit nibble */
 static uint64_t CARD_MASK[52]; /* 1 << (16 * suit + rank) */
@@ -38,16 +47,16 @@ static PyObject *PTR_KEY[PTR_SLOTS];
 static int PTR_ID[PTR_SLOTS];
 
 static inline uint32_t nonflush_slot(uint32_t key) {
-    return ROW_BASE[key & (NROWS - 1)] + (key >> ROW_SHIFT);
+    return ROW_BASE_HEAP[key & (NROWS - 1)] + (key >> ROW_SHIFT);
 }
 
 static inline int rank_of_sum(uint64_t key, uint64_t mask) {
     uint64_t flush = key & FLUSH_BITS;
     if (flush) {
         int suit = (__builtin_ctzll(flush) - 35) >> 2;
-        return FLUSH[(mask >> (16 * suit)) & 0x1fff];
+        return FLUSH_HEAP[(mask >> (16 * suit)) & 0x1fff];
     }
-    return NONFLUSH[nonflush_slot((uint32_t)key)];
+    return NONFLUSH_HEAP[nonflush_slot((uint32_t)key)];
 }
 
 static inline int rank_of_ids(const uint8_t *ids, int n) {
@@ -455,7 +464,26 @@ static PyMethodDef METHODS[] = {
 
 static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_c_eval", NULL, -1, METHODS};
 
+#define TABLE_BLOCK (2u << 20)
+static int copy_tables(void) {
+    size_t need = sizeof NONFLUSH + sizeof FLUSH + sizeof ROW_BASE;
+    size_t size = need <= TABLE_BLOCK ? TABLE_BLOCK : need;
+    void *block = NULL;
+    if (posix_memalign(&block, TABLE_BLOCK, size)) return 0;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    madvise(block, size, MADV_HUGEPAGE); /* a hint: without it, 4 KiB pages */
+#endif
+    ROW_BASE_HEAP = (uint32_t *)block;
+    NONFLUSH_HEAP = (uint16_t *)((char *)block + sizeof ROW_BASE);
+    FLUSH_HEAP = NONFLUSH_HEAP + sizeof NONFLUSH / sizeof NONFLUSH[0];
+    return 1;
+}
+
 PyMODINIT_FUNC PyInit__c_eval(void) {
+    if (!copy_tables()) return PyErr_NoMemory();
+    memcpy(NONFLUSH_HEAP, NONFLUSH, sizeof NONFLUSH);
+    memcpy(FLUSH_HEAP, FLUSH, sizeof FLUSH);
+    memcpy(ROW_BASE_HEAP, ROW_BASE, sizeof ROW_BASE);
     for (int id = 0; id < 52; id++) {
         int r = id >> 2, s = id & 3;
         CARD_KEY[id] = RANK_KEY[r] + (1ull << (32 + 4 * s));

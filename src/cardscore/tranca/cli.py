@@ -11,7 +11,7 @@ import click
 from rich.table import Table
 
 from cardscore.cli.lazy import LazyGroup
-from cardscore.cli.output import breakdown_table, console, echo_json, json_option
+from cardscore.cli.output import console, echo_json, json_option, print_breakdowns
 from cardscore.errors import CardscoreError, Problem
 from cardscore.tranca.round import InvalidRoundError, Round, parse_round
 from cardscore.tranca.rules import TrancaRules
@@ -76,12 +76,7 @@ def score_command(round_file: str, edges_only: bool, as_json: bool) -> None:
     if as_json:
         echo_json(score.as_dict())
         return
-    out = console()
-    for number, team in enumerate(score.teams):
-        if number:
-            out.print()
-        out.print(team.name)
-        out.print(breakdown_table(team.breakdown))
+    print_breakdowns((team.name, team.breakdown) for team in score.teams)
 
 
 @group.command("match")

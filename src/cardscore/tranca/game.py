@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from cardscore.cards import Card, Rank, parse_card, parse_cards
-from cardscore.errors import CardscoreError, IllegalMoveError
+from cardscore.errors import CardscoreError, IllegalMoveError, Problem
 from cardscore.tranca.actions import Action, ActionKind, Move, parse_action
 from cardscore.tranca.melds import Meld, format_cards, meld_problems
 from cardscore.tranca.round import Round, parse_round
@@ -261,7 +261,7 @@ class TrancaState:
     ) -> None:
         problems: list[str] = []
         if players not in PLAYER_COUNTS:
-            raise CardscoreError(f"Tranca is played by 2, 3, 4 or 6 players, not {players!r}")
+            raise CardscoreError(Problem.of("bad_players", value=repr(players)))
         names = list(names) if names is not None else list(NAMES[:players])
         if (
             len(names) != players
@@ -484,7 +484,7 @@ class TrancaState:
 
     def _meld_reasons(self, ids: Iterable[int]) -> list[str]:
         cards = [_CARDS[i] for i in sorted(ids)]
-        return [f"{MELDS}: {p}" for p in meld_problems(cards, self._scoring)]
+        return [p.at(MELDS) for p in meld_problems(cards, self._scoring)]  # keeps their codes
 
     def _two_on_clean(self, meld: tuple[int, ...], ids: Iterable[int]) -> bool:
         return (

@@ -22,17 +22,16 @@ players, 5,000 for six); the higher total wins, and a tie for the lead plays on.
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cardscore.errors import CardscoreError, IllegalMoveError, Problem
-from cardscore.matches import sole_leader
+from cardscore.matches import JsonMatch, sole_leader
 from cardscore.tranca.round import InvalidRoundError, Round, parse_round
 from cardscore.tranca.rules import PLAYER_COUNTS, TrancaRules, target_for, team_count, team_size
 from cardscore.tranca.scoring import RoundScore, score_round
-from cardscore.tranca.stats import MatchStats, match_stats
+from cardscore.tranca.stats import MatchStats, RunningStats
 from cardscore.tranca.teams import Team
 
 __all__ = ["Match", "RoundRecord"]
@@ -56,7 +55,7 @@ class RoundRecord:
         return {"number": self.number, "scores": self.scores, "totals": self.totals}
 
 
-class Match:
+class Match(JsonMatch):
     """Rounds of Tranca between teams that keep their names and order.
 
     ``teams`` are names or :class:`Team` objects (with their players); ``target`` defaults to
@@ -79,6 +78,7 @@ class Match:
             raise CardscoreError(problems)
         self.target = target if target is not None else target_for(players)
         self._records: list[RoundRecord] = []
+        self._stats: RunningStats | None = None  # kept round by round; None: count again
 
     def _setup_problems(self, target: int | None) -> list[Problem]:
         if self.players not in PLAYER_COUNTS:
@@ -218,6 +218,8 @@ class Match:
         checked = self.verify_add_round(round_)
         record = self._record(len(self._records) + 1, checked, self.totals)
         self._records.append(record)
+        if self._stats is not None:
+            self._stats.add(checked, record.score)
         return record
 
     def _record(self, number: int, round_: Round, before: Mapping[str, int]) -> RoundRecord:
@@ -229,6 +231,7 @@ class Match:
         """Take back the last round; returns its record."""
         if not self._records:
             raise IllegalMoveError(Problem.of("no_round_to_undo"))
+        self._stats = None
         return self._records.pop()
 
     def edit_round(self, index: int, round_: Round | Mapping[str, Any]) -> RoundRecord:
@@ -245,6 +248,7 @@ class Match:
         rounds = [r.round for r in self._records]
         rounds[index] = checked
         self._records = self._replay(rounds)
+        self._stats = None
         return self._records[index]
 
     add = add_round
@@ -273,10 +277,13 @@ class Match:
     # --- statistics and JSON -------------------------------------------------------------
 
     def stats(self) -> MatchStats:
-        """Per team and per player: canastras by kind, trancas held, rounds won, going out."""
-        return match_stats(
-            self.teams, [r.round for r in self._records], [r.score for r in self._records]
-        )
+        """Per team and per player: canastras by kind, trancas held, rounds won, going out
+        (kept round by round as rounds are added)."""
+        if self._stats is None:
+            self._stats = RunningStats(self.teams)
+            for record in self._records:
+                self._stats.add(record.round, record.score)
+        return self._stats.stats()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -287,15 +294,9 @@ class Match:
             "rounds": [r.round.as_dict() for r in self._records],
         }
 
-    def to_json(self) -> str:
-        """The match as JSON; :meth:`from_json` rebuilds it (and re-checks every round)."""
-        return json.dumps(self.as_dict(), ensure_ascii=False)
-
     @classmethod
     def from_json(cls, text: str | Mapping[str, Any]) -> Match:
-        data = json.loads(text) if isinstance(text, str) else text
-        if not isinstance(data, Mapping):
-            raise CardscoreError(Problem.of("match_not_object"))
+        data = cls.read(text)
         try:
             rules = TrancaRules(**data.get("rules", {}))
             teams = [Team(t["name"], tuple(t.get("players", ()))) for t in data["teams"]]

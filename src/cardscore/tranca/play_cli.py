@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from cardscore.cli.output import breakdown_table, console, echo_json, json_option
+from cardscore.cli.output import echo_json, json_option, print_breakdowns
 from cardscore.errors import CardscoreError
 from cardscore.tranca.actions import ActionKind, Move
 from cardscore.tranca.game import NAMES, TrancaState, suit_sorted
@@ -107,12 +107,7 @@ def _table(state: TrancaState, viewer: int) -> str:
 
 
 def _print_score(score: RoundScore) -> None:
-    out = console()
-    for number, team in enumerate(score.teams):
-        if number:
-            out.print()
-        out.print(team.name)
-        out.print(breakdown_table(team.breakdown))
+    print_breakdowns((team.name, team.breakdown) for team in score.teams)
 
 
 def _save(path: str, state: TrancaState, match: Match | None, level: int, seed: int) -> None:

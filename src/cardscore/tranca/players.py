@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardscore.cards import Card
+from cardscore.errors import CardscoreError, Problem
 from cardscore.tranca.actions import Action, ActionKind
 from cardscore.tranca.game import (
     _CARDS,
@@ -174,7 +175,8 @@ class Computer:
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
-            raise ValueError(f"computer levels are 0 to 3, not {self.level!r}")
+            levels = ", ".join(map(str, sorted(LEVELS)))
+            raise CardscoreError(Problem.of("bad_level", levels=levels, level=repr(self.level)))
         self.rng = random.Random(self.seed)
 
     def choose(self, state: TrancaState) -> Action:

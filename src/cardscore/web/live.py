@@ -39,7 +39,7 @@ from sqlalchemy import Engine, Table, bindparam, select, text
 from sqlalchemy.engine import make_url
 
 from cardscore.web.models import MatchRow
-from cardscore.web.problems import PROBLEM_RESPONSES
+from cardscore.web.problems import KEYED_RESPONSES, PROBLEM_RESPONSES
 
 __all__ = [
     "CHANNEL",
@@ -253,12 +253,13 @@ async def _stream(live: Live, match_id: str, version: int) -> AsyncIterator[str]
     "/matches/{match_id}/events",
     tags=["matches"],
     responses={
+        **KEYED_RESPONSES,
         200: {
             "description": "With `Accept: text/event-stream`: server-sent events, an "
             '`event: version` (`data: {"version": n}`) now and after every change. '
             'Otherwise `{"version": n}` at once (for polling).',
             "content": {"text/event-stream": {}},
-        }
+        },
     },
 )
 async def match_events(

@@ -20,10 +20,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardscore.errors import CardscoreError
 from cardscore.limits import MAX_PROBLEM_CHARS, MAX_PROBLEMS
-from cardscore.web.i18n import choose_language
-from cardscore.web.i18n.text import problem_text
+from cardscore.web.i18n import choose_language, translator
+from cardscore.web.i18n.text import problem_text, validation_message
 
 __all__ = [
+    "KEYED_RESPONSES",
     "PROBLEM_RESPONSES",
     "Problem",
     "ProblemError",
@@ -147,17 +148,21 @@ def _location(loc: Sequence[Any]) -> str:
     return ".".join(parts) or "body"
 
 
-def validation_problems(errors: Sequence[Any]) -> tuple[int, list[str]]:
-    """Messages for Pydantic's errors; malformed JSON is a 400, the rest a 422."""
+def validation_problems(errors: Sequence[Any], language: str = "en") -> tuple[int, list[str]]:
+    """Messages for Pydantic's errors (in ``language``); malformed JSON is a 400, the rest a 422."""
     problems: list[str] = []
     status = 422
+    t = translator(language)
     for error in errors:
         if error.get("type") == "json_invalid":
             status = 400
             ctx = error.get("ctx") or {}
-            problems.append(f"the body is not valid JSON: {ctx.get('error', error.get('msg'))}")
-        else:
+            problems.append(t("problem.not_json", a=ctx.get("error", error.get("msg"))))
+        elif language == "en":
             problems.append(f"{_location(error.get('loc', ()))}: {error.get('msg')}")
+        else:
+            where = _location(error.get("loc", ()))
+            problems.append(f"{where}: {validation_message(error, language)}")
     return status, problems
 
 
@@ -192,7 +197,8 @@ def install_problem_handlers(app: FastAPI, html: HtmlRenderer | None = None) -> 
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, error: RequestValidationError) -> Response:
-        status, problems = validation_problems(error.errors())
+        language = choose_language(request.headers.get("accept-language"))
+        status, problems = validation_problems(error.errors(), language)
         return answer(request, status, problems, "invalid-request")
 
     @app.exception_handler(StarletteHTTPException)
@@ -218,3 +224,9 @@ PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
     413: _response(413, "The body is too large."),
     422: _response(422, "The request is impossible; `problems` names every reason."),
 }
+KEYED_RESPONSES: dict[int | str, dict[str, Any]] = {
+    401: _response(401, "No key was given."),
+    403: _response(403, "The key does not open this match, or only reads it."),
+    404: _response(404, "There is no such match or round."),
+}
+"""What an operation on one match, opened by its key, may answer besides its own."""

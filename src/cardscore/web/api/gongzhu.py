@@ -17,8 +17,8 @@ router = APIRouter(prefix="/api", responses=PROBLEM_RESPONSES)
 @router.post("/gongzhu/score", tags=["scoring"])
 def score_gongzhu_hand(body: GongzhuHandIn) -> dict[str, Any]:
     """Score the four piles of a Gong Zhu hand (no storage)."""
-    from cardscore.gongzhu import Rules, parse_piles, score_pile
+    from cardscore.gongzhu import Rules, score_hand
 
-    piles = parse_piles(body.piles, cards=body.notation == "cards")
     rules = Rules.from_mapping(body.rules.model_dump())
-    return {"scores": [score_pile(pile, rules).as_dict() for pile in piles]}
+    scores = score_hand(body.piles, rules, cards=body.notation == "cards")
+    return {"scores": [score.as_dict() for score in scores]}

@@ -26,7 +26,13 @@ from cardscore.web.api.schemas import (
 )
 from cardscore.web.games import WebGame, get_adapter
 from cardscore.web.photos import BusyError, RecognitionPool, recognizer
-from cardscore.web.problems import PROBLEM_RESPONSES, ProblemError, _response, problem_response
+from cardscore.web.problems import (
+    KEYED_RESPONSES,
+    PROBLEM_RESPONSES,
+    ProblemError,
+    _response,
+    problem_response,
+)
 from cardscore.web.security import check_image
 from cardscore.web.standings import standings
 from cardscore.web.store import MatchStore, Snapshot
@@ -39,13 +45,8 @@ _bearer = HTTPBearer(
     description="The match's edit key (read and write) or share key (read only).",
 )
 
-_KEYED: dict[int | str, dict[str, Any]] = {
-    401: _response(401, "No key was given."),
-    403: _response(403, "The key does not open this match, or only reads it."),
-    404: _response(404, "There is no such match or round."),
-}
 _WRITE: dict[int | str, dict[str, Any]] = {
-    **_KEYED,
+    **KEYED_RESPONSES,
     409: _response(409, "The match changed since the client's version."),
 }
 
@@ -168,7 +169,9 @@ Prefer = Annotated[
 _CHANGED = {"description": "The whole match, or with `Prefer: return=minimal` only what changed."}
 
 
-@router.get("/matches/{match_id}", tags=["matches"], responses=_KEYED, response_model=MatchOut)
+@router.get(
+    "/matches/{match_id}", tags=["matches"], responses=KEYED_RESPONSES, response_model=MatchOut
+)
 def read_match(match_id: str, store: Store, key: Key) -> Response:
     """The match with every round's score, running totals, leader, winner and statistics."""
     return _answer(store.read(match_id, key))
@@ -283,7 +286,7 @@ _PHOTO_BODY = {
 @router.post(
     "/matches/{match_id}/photos",
     tags=["photos"],
-    responses={**_KEYED, **_PHOTO_RESPONSES},
+    responses={**KEYED_RESPONSES, **_PHOTO_RESPONSES},
     response_model=PhotoOut,
     openapi_extra=_PHOTO_BODY,
 )

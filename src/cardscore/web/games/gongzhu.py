@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cardscore.errors import CardscoreError, Problem
+from cardscore.errors import CardscoreError
 from cardscore.gongzhu import Match, Rules, format_pile, parse_piles
-from cardscore.limits import MAX_PILE_TEXT
 from cardscore.web.games.base import Checked, Defaults, RoundSummary, Summary, breakdown_dict
 
 __all__ = ["GongzhuAdapter"]
@@ -26,13 +25,6 @@ def _piles(document: Mapping[str, Any]) -> list[str]:
     notation = document.get("notation", "pile")
     if notation not in ("pile", "cards"):
         raise CardscoreError(f"'notation' is 'pile' or 'cards', not {notation!r}")
-    too_long = [
-        Problem.of("pile_text_too_long", position=number, n=len(pile), limit=MAX_PILE_TEXT)
-        for number, pile in enumerate(piles, start=1)
-        if isinstance(pile, str) and len(pile) > MAX_PILE_TEXT
-    ]
-    if too_long:
-        raise CardscoreError(too_long)
     return [format_pile(p) for p in parse_piles(piles, cards=notation == "cards")]
 
 
@@ -43,10 +35,7 @@ class GongzhuAdapter(Defaults):
         players = [str(p).strip() for p in request.get("players", [])]
         limit = int(request.get("limit", -1000))
         rules = dict(request.get("rules") or {})
-        try:
-            Match(tuple(players), limit=limit)
-        except ValueError as error:
-            raise CardscoreError(str(error)) from None
+        Match(tuple(players), limit=limit)  # four names and a negative limit, or a problem
         return {"players": players, "limit": limit, "rules": rules}
 
     def check_rounds(
@@ -59,7 +48,7 @@ class GongzhuAdapter(Defaults):
                 piles = _piles(document)
                 match.play_hand(piles)
             except CardscoreError as error:
-                raise CardscoreError(f"hand {number}: {p}" for p in error.problems) from None
+                raise CardscoreError(p.at(f"hand {number}") for p in error.problems) from None
             checked.append({"piles": piles})
         return Checked(checked, self.summary(config, checked))
 

@@ -145,10 +145,7 @@ class TrancaAdapter(Defaults):
             ],
             "target": request.get("target"),
         }
-        try:
-            config["target"] = _match(config).target
-        except ValueError as error:  # CardscoreError is one; Team refuses a blank name
-            raise CardscoreError(getattr(error, "problems", None) or str(error)) from None
+        config["target"] = _match(config).target  # a bad team or target is a CardscoreError
         return config
 
     def open(self, config: Mapping[str, Any], documents: Sequence[Mapping[str, Any]]) -> Played:

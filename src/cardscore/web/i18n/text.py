@@ -27,7 +27,7 @@ Poker hands by class number (1 = royal flush … 7,462):
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardscore.web.i18n import translator
@@ -149,6 +149,7 @@ _PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"the game is over", "problem.game_over"),
         (r"a hand has 'piles': a list of four piles, one per player", "problem.four_piles"),
         (r"an unexpected error happened; it has been logged", "problem.unexpected"),
+        (r"the body is not valid JSON: (.+)", "problem.not_json"),
         (
             r"(Not Found|Method Not Allowed|Unauthorized|Forbidden|Conflict|Payload Too Large|"
             r"Content Too Large|Too Many Requests|Service Unavailable|Bad Request|"
@@ -279,6 +280,29 @@ def with_details(scored: dict[str, Any], language: str) -> dict[str, Any]:
         for b in scored.get("breakdowns", [])
     ]
     return {**scored, "breakdowns": breakdowns}
+
+
+def validation_message(error: Mapping[str, Any], language: str) -> str:
+    """What a request model's (Pydantic's) error says, in ``language``."""
+    t = translator(language)
+    kind, ctx, given = error["type"], error.get("ctx") or {}, error.get("input")
+    shown = f'"{given}"' if isinstance(given, str) else repr(given)
+    if kind in ("int_parsing", "int_type", "int_from_float"):
+        return t("form.not_whole", value=shown)
+    if kind == "string_too_long":
+        return t("form.too_long", most=ctx["max_length"], length=len(str(given)))
+    if kind == "string_too_short":
+        return t("form.empty")
+    if kind in ("greater_than_equal", "less_than_equal"):
+        bound = int(ctx.get("ge", ctx.get("le", 0)))
+        if str(given).lstrip("-").isdigit():
+            shown = number(int(str(given)), language)
+        return t(f"form.{kind}", bound=number(bound, language), value=shown)
+    if kind == "literal_error":
+        return t("form.one_of", expected=ctx.get("expected", ""), value=shown)
+    if kind == "missing":
+        return t("form.missing")
+    return str(error.get("msg", kind))
 
 
 def formatters(language: str) -> dict[str, Callable[..., str]]:

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from cardscore.errors import CardscoreError
 from cardscore.web.i18n import translator
-from cardscore.web.i18n.text import number
+from cardscore.web.i18n.text import validation_message
 from cardscore.web.pages.render import games_of, language_of, store_of
 
 __all__ = ["checked", "create_match"]
@@ -56,27 +56,6 @@ def _label(loc: tuple[Any, ...], t: Callable[..., str]) -> str:
     return ".".join(str(part) for part in loc)
 
 
-def _message(error: Mapping[str, Any], t: Callable[..., str], language: str) -> str:
-    kind, ctx, given = error["type"], error.get("ctx") or {}, error.get("input")
-    shown = f'"{given}"' if isinstance(given, str) else repr(given)
-    if kind in ("int_parsing", "int_type", "int_from_float"):
-        return t("form.not_whole", value=shown)
-    if kind == "string_too_long":
-        return t("form.too_long", most=ctx["max_length"], length=len(str(given)))
-    if kind == "string_too_short":
-        return t("form.empty")
-    if kind in ("greater_than_equal", "less_than_equal"):
-        bound = int(ctx.get("ge", ctx.get("le", 0)))
-        if str(given).lstrip("-").isdigit():
-            shown = number(int(str(given)), language)
-        return t(f"form.{kind}", bound=number(bound, language), value=shown)
-    if kind == "literal_error":
-        return t("form.one_of", expected=ctx.get("expected", ""), value=shown)
-    if kind == "missing":
-        return t("form.missing")
-    return str(error.get("msg", kind))
-
-
 def checked(
     model: type[Model], data: Mapping[str, Any], language: str
 ) -> tuple[Model | None, list[str]]:
@@ -86,7 +65,7 @@ def checked(
     except ValidationError as error:
         t = translator(language)
         return None, [
-            f"{_label(tuple(e['loc']), t)}: {_message(e, t, language)}"
+            f"{_label(tuple(e['loc']), t)}: {validation_message(e, language)}"
             for e in error.errors(include_url=False)
         ]
 

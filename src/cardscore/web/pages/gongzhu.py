@@ -22,7 +22,6 @@ def gongzhu_page(request: Request) -> HTMLResponse:
 @router.post("/gongzhu", response_class=HTMLResponse)
 async def gongzhu_score(request: Request) -> HTMLResponse:
     from cardscore.gongzhu import Rules, score_hand
-    from cardscore.web.games.gongzhu import _piles
 
     fields = await posted_form(request)
     piles = [fields.get(f"pile{i}", "") for i in range(4)]
@@ -32,7 +31,7 @@ async def gongzhu_score(request: Request) -> HTMLResponse:
         low_hearts_count_for_doubler=bool(fields.get("low_hearts_count_for_doubler")),
     )
     try:
-        scores = score_hand(_piles({"piles": piles, "notation": notation}), rules)
+        scores = score_hand(piles, rules, cards=notation == "cards")
     except CardscoreError as error:
         return render(
             request, "gongzhu.html", 422, values=fields, result=None, problems=error.problems
