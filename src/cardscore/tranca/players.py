@@ -204,8 +204,14 @@ class Computer:
         samples = 0
         while samples == 0 or time.perf_counter() < deadline:
             world = state.determinized(seat, self.rng)
-            for index, action in enumerate(candidates):
-                totals[index] += self._rollout(world, action, team)
+            values = []
+            for action in candidates:
+                if samples and time.perf_counter() > deadline:
+                    break  # out of time: a sample judged for only some candidates is dropped
+                values.append(self._rollout(world, action, team))
+            if len(values) < len(candidates):
+                break
+            totals = [t + v for t, v in zip(totals, values, strict=True)]
             samples += 1
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return candidates[best]
