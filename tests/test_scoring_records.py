@@ -100,15 +100,13 @@ def test_gongzhu_terms_by_hand(
     cards: str, rules: Rules, terms: list[tuple[str, int, str]], pile: str
 ) -> None:
     result = score_pile(parse_cards(cards), rules)
-    assert [(t.name, t.points, t.detail) for t in result.breakdown] == terms
+    assert [(t.name, t.points, t.text) for t in result.breakdown] == terms
     assert result.total == sum(points for _, points, _ in terms)
     assert result.pile == pile
-    assert result.as_dict() == {
-        "score": result.total,
-        "pile": pile,
-        "cards": [c.code for c in result.cards],
-        "breakdown": {name: points for name, points, _ in terms},
-    }
+    record = result.as_dict()
+    assert (record["total"], record["pile"]) == (result.total, pile)
+    assert record["cards"] == [c.code for c in result.cards]
+    assert [(x["term"], x["points"]) for x in record["terms"]] == [(n, p) for n, p, _ in terms]
 
 
 def test_gongzhu_scoring_cards_are_kept_hearts_first() -> None:
@@ -150,22 +148,21 @@ def test_gongzhu_hand_from_cards_and_strings() -> None:
         ("4D 5D 6D 6C 6H", {}, [("run", 3, "4♦ 5♦ 6♦"), ("set", 3, "6♥ 6♦ 6♣")]),
         ("2C 3C 5C 6C 7C", {}, [("run", 3, "5♣ 6♣ 7♣")]),  # 2-3 is too short
         ("AS 2S 3S 4S 5S 6S 7S 8S", {}, [("run", 13, "A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠")]),
-        ("", {}, []),
+        ("", {}, [("runs_and_sets", 0, "no run or set of three or more")]),
     ],
 )
 def test_crosskings_terms_by_hand(
     cards: str, kings: dict[str, str], terms: list[tuple[str, int, str]]
 ) -> None:
     result = explain(parse_cards(cards))
-    assert [(t.name, t.points, t.detail) for t in result.breakdown] == terms
+    assert [(t.name, t.points, t.text) for t in result.breakdown] == terms
     assert {k.code: c.code for k, c in result.kings} == kings
     assert result.total == sum(points for _, points, _ in terms)
-    assert result.as_dict() == {
-        "score": result.total,
-        "cards": [c.code for c in result.cards],
-        "kings": kings,
-        "terms": [{"kind": k, "points": p, "cards": d} for k, p, d in terms],
-    }
+    record = result.as_dict()
+    assert record["total"] == result.total
+    assert record["cards"] == [c.code for c in result.cards]
+    assert record["kings"] == kings
+    assert [(x["term"], x["points"]) for x in record["terms"]] == [(k, p) for k, p, _ in terms]
     assert result._repr_html_() == result.breakdown._repr_html_()
 
 

@@ -37,7 +37,7 @@ def scored(*teams: dict[str, Any]) -> RoundScore:
 
 
 def terms(score: RoundScore, name: str) -> list[tuple[str, int, str]]:
-    return [(t.name, t.points, t.detail) for t in score[name].breakdown]
+    return [(t.name, t.points, t.text) for t in score[name].breakdown]
 
 
 def test_the_seed_sample_term_by_term() -> None:
@@ -45,11 +45,11 @@ def test_the_seed_sample_term_by_term() -> None:
     assert terms(scored(US, BARE), "Us") == [
         ("table_cards", 135, "19 cards: 3 melds"),
         ("dirty_canastras", 100, "4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 2♣"),
-        ("dollar_cards", 15, "3♥ 3♦ 3♥"),
+        ("dollar_cards", 15, "3♥ 3♥ 3♦"),
         ("dollar_bonus", 300, "3 dollars × +100 with a canastra"),
         ("morto", -100, "never taken"),
         ("final_move", 100, "went out"),
-        ("hand_cards", -40, "A♠ 2♦ 9♥ 7♦"),
+        ("hand_cards", -40, "2♦ 7♦ 9♥ A♠"),
         ("trancas", -100, "3♣"),
     ]
 
@@ -133,7 +133,7 @@ def test_table_detail_counts_melds_and_piles() -> None:
     assert terms(score, "A")[:4] == [
         ("table_cards", 115, "13 cards: 2 melds, 1 pile"),
         ("clean_canastras", 200, "pile of 7 K (clean)"),
-        ("dollar_cards", 10, "3♦ 3♥"),
+        ("dollar_cards", 10, "3♥ 3♦"),
         ("dollar_bonus", 200, "2 dollars × +100 with a canastra"),
     ]
     assert terms(score, "B")[:3] == [
