@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from cardscore.errors import CardscoreError
+from cardscore.matches import sole_leader
 from cardscore.web.games.base import Checked, Defaults, RoundSummary, Summary
 from cardscore.web.pages.render import render
 from tests.toygame import hand_points
@@ -62,15 +63,15 @@ class ToyAdapter(Defaults):
             points = [hand_points(hand) for hand in document["hands"]]
             totals = [t + p for t, p in zip(totals, points, strict=True)]
             rounds.append({"number": number, "points": points, "totals": totals, "detail": {}})
-        leader = None if totals[0] == totals[1] else sides[totals.index(max(totals))]
-        over = max(totals) >= config["target"] and leader is not None
+        by_side = dict(zip(sides, totals, strict=True))
+        winner = sole_leader(by_side, reaching=config["target"])
         return {
             "sides": sides,
             "rounds": rounds,
             "totals": totals,
-            "leader": leader if rounds else None,
-            "winner": leader if over else None,
-            "over": over,
+            "leader": sole_leader(by_side) if rounds else None,
+            "winner": winner,
+            "over": winner is not None,
             "target": config["target"],
             "stats": {},
         }
