@@ -25,7 +25,9 @@ __all__ = [
     "echo_json",
     "json_default",
     "json_option",
+    "photo_options",
     "print_breakdowns",
+    "vision_reader",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -52,6 +54,44 @@ def json_option(function: F) -> F:
     return click.option(
         "--json", "as_json", is_flag=True, help="Print JSON for machines instead of text."
     )(function)
+
+
+def photo_options(what: str) -> Callable[[F], F]:
+    """``--photo PHOTO`` (reading ``what`` from a photo) and ``--deck PROFILE``, the same on every
+    command that reads cards from a photo."""
+    from pathlib import Path
+
+    def decorate(function: F) -> F:
+        deck = click.option(
+            "--deck",
+            "deck_path",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="With --photo: a deck profile (cardscore deck learn).",
+        )
+        photo = click.option(
+            "--photo",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help=f"Read {what} from a photo (vision extra).",
+        )
+        return photo(deck(function))
+
+    return decorate
+
+
+def vision_reader(name: str) -> Callable[..., Any]:
+    """The photo-reading function ``name`` of :mod:`cardscore.vision.cli`, or a clear error when
+    the vision extra is not installed."""
+    try:
+        from cardscore.vision import cli as vision_cli
+    except ImportError as missing:
+        from cardscore.errors import CardscoreError
+
+        raise CardscoreError(
+            f"--photo needs the vision extra ({missing.name} is missing): "
+            "pip install 'cardscore[vision]'"
+        ) from None
+    reader: Callable[..., Any] = getattr(vision_cli, name)
+    return reader
 
 
 def ask(text: str, default: str = "") -> str | None:

@@ -6,8 +6,15 @@ from pathlib import Path
 
 import click
 
-from cardscore.cards import Card, parse_cards
-from cardscore.cli.output import breakdown_table, console, echo_json, json_option
+from cardscore.cards import parse_cards
+from cardscore.cli.output import (
+    breakdown_table,
+    console,
+    echo_json,
+    json_option,
+    photo_options,
+    vision_reader,
+)
 from cardscore.errors import CardscoreError
 from cardscore.gongzhu.notation import parse_pile
 from cardscore.gongzhu.rules import Rules
@@ -38,13 +45,7 @@ def group() -> None:
 
 @group.command("score")
 @click.argument("pile", nargs=-1)
-@click.option(
-    "--photo",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Read the pile from a photo of the collected cards spread out (vision extra).",
-)
-@click.option("--deck", "deck_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="With --photo: a deck profile (cardscore deck learn).")  # fmt: skip
+@photo_options("the pile, the collected cards spread out")
 @click.option(
     "--cards",
     "card_codes",
@@ -74,7 +75,7 @@ def score_command(
     if (photo is None) == (not pile):
         raise CardscoreError("give the PILE or --photo PHOTO, one of the two")
     if photo is not None:
-        cards = _photo_cards(photo, deck_path)
+        cards = tuple(vision_reader("photo_cards")(photo, deck_path))
     else:
         cards = parse_cards(pile) if card_codes else parse_pile("".join(pile))
     result = score_pile(cards, rules)
@@ -86,17 +87,6 @@ def score_command(
         )
     else:
         click.echo(result.total)
-
-
-def _photo_cards(photo: Path, deck_path: Path | None) -> tuple[Card, ...]:
-    try:
-        from cardscore.vision.cli import photo_cards
-    except ImportError as missing:
-        raise CardscoreError(
-            f"--photo needs the vision extra ({missing.name} is missing): "
-            "pip install 'cardscore[vision]'"
-        ) from None
-    return tuple(photo_cards(photo, deck_path))
 
 
 @group.command("hand")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from cardscore.cards import Card, parse_cards
-from cardscore.cli.output import ask, console, echo_json, json_option
+from cardscore.cli.output import ask, console, echo_json, json_option, photo_options, vision_reader
 from cardscore.errors import CardscoreError, IllegalMoveError, Problem
 from cardscore.poker.evaluate import best_five, evaluate, showdown
 from cardscore.poker.tables import CATEGORY_RANGES, Category
@@ -52,13 +52,7 @@ def rank_command(cards: tuple[str, ...], explain: bool, as_json: bool) -> None:
 
 @group.command("compare")
 @click.argument("hands", nargs=-1)
-@click.option(
-    "--photo",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Read the hands from a photo: each player's five cards in a row (vision extra).",
-)
-@click.option("--deck", "deck_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="With --photo: a deck profile (cardscore deck learn).")  # fmt: skip
+@photo_options("the hands: each player's five cards in a row")
 @json_option
 def compare_command(
     hands: tuple[str, ...], photo: Path | None, deck_path: Path | None, as_json: bool
@@ -66,24 +60,17 @@ def compare_command(
     """Rank several HANDS (each quoted, e.g. "As Ad Kc Kd 2h") and name the winner(s)."""
     if (photo is None) == (not hands):
         raise CardscoreError("give the HANDS or --photo PHOTO, one of the two")
-    result = showdown(hands if photo is None else _photo_hands(photo, deck_path))
+    result = showdown(
+        hands
+        if photo is None
+        else [tuple(row) for row in vision_reader("photo_rows")(photo, 5, deck_path)]
+    )
     if as_json:
         echo_json(result.as_dict())
         return
     for number, (cards, rank) in enumerate(zip(result.hands, result.ranks, strict=True)):
         mark = "*" if number in result.winners else " "
         click.echo(f"{mark} {_cards_text(cards):<22} {rank.rank:>4} {rank.description}")
-
-
-def _photo_hands(photo: Path, deck_path: Path | None) -> list[tuple[Card, ...]]:
-    try:
-        from cardscore.vision.cli import photo_rows
-    except ImportError as missing:
-        raise CardscoreError(
-            f"--photo needs the vision extra ({missing.name} is missing): "
-            "pip install 'cardscore[vision]'"
-        ) from None
-    return [tuple(row) for row in photo_rows(photo, 5, deck_path)]
 
 
 @group.command("odds")
