@@ -71,7 +71,7 @@ def photo_options(what: str) -> Callable[[F], F]:
         photo = click.option(
             "--photo",
             type=click.Path(dir_okay=False, path_type=Path),
-            help=f"Read {what} from a photo (vision extra).",
+            help=f"Read {what} from a photo instead (vision extra).",
         )
         return photo(deck(function))
 

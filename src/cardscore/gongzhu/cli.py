@@ -45,7 +45,7 @@ def group() -> None:
 
 @group.command("score")
 @click.argument("pile", nargs=-1)
-@photo_options("the pile, the collected cards spread out")
+@photo_options("the pile (the collected cards spread out)")
 @click.option(
     "--cards",
     "card_codes",

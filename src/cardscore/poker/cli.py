@@ -52,7 +52,7 @@ def rank_command(cards: tuple[str, ...], explain: bool, as_json: bool) -> None:
 
 @group.command("compare")
 @click.argument("hands", nargs=-1)
-@photo_options("the hands: each player's five cards in a row")
+@photo_options("the hands (each player's five cards in a row)")
 @json_option
 def compare_command(
     hands: tuple[str, ...], photo: Path | None, deck_path: Path | None, as_json: bool
