@@ -107,6 +107,11 @@ def test_gongzhu_terms_by_hand(
     assert (record["total"], record["pile"]) == (result.total, pile)
     assert record["cards"] == [c.code for c in result.cards]
     assert [(x["term"], x["points"]) for x in record["terms"]] == [(n, p) for n, p, _ in terms]
+    # The note is what the cards alone do not say: text (never null in the JSON).
+    assert [x["note"] for x in record["terms"]] == [
+        text.removeprefix(" ".join(str(c) for c in parse_cards(" ".join(x["cards"])))).strip()
+        for x, (_, _, text) in zip(record["terms"], terms, strict=True)
+    ]
 
 
 def test_gongzhu_scoring_cards_are_kept_hearts_first() -> None:
@@ -163,6 +168,10 @@ def test_crosskings_terms_by_hand(
     assert record["cards"] == [c.code for c in result.cards]
     assert record["kings"] == kings
     assert [(x["term"], x["points"]) for x in record["terms"]] == [(k, p) for k, p, _ in terms]
+    assert [x["note"] for x in record["terms"]] == [
+        text.removeprefix(" ".join(str(c) for c in parse_cards(" ".join(x["cards"])))).strip()
+        for x, (_, _, text) in zip(record["terms"], terms, strict=True)
+    ]
     assert result._repr_html_() == result.breakdown._repr_html_()
 
 
