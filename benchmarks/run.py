@@ -11,7 +11,7 @@ Every table says where it ran: the machine, the CPUs this process may use, and t
 before and after (``os.getloadavg``) — on a busy machine absolute times inflate and ratios are
 the figures to read. Ratios come first in each row.
 
-The baseline is the code as issue 29 measured it (``BASELINE``; web: ``BASELINES``;
+The baseline is the code before the start-up work (``BASELINE``; web: ``BASELINES``;
 ``--baseline REV`` for another commit, ``--no-baseline`` for none): ``git archive`` into
 ``build/baseline-REV``, its C extensions built in place, and the same measurement run there in
 a second process. Peers come from the ``bench`` extra (``pip install -e '.[bench]'``).
@@ -44,7 +44,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 BASELINE = "c8903dd"
-"""The last commit before issue 29's start-up and interning work (the figures the issue quotes)."""
+"""The last commit before the start-up and interning work (the figures measured before it)."""
 BASELINES = {"web": "9fa6d65"}
 """Areas compared with another commit: web with the end of web session 2 (its recorded table)."""
 
@@ -223,7 +223,7 @@ def area_cli(args: argparse.Namespace) -> str:
         "included (`python -c 'from cardscore.cli import main; main()' ARGS`, as the console "
         "script runs it); wall clock and the process's own CPU time (on a busy machine the "
         "wall clock inflates, the CPU time hardly; on a quiet one they agree). *met*: "
-        "the wall clock against issue 29's target.\n\n"
+        "the wall clock against the target.\n\n"
         + table(
             [
                 "command",

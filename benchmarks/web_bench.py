@@ -5,7 +5,7 @@ Starts ``cardscore serve`` on a free 127.0.0.1 port with a fresh SQLite file, th
 from this process over keep-alive HTTP/1.1 connections (a minimal asyncio client, so the load
 generator costs little of the machine's two cores). Every scenario is bounded by a request count
 and a time limit. Saves are sent as the pages send them (``Prefer: return=minimal``: the answer
-holds the new round, totals and version), then again answered with the whole match. Prints one table; targets from issue 7 beside the figures. ``server CPU
+holds the new round, totals and version), then again answered with the whole match. Prints one table; targets beside the figures. ``server CPU
 ms/req`` (the server processes' CPU time per request, from ``/proc``) does not depend on what
 else the machine is doing: 2 cores / that figure bounds the throughput of an idle machine.
 

@@ -769,7 +769,7 @@ def _compose(cards: list[np.ndarray], table: tuple[int, int, int]) -> np.ndarray
             "train_10.jpg",
             marks=pytest.mark.xfail(
                 reason="the white-region stage merges train_10's bottom-row cards with the pale"
-                " table, so _bottom_row_cards finds 1 of the 5 cards (issue 6)",
+                " table, so _bottom_row_cards finds 1 of the 5 cards",
                 raises=AssertionError,
                 strict=True,
             ),

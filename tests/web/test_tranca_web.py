@@ -20,7 +20,7 @@ MATCH = {
     ],
     "target": 1000,
 }
-# The seed's sample made legal (issue 3): it scores 410.
+# The Tranca scoring document's sample table, made legal: it scores 410.
 SEED_TEAM = {
     "name": ANA,
     "melds": [
