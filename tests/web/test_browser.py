@@ -272,7 +272,9 @@ def test_tranca_match_typed_and_photographed_to_the_winner(page: Any, shared: Pa
     photo = shared / "data" / "real-photos" / "train_01.jpg"
     read = recognizer()
     assert read is not None
-    seen = read(photo.read_bytes())  # what recognition makes of it (its accuracy is tested elsewhere)
+    seen = read(
+        photo.read_bytes()
+    )  # what recognition makes of it (its accuracy is tested elsewhere)
 
     page.goto("/tranca/new")
     page.check("input[name=players][value='2']")
