@@ -112,9 +112,9 @@ def baseline_tree(rev: str) -> Path:
         "'script_args': ['build_ext', '--inplace', '-q']}); "
         "dist.parse_command_line(); dist.run_commands()"
     )
-    done = subprocess.run(["nice", sys.executable, "-c", build], cwd=tree, capture_output=True)
-    if done.returncode:
-        raise SystemExit(f"building {full} failed:\n{done.stderr.decode()[-3000:]}")
+    built = subprocess.run(["nice", sys.executable, "-c", build], cwd=tree, capture_output=True)
+    if built.returncode:
+        raise SystemExit(f"building {full} failed:\n{built.stderr.decode()[-3000:]}")
     done.touch()
     return tree
 
