@@ -28,7 +28,7 @@ from cardscore.vision.detect import (  # noqa: E402
     IndexHit,
     _merge,
 )
-from cardscore.vision.evaluate import read_labels, score_cards  # noqa: E402
+from cardscore.vision.evaluate import read_labels  # noqa: E402
 from cardscore.vision.image_io import MAX_PIXELS, load_image  # noqa: E402
 from cardscore.vision.layout import (  # noqa: E402
     ASPECT,
@@ -636,24 +636,24 @@ def shared() -> Path:
     return SHARED
 
 
+# The shipped models were trained on crops of these six photos, so this is a regression check
+# of every card, photo by photo, not an accuracy figure (benchmarks/RESULTS.md has those, on
+# designs the models never saw). The one card not read as labelled: train_06's label "Jd",
+# whose photo shows a J♠.
+KNOWN_MISSES: dict[str, tuple[list[str], list[str]]] = {"train_06.jpg": (["Jd"], ["Js"])}
+"""Per photo: (labelled but not read, read but not labelled), as card codes."""
+
+
 @pytest.mark.needs_shared
-def test_real_photos_precision_and_recall(
+def test_real_photos_read_as_labelled_but_for_known_misses(
     photo_results: dict[str, tuple[list[Card], list[Card]]],
 ) -> None:
-    right = reported = expected = 0
+    from collections import Counter
+
     for name, (seen, cards) in photo_results.items():
-        score = score_cards(name, seen, cards)
-        right, reported = right + score.right, reported + score.reported
-        expected += score.expected
-    assert right / reported >= PHOTO_PRECISION
-    assert right / expected >= PHOTO_RECALL
-
-
-# The project's target on the shared photos, which the shipped models reach: 65 of the 66
-# cards, precision and recall 0.985 (benchmarks/RESULTS.md). The one left is train_06's "Jd",
-# whose photo shows a Js: 64 would fall under 0.98.
-PHOTO_PRECISION = 0.98
-PHOTO_RECALL = 0.98
+        missed = sorted(c.code for c in (Counter(cards) - Counter(seen)).elements())
+        extra = sorted(c.code for c in (Counter(seen) - Counter(cards)).elements())
+        assert (missed, extra) == KNOWN_MISSES.get(name, ([], [])), name
 
 
 # --- the command line ----------------------------------------------------------------------
