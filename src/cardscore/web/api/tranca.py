@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Request
 
 from cardscore.web.api.schemas import TRANCA_ROUND_EXAMPLE
+from cardscore.web.api.tranca_play import router as play_router
 from cardscore.web.problems import PROBLEM_RESPONSES
 
 __all__ = ["router"]
@@ -27,3 +28,6 @@ def score_tranca_round(
 
     language = choose_language(request.headers.get("accept-language"))
     return with_details(score_document(body), language)
+
+
+router.include_router(play_router)  # /api/tranca/play: a round against the computer

@@ -49,3 +49,9 @@ async def tranca_create(request: Request) -> Response:
 # Players → (players in a team, teams); an unknown count is the model's to refuse.
 _TEAM_SIZES = {"2": (1, 2), "3": (1, 3), "4": (2, 2), "6": (3, 2)}
 _NAME_MAX = 40
+
+
+@router.get("/tranca/play", response_class=HTMLResponse)
+def tranca_play(request: Request) -> HTMLResponse:
+    """Play a round against the computer (the page calls ``/api/tranca/play``)."""
+    return render(request, "tranca_play.html", values={}, problems=[])
