@@ -96,7 +96,10 @@ NAMES = ("Ana", "Bia", "Caio", "Duda", "Ann", "Bo", "Cy", "Di")
 @pytest.fixture
 def pages(client: TestClient) -> dict[str, str]:
     """Every page in pt-BR, with content: name → HTML."""
-    out = {path: client.get(path, headers=PT).text for path in ("/", "/tranca/new", "/gongzhu")}
+    out = {
+        path: client.get(path, headers=PT).text
+        for path in ("/", "/tranca/new", "/tranca/play", "/gongzhu")
+    }
     out["/poker"] = client.get("/poker", headers=PT).text
     out["/crosskings"] = client.get("/crosskings", headers=PT).text
     # The API's operations are described in English, marked so (lang="en"); the rest is not.

@@ -41,6 +41,7 @@ with TestClient(app) as _client:
     _MATCH = _client.post(
         "/api/matches", json={"game": "gongzhu", "players": ["A", "B", "C", "D"]}
     ).json()
+    _GAME = _client.post("/api/tranca/play", json={"players": 2, "level": 0, "seed": 1}).json()
 _calls = itertools.count()
 
 # Not positive_data_acceptance: a round that fits the schema can still break the game's rules
@@ -68,4 +69,6 @@ def test_api_never_fails_and_keeps_its_promises(case: schemathesis.Case) -> None
     if "match_id" in (case.path_parameters or {}) and next(_calls) % 2 == 0:
         case.path_parameters["match_id"] = _MATCH["id"]
         headers = {"Authorization": f"Bearer {_MATCH['edit_key']}"}
+    if "game_id" in (case.path_parameters or {}) and next(_calls) % 2 == 0:
+        case.path_parameters["game_id"] = _GAME["id"]  # moves thrown at a real game
     case.call_and_validate(checks=CHECKS, headers=headers)
