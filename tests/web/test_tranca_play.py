@@ -16,7 +16,7 @@ from cardscore.tranca.game import TrancaState, suit_sorted
 from cardscore.web.api.tranca_play import TABLES, YOU
 from cardscore.web.games.tranca import score_document
 from tests.web.conftest import bearer, messages
-from tests.web.test_browser import browser, page  # noqa: F401  (the module's Chromium)
+from tests.web.test_browser import browser, page, shot  # noqa: F401  (the module's Chromium)
 
 
 def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -219,6 +219,13 @@ def test_playing_on_a_phone(page: Any) -> None:  # noqa: F811
     page.wait_for_function("() => document.querySelectorAll('#play-log li').length >= 4")
     assert page.locator("#play-hand button").count() == 11
     assert page.locator("#play-problems").is_hidden()
+    # After drawing, the hint names cards (a meld, an add or a discard): they come selected.
+    page.click("#play-actions button[data-action=draw]")
+    page.wait_for_function("() => document.querySelectorAll('#play-hand button').length === 12")
+    page.click("#play-actions button[data-action=hint]")
+    page.wait_for_selector("#play-hint:not([hidden])")
+    assert page.locator("#play-hand button[aria-pressed=true]").count() >= 1
+    shot(page, "tranca-play")
     width = page.evaluate(
         "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )

@@ -97,6 +97,7 @@
     if (game.top) $("play-top").append(` (${game.pile})`);
     $("play-stock").textContent = String(game.stock);
     $("play-mortos").textContent = String(game.mortos);
+    $("play-sizes").textContent = game.names.map((name, seat) => `${name} ${game.hand_sizes[seat]}`).join(" · ");
     renderTeams();
     renderHand();
     for (const button of $("play-actions").querySelectorAll("button")) {
@@ -137,12 +138,23 @@
     showProblem("");
     try {
       game = await call(`/api/tranca/play/${game.id}/act`, body);
-      selected = new Set();
+      selected = game.hint ? hintedCards(game.hint) : new Set();
     } catch (error) {
       showProblem(error.message);
       return;
     }
     render();
+  }
+
+  // The hint's cards (codes after its verb, and a meld number) come selected: one tap to follow it.
+  function hintedCards(hint) {
+    const wanted = hint.split(" ").filter((word) => /^[2-9TJQKA][shdc]$/.test(word));
+    const picked = new Set();
+    for (const code of wanted) {
+      const i = game.hand.findIndex((held, j) => held === code && !picked.has(j));
+      if (i >= 0) picked.add(i);
+    }
+    return picked;
   }
 
   const chosen = () => [...selected].sort((a, b) => a - b).map((i) => game.hand[i]);
