@@ -15,8 +15,9 @@ from cardscore.tranca.actions import parse_action
 from cardscore.tranca.game import TrancaState, suit_sorted
 from cardscore.web.api.tranca_play import TABLES, YOU
 from cardscore.web.games.tranca import score_document
-from tests.web.conftest import bearer, messages
+from tests.web.conftest import Server, bearer, messages
 from tests.web.test_browser import browser, page, shot  # noqa: F401  (the module's Chromium)
+from tests.web.test_phone import _MEASURE as MEASURE
 
 
 def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -226,7 +227,35 @@ def test_playing_on_a_phone(page: Any) -> None:  # noqa: F811
     page.wait_for_selector("#play-hint:not([hidden])")
     assert page.locator("#play-hand button[aria-pressed=true]").count() >= 1
     shot(page, "tranca-play")
-    width = page.evaluate(
-        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    measured = page.evaluate(MEASURE)
+    assert measured["scrollWidth"] <= measured["width"], measured
+    assert measured["small"] == [], measured  # every control a fingertip (44 px)
+    assert measured["wide"] == [], measured
+
+
+def test_playing_in_portuguese_on_the_smallest_phone(browser: Any, server: Server) -> None:  # noqa: F811
+    context = browser.new_context(
+        base_url=server.url, viewport={"width": 360, "height": 740}, locale="pt-BR"
     )
-    assert width[0] <= width[1], width
+    tab = context.new_page()
+    tab.set_default_timeout(15_000)
+    try:
+        tab.goto("/tranca/play")
+        tab.check("input[name=players][value='2']")
+        tab.select_option("select[name=level]", "0")
+        tab.click("#play-start")
+        tab.wait_for_selector("#play-hand button.play-card")
+        tab.click("#play-actions button[data-action=draw]")
+        tab.wait_for_function("() => document.querySelectorAll('#play-hand button').length === 12")
+        assert tab.inner_text("#play-log li >> nth=0").startswith("Você comprou ")
+        tab.click("#play-hand button >> nth=0")
+        tab.click("#play-actions button[data-action=discard]")
+        tab.wait_for_function("() => document.querySelectorAll('#play-log li').length >= 2")
+        log = tab.locator("#play-log li").all_inner_texts()
+        assert log[0].startswith("Você descartou "), log
+        assert all(" drew" not in line and " discarded" not in line for line in log), log
+        measured = tab.evaluate(MEASURE)
+        assert measured["scrollWidth"] <= measured["width"], measured
+        assert measured["small"] == [], measured
+    finally:
+        context.close()
