@@ -108,14 +108,28 @@
     const hint = $("play-hint");
     hint.hidden = !game.hint;
     hint.textContent = game.hint ? text.hint.replace("{move}", game.hint) : "";
-    $("play-log").replaceChildren(...game.log.map((line) => {
-      const li = document.createElement("li");
-      li.textContent = line;
-      return li;
-    }));
+    showLog(game.log);
     const result = $("play-result");
     result.hidden = !game.result;
     if (game.result) renderResult(game.result);
+  }
+
+  // The moves appear one by one (at once for those who ask for less motion).
+  const calm = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  let shown = 0;
+  function showLog(lines) {
+    const list = $("play-log");
+    const run = ++shown;
+    list.replaceChildren();
+    lines.forEach((line, i) => {
+      const add = () => {
+        if (run !== shown) return;  // a newer answer replaced this list
+        const li = document.createElement("li");
+        li.textContent = line;
+        list.append(li);
+      };
+      if (calm || i === 0) add(); else setTimeout(add, 250 * i);
+    });
   }
 
   function renderResult(result) {
