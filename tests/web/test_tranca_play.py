@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -94,9 +95,11 @@ def test_a_whole_round_is_played_scored_and_saved_into_a_match(
     assert again.status_code == 200
     assert [b["total"] for b in again.json()["breakdowns"]] == totals
     # After the round: no move, hint or undo past the end changes anything.
-    refused = act(client, game, action="draw")
-    assert refused.status_code == 422
-    assert messages(refused) == ["the round is over"]
+    for body in ({"action": "draw"}, {"action": "hint"}, {"action": "undo"}):
+        refused = act(client, game, **body)
+        assert refused.status_code == 422
+        assert messages(refused) == ["the round is over"]
+    assert server_state(game).is_over
     # "Save into a new match": the same two calls the page makes.
     created = client.post("/api/matches", json=result["match"])
     assert created.status_code == 201, created.text
@@ -259,3 +262,35 @@ def test_playing_in_portuguese_on_the_smallest_phone(browser: Any, server: Serve
         assert measured["small"] == [], measured
     finally:
         context.close()
+
+
+def test_a_finished_round_is_saved_into_a_match_from_the_page(page: Any, server: Server) -> None:  # noqa: F811
+    """A round played to its end over HTTP, reopened by its address (as after a reload): the
+    page shows the breakdown and "save into a new match" opens a match holding the round."""
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        view = http.post("/api/tranca/play", json={"players": 2, "level": 0, "seed": 4}).json()
+        game = view["id"]
+        while not view["over"]:
+            action = parse_action(
+                http.post(f"/api/tranca/play/{game}/act", json={"action": "hint"}).json()["hint"]
+            )
+            body = {"action": action.kind.value, "cards": [c.code for c in action.cards]}
+            view = http.post(
+                f"/api/tranca/play/{game}/act", json={**body, "meld": action.meld}
+            ).json()
+    totals = [b["total"] for b in view["result"]["breakdowns"]]
+    page.goto(f"/tranca/play#{game}")
+    page.wait_for_selector("#play-result:not([hidden])")
+    assert page.locator("#play-breakdowns h3").all_inner_texts() == [
+        f"{b['side']}: {b['total']}" for b in view["result"]["breakdowns"]
+    ]
+    assert page.locator("#play-actions button:enabled").count() == 0
+    page.click("#play-save")
+    page.wait_for_selector("#play-match:not([hidden])")
+    page.click("#play-match")
+    page.wait_for_load_state()
+    match_id = page.url.split("/m/")[1].split("/")[0]
+    key = page.url.rsplit("/", 1)[1].split("?")[0].split("#")[0]
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        match = http.get(f"/api/matches/{match_id}", headers=bearer(key)).json()
+    assert [r["points"] for r in match["rounds"]] == [totals]

@@ -160,7 +160,7 @@ def _view(key: str, game: PlayGame, language: str, hinted: Action | None = None)
         "stock": seen.stock,
         "mortos": seen.mortos,
         "actions": sorted(kinds),
-        "can_undo": any(seat == YOU for seat, _ in state.history),
+        "can_undo": not state.is_over and any(seat == YOU for seat, _ in state.history),
         "log": [_describe(state, move, t) for move in game.log],
         "hint": None if hinted is None else hinted.notation,
         "result": None,
@@ -220,14 +220,16 @@ def act(request: Request, game_id: GameId, body: Annotated[ActIn, Body()]) -> di
     reasons come back as a 422 problem), then the computer's moves until seat 1's next turn.
 
     ``hint`` answers the engine's suggestion without moving; ``undo`` takes back seat 1's last
-    move and the computer's moves after it.
+    move and the computer's moves after it. Once the round is over, every action is refused.
     """
     game = TABLES.get(game_id)
     language = _language(request)
     with game.lock:
         state = game.state
+        if state.is_over:
+            raise ProblemError(422, "the round is over")
         if body.action == "hint":
-            if state.is_over or state.to_act != YOU:
+            if state.to_act != YOU:
                 raise ProblemError(422, "there is no move of yours to hint at now")
             return _view(game_id, game, language, hint(state))
         if body.action == "undo":
@@ -237,8 +239,6 @@ def act(request: Request, game_id: GameId, body: Annotated[ActIn, Body()]) -> di
                 pass
             game.log = []
             return _view(game_id, game, language)
-        if state.is_over:
-            raise ProblemError(422, "the round is over")
         # The engine's refusals are CardscoreErrors: a 422 problem naming every reason.
         move = state.play(Action(ActionKind(body.action), parse_cards(body.cards), body.meld))
         game.log = [move]

@@ -189,8 +189,23 @@
     selected = new Set();
     $("play-match").hidden = true;
     $("play-save").disabled = false;
+    history.replaceState(null, "", `#${game.id}`);  // a reload goes on with this game
     render();
   });
+
+  // Open the game named in the address (after a reload); one this server forgot is dropped.
+  async function resume() {
+    const id = location.hash.slice(1);
+    if (!/^[\w-]{8,64}$/.test(id)) return;
+    try {
+      game = await call(`/api/tranca/play/${id}`);
+    } catch (error) {
+      history.replaceState(null, "", location.pathname);
+      return;
+    }
+    render();
+  }
+  resume();
 
   $("play-hand").addEventListener("click", (event) => {
     const button = event.target.closest("button[data-index]");
