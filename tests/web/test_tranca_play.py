@@ -133,8 +133,12 @@ def test_a_refused_move_names_the_engines_reason_and_changes_nothing(client: Tes
         assert act(client, game, **body).status_code == 422
     assert client.get(f"/api/tranca/play/{game}").json() == before
     assert server_state(game).as_dict() == record
+    pt = {"Accept-Language": "pt-BR"}
+    undo = client.post(f"/api/tranca/play/{game}/act", json={"action": "undo"}, headers=pt)
+    assert messages(undo) == ["não há jogada sua para desfazer"]
     missing = client.get("/api/tranca/play/nothing-here")
     assert missing.status_code == 404
+    assert messages(missing) == ["there is no game 'nothing-here' (it may have been dropped)"]
 
 
 def test_undo_takes_back_the_users_move_and_the_computers_after_it(client: TestClient) -> None:

@@ -85,11 +85,11 @@ class PlayTables:
                 self._games.popitem(last=False)
         return key
 
-    def get(self, key: str) -> PlayGame:
+    def get(self, key: str, language: str = "en") -> PlayGame:
         with self._lock:
             game = self._games.get(key)
             if game is None:
-                raise ProblemError(404, f"there is no game {key!r} (it may have been dropped)")
+                raise ProblemError(404, translator(language)("play.no_game", game=repr(key)))
             self._games.move_to_end(key)
             return game
 
@@ -211,7 +211,8 @@ GameId = Annotated[str, Path(max_length=64, description="The id a new game answe
 @router.get("/{game_id}", responses=_NOT_FOUND)
 def game_state(request: Request, game_id: GameId) -> dict[str, Any]:
     """Seat 1's view of the game now."""
-    return _view(game_id, TABLES.get(game_id), _language(request))
+    language = _language(request)
+    return _view(game_id, TABLES.get(game_id, language), language)
 
 
 @router.post("/{game_id}/act", responses=_NOT_FOUND)
@@ -222,19 +223,20 @@ def act(request: Request, game_id: GameId, body: Annotated[ActIn, Body()]) -> di
     ``hint`` answers the engine's suggestion without moving; ``undo`` takes back seat 1's last
     move and the computer's moves after it. Once the round is over, every action is refused.
     """
-    game = TABLES.get(game_id)
     language = _language(request)
+    t = translator(language)
+    game = TABLES.get(game_id, language)
     with game.lock:
         state = game.state
         if state.is_over:
-            raise ProblemError(422, "the round is over")
+            raise ProblemError(422, t("play.round_over"))
         if body.action == "hint":
             if state.to_act != YOU:
-                raise ProblemError(422, "there is no move of yours to hint at now")
+                raise ProblemError(422, t("play.not_your_turn"))
             return _view(game_id, game, language, hint(state))
         if body.action == "undo":
             if not any(seat == YOU for seat, _ in state.history):
-                raise ProblemError(422, "there is no move of yours to undo")
+                raise ProblemError(422, t("play.no_undo"))
             while state.undo().seat != YOU:
                 pass
             game.log = []
