@@ -56,13 +56,14 @@
         div.append(none);
       }
       team.melds.forEach((meld, m) => {
-        // The user's own team's melds are buttons: tap one to add the selected cards to it.
+        // The user's own team's melds are buttons: tap one to add the selected cards to it
+        // (or, before drawing, to take the pile onto it).
         const row = document.createElement(index === 0 ? "button" : "div");
         row.className = "play-meld";
         if (index === 0) {
           row.type = "button";
           row.dataset.meld = String(m);
-          row.disabled = !game.actions.includes("add");
+          row.disabled = !game.actions.includes("add") && !game.actions.includes("take");
         }
         const label = document.createElement("span");
         label.className = "small";
@@ -217,7 +218,9 @@
 
   $("play-teams").addEventListener("click", (event) => {
     const button = event.target.closest("button[data-meld]");
-    if (button) act({ action: "add", meld: Number(button.dataset.meld), cards: chosen() });
+    // Before drawing, a meld takes the pile onto it; after, it takes the selected cards.
+    const action = game.actions.includes("add") ? "add" : "take";
+    if (button) act({ action, meld: Number(button.dataset.meld), cards: action === "add" ? chosen() : [] });
   });
 
   $("play-actions").addEventListener("click", (event) => {
