@@ -212,7 +212,9 @@ GameId = Annotated[str, Path(max_length=64, description="The id a new game answe
 def game_state(request: Request, game_id: GameId) -> dict[str, Any]:
     """Seat 1's view of the game now."""
     language = _language(request)
-    return _view(game_id, TABLES.get(game_id, language), language)
+    game = TABLES.get(game_id, language)
+    with game.lock:  # not halfway through another request's moves
+        return _view(game_id, game, language)
 
 
 @router.post("/{game_id}/act", responses=_NOT_FOUND)
