@@ -298,3 +298,20 @@ def test_a_finished_round_is_saved_into_a_match_from_the_page(page: Any, server:
     with httpx.Client(base_url=server.url, timeout=30) as http:
         match = http.get(f"/api/matches/{match_id}", headers=bearer(key)).json()
     assert [r["points"] for r in match["rounds"]] == [totals]
+
+
+def test_the_games_kept_are_bounded_the_oldest_untouched_dropped_first() -> None:
+    from cardscore.tranca.players import computer
+    from cardscore.web.api.tranca_play import PlayGame, PlayTables
+    from cardscore.web.problems import ProblemError
+
+    tables = PlayTables(limit=2)
+    keys = [tables.add(PlayGame(TrancaState(2, seed=s), [computer(0)] * 2, 0)) for s in range(2)]
+    tables.get(keys[0])  # touched: now the newest
+    third = tables.add(PlayGame(TrancaState(2, seed=2), [computer(0)] * 2, 0))
+    assert tables.get(keys[0]).state.seed == 0
+    assert tables.get(third).state.seed == 2
+    with pytest.raises(ProblemError) as dropped:
+        tables.get(keys[1])
+    assert dropped.value.status == 404
+    assert len({*keys, third}) == 3  # random ids, never reused
