@@ -136,6 +136,10 @@ def test_a_refused_move_names_the_engines_reason_and_changes_nothing(client: Tes
     pt = {"Accept-Language": "pt-BR"}
     undo = client.post(f"/api/tranca/play/{game}/act", json={"action": "undo"}, headers=pt)
     assert messages(undo) == ["não há jogada sua para desfazer"]
+    early = client.post(
+        f"/api/tranca/play/{game}/act", json={"action": "discard", "cards": [card]}, headers=pt
+    )
+    assert messages(early) == ["vez (6): You precisa primeiro comprar do monte ou pegar o lixo"]
     missing = client.get("/api/tranca/play/nothing-here")
     assert missing.status_code == 404
     assert messages(missing) == ["there is no game 'nothing-here' (it may have been dropped)"]

@@ -82,8 +82,6 @@ _FOUR, _ACE = Rank.FOUR.index, Rank.ACE.index
 TURN = "turn (6)"
 PILE = "discard pile (4.4)"
 MELDS = "melds (4, 4.3)"
-HAND = "your hand"
-GOING_OUT = "going out (4.1)"
 HOUSE = "house rule"
 
 
@@ -450,20 +448,21 @@ class TrancaState:
         if self.phase is wanted:
             return []
         if self.phase is Phase.OVER:
-            return [f"{TURN}: the round is over"]
+            return [Problem.of("play_round_over")]
         if wanted is Phase.DRAW:
-            return [f"{TURN}: {self.names[self.to_act]} has already drawn; meld, add or discard"]
-        return [
-            f"{TURN}: {self.names[self.to_act]} must first draw from the stock or take the pile"
-        ]
+            return [Problem.of("play_already_drew", name=self.names[self.to_act])]
+        return [Problem.of("play_draw_first", name=self.names[self.to_act])]
 
     def _holding_problems(self, ids: Sequence[int]) -> list[str]:
         hand = self.hands[self.to_act]
-        problems = []
+        problems: list[str] = []
         for card, n in Counter(ids).items():
             if hand[card] < n:
-                held = "no" if not hand[card] else f"only {hand[card]}"
-                problems.append(f"{HAND}: you hold {held} {_CARDS[card]}")
+                problems.append(
+                    Problem.of("play_hold_none", card=str(_CARDS[card]))
+                    if not hand[card]
+                    else Problem.of("play_hold_only", count=hand[card], card=str(_CARDS[card]))
+                )
         return problems
 
     def _ending_problem(
@@ -476,11 +475,8 @@ class TrancaState:
         if self.morto_open(team) or canastra_after:
             return None
         if size_after == 0:
-            return f"{GOING_OUT}: emptying your hand means going out, and a team goes out only with a canastra"
-        return (
-            f"{GOING_OUT}: that leaves you one card, and discarding it would be going out, "
-            "which needs a canastra"
-        )
+            return Problem.of("play_out_empty")
+        return Problem.of("play_out_one_left")
 
     def _meld_reasons(self, ids: Iterable[int]) -> list[str]:
         cards = [_CARDS[i] for i in sorted(ids)]
