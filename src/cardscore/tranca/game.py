@@ -497,43 +497,42 @@ class TrancaState:
         if problems:
             return problems
         if not self.pile:
-            return [f"{PILE}: the discard pile is empty"]
+            return [Problem.of("play_pile_empty")]
         top = self.pile[-1]
         if top in _BLACK_THREES:
-            return [
-                f"{PILE}: {_CARDS[top]} on top is a tranca (a black 3): it fits no meld, so it blocks the pile (4.5)"
-            ]
+            return [Problem.of("play_pile_blocked", card=str(_CARDS[top]))]
         if top < 4 and not self.rules.take_two_on_top:
-            return [f"{HOUSE}: a 2 on top of the discard pile cannot be taken"]
+            return [Problem.of("play_two_on_top")]
         team = self.to_act % self.teams
         melds = self.melds[team]
         if meld is not None and ids:
-            return [f"{PILE}: lay the top card onto a meld or with cards from your hand, not both"]
+            return [Problem.of("play_take_not_both")]
         pile_rest = len(self.pile) - 1
         if meld is not None:
             if not 0 <= meld < len(melds):
-                return [f"{PILE}: your team has no meld {meld + 1} (it has {len(melds)})"]
+                return [Problem.of("play_take_no_meld", meld=meld + 1, melds=len(melds))]
             key = _sorted((*melds[meld], top))
             if not _is_meld(key, self._scoring):
                 return [
-                    f"{PILE}: {_CARDS[top]} on top does not fit meld {meld + 1}",
+                    Problem.of("play_top_does_not_fit", card=str(_CARDS[top]), meld=meld + 1),
                     *self._meld_reasons(key),
                 ]
             if self._two_on_clean(melds[meld], (top,)):
-                return [f"{HOUSE}: a clean canastra takes no 2"]
+                return [Problem.of("play_clean_no_two")]
             size_after = self.sizes[self.to_act] + pile_rest
             canastra_after = self.has_canastra(team) or len(key) >= CANASTRA_SIZE
         else:
             if len(ids) < 2:
-                return [
-                    f"{PILE}: the top card {_CARDS[top]} must be laid at once, onto one of your "
-                    "team's melds or with at least two cards from your hand"
-                ]
+                return [Problem.of("play_top_at_once", card=str(_CARDS[top]))]
             problems = self._holding_problems(ids)
             key = _sorted((*ids, top))
             if not _is_meld(key, self._scoring):
                 problems.append(
-                    f"{PILE}: {_CARDS[top]} on top makes no meld with {format_cards(_CARDS[i] for i in ids)}"
+                    Problem.of(
+                        "play_top_no_meld_with",
+                        card=str(_CARDS[top]),
+                        cards=format_cards(_CARDS[i] for i in ids),
+                    )
                 )
                 problems += self._meld_reasons(key)
             if problems:
@@ -568,15 +567,15 @@ class TrancaState:
         team = self.to_act % self.teams
         melds = self.melds[team]
         if not isinstance(meld, int) or not 0 <= meld < len(melds):
-            return [f"{MELDS}: your team has no meld {meld + 1} (it has {len(melds)})"]
+            return [Problem.of("play_add_no_meld", meld=meld + 1, melds=len(melds))]
         if not ids:
-            return [f"{MELDS}: name the cards to add to meld {meld + 1}"]
+            return [Problem.of("play_add_which", meld=meld + 1)]
         problems = self._holding_problems(ids)
         key = _sorted((*melds[meld], *ids))
         if not _is_meld(key, self._scoring):
             problems += self._meld_reasons(key)
         elif self._two_on_clean(melds[meld], ids):
-            problems.append(f"{HOUSE}: a clean canastra takes no 2")
+            problems.append(Problem.of("play_clean_no_two"))
         if problems:
             return problems
         ending = self._ending_problem(
@@ -662,7 +661,7 @@ class TrancaState:
         if kind is ActionKind.ADD:
             return self._add_problems(-1 if action.meld is None else action.meld, ids)
         if len(ids) != 1:
-            return [f"{TURN}: discard exactly one card"]
+            return [Problem.of("play_discard_one")]
         return self._discard_problems(ids[0])
 
     def _auto_take_problems(self) -> list[str]:
@@ -670,12 +669,9 @@ class TrancaState:
         if self._takes():
             return []
         problems = self._take_problems([], None)
-        if problems and not problems[0].startswith(f"{PILE}: the top card"):
+        if problems and getattr(problems[0], "code", None) != "play_top_at_once":
             return problems
-        return [
-            f"{PILE}: the top card {self.top} fits none of your team's melds and makes no meld "
-            "with two cards of your hand (or taking it would leave you no card to discard)"
-        ]
+        return [Problem.of("play_top_fits_nothing", card=str(self.top))]
 
     # -- legal actions ------------------------------------------------------------------------
 
