@@ -200,12 +200,17 @@ def tally_problems(players: int, teams: Sequence[TallyTeam], decks: int = 0) -> 
         problems.append(
             Problem.of("tally_twos_overcount", n=wilds, decks=decks, held=_TWOS_PER_DECK * decks)
         )
-    points = sum(t.table_points + t.hand_points for t in teams)
+    points = sum(_counted(t.table_points) + _counted(t.hand_points) for t in teams)
     if points > _DECK_POINTS * decks:
         problems.append(
             Problem.of("tally_points_overcount", n=points, decks=decks, held=_DECK_POINTS * decks)
         )
     return problems
+
+
+def _counted(points: int) -> int:
+    """Points as a deck could hold them (a count out of bounds is reported on its own)."""
+    return points if 0 <= points <= MAX_TALLY_POINTS else 0
 
 
 @dataclass(frozen=True, slots=True)
