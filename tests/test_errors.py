@@ -228,3 +228,22 @@ def test_an_engine_refusal_names_its_rule_in_both_languages() -> None:
     assert translate(moved, "pt-BR") == (
         "action 1 ('discard 4s'): vez (6): Ana precisa primeiro comprar do monte ou pegar o lixo"
     )
+
+
+# The vision extra's errors too, whether or not its modules are imported here.
+_ERRORS = "|".join(
+    {cls.__name__ for cls in _error_classes()} | {"ImageError", "SpreadError", "DeckProfileError"}
+)
+
+
+def test_the_library_raises_no_plain_text_problem() -> None:
+    """Outside the web app (its own issue), every raised problem is a coded ``Problem``."""
+    raised = re.compile(rf"\b(?:{_ERRORS})\(\s*\[?\s*f?[\"']")
+    plain = [
+        f"{path.relative_to(SRC)}:{text[: m.start()].count(chr(10)) + 1}"
+        for path in SRC.rglob("*.py")
+        if "web" not in path.relative_to(SRC).parts and path.name != "errors.py"
+        for text in [path.read_text(encoding="utf-8")]
+        for m in raised.finditer(text)
+    ]
+    assert not plain

@@ -147,6 +147,9 @@ def _fields(template: str) -> set[str]:
 def translate(problem: str, locale: str) -> str:
     """``problem`` said in ``locale``; English, or the message itself, where no template fits.
 
+    The place a problem was found at (``where``) stays as given, but for the rule names it
+    quotes (codes ``place_…``, like ``turn (6)``), which are said in ``locale`` too.
+
     >>> translate(Problem.of("no_round_to_undo"), "pt-BR")
     'não há rodada para desfazer'
     >>> translate("plain text", "pt-BR"), translate(Problem.of("no_round_to_undo"), "de")
