@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardscore.cards import Card, Rank
 from cardscore.cli import main
 from cardscore.errors import CardscoreError
 from cardscore.tranca import (
@@ -23,6 +24,7 @@ from cardscore.tranca import (
     read_round,
     score_round,
 )
+from tests.test_tranca_properties import VALUE, rounds
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "tranca"
 
@@ -296,3 +298,50 @@ def test_a_match_mixes_tally_and_card_rounds_with_stats() -> None:
     assert stats["Ana & Bia"].dollars == 3 + 0 + 1
     assert stats["Caio & Duda"].trancas == 3
     assert stats["Caio & Duda"].went_out == 1
+
+
+def counted_on_paper(team: dict[str, Any]) -> dict[str, Any]:
+    """A card-by-card team as a table counts it on paper (the seed's values, read here)."""
+    counts = dict.fromkeys(("clean_canastras", "dirty_canastras", "twos_canastras"), 0)
+    table = sum(VALUE[Card(c).rank] for meld in team["melds"] for c in meld)
+    for meld in team["melds"]:
+        if len(meld) >= 7:
+            twos = sum(Card(c).rank is Rank.TWO for c in meld)
+            kind = "twos" if twos == len(meld) else "dirty" if twos else "clean"
+            counts[f"{kind}_canastras"] += 1
+    for pile in team["piles"]:
+        rank = Rank(pile["pile"])
+        if rank is Rank.TWO:
+            table += 10 * pile["cards"]
+            counts["twos_canastras"] += 1
+        elif pile["clean"]:
+            table += VALUE[rank] * pile["cards"]
+            counts["clean_canastras"] += 1
+        else:
+            table += VALUE[rank] * (pile["cards"] - 1) + 10
+            counts["dirty_canastras"] += 1
+    held = [Card(c) for c in team["hand"]]
+    return {
+        "name": team["name"],
+        "table_points": table,
+        **counts,
+        "dollars": len(team["dollars"]),
+        "trancas": sum(c.rank is Rank.THREE for c in held),
+        "hand_points": sum(VALUE[c.rank] for c in held if c.rank is not Rank.THREE),
+        "took_morto": team["took_morto"],
+        "went_out": team["went_out"],
+    }
+
+
+@settings(max_examples=150, deadline=None)
+@given(rounds())
+def test_every_legal_table_counted_on_paper_is_plausible_and_scores_the_same(
+    data: dict[str, Any],
+) -> None:
+    tally = {"players": data["players"], "tally": True,
+             "teams": [counted_on_paper(t) for t in data["teams"]]}  # fmt: skip
+    by_tally = score_round(read_round(tally))
+    by_cards = score_round(parse_round(data))
+    assert by_tally.totals == by_cards.totals
+    for a, b in zip(by_tally.teams, by_cards.teams, strict=True):
+        assert a.breakdown.points() == b.breakdown.points()
