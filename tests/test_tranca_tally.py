@@ -153,6 +153,12 @@ def test_a_tally_reads_back_from_its_json() -> None:
     )
 
 
+def test_tally_false_is_a_card_round_and_anything_else_is_named() -> None:
+    cards = json.loads((EXAMPLES / "round1.json").read_text())
+    assert read_round({**cards, "tally": False}) == parse_round(cards)
+    assert codes({**cards, "tally": "yes"}) == ["unknown_key"]
+
+
 def test_the_example_tally_file_scores_from_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["tranca", "score", str(EXAMPLES / "tally" / "round1.json"), "--json"])
     out, err = capsys.readouterr()

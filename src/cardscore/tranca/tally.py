@@ -335,4 +335,6 @@ def read_round(data: Mapping[str, Any], *, rules: TrancaRules | None = None) -> 
     """
     if isinstance(data, Mapping) and data.get("tally") is True:
         return parse_tally(data, rules=rules)
+    if isinstance(data, Mapping) and data.get("tally") is False:  # said of a card round: fine
+        data = {key: value for key, value in data.items() if key != "tally"}
     return parse_round(data, rules=rules)
