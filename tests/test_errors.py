@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import pickle
+import random
 import re
 import string
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import cardscore
+from cardscore.cards import parse_cards
 from cardscore.errors import (
     CardscoreError,
     IllegalMoveError,
@@ -18,6 +21,8 @@ from cardscore.errors import (
     catalogue,
     translate,
 )
+from cardscore.tranca.actions import Action, ActionKind, parse_action
+from cardscore.tranca.game import PlayRules, TrancaState
 from cardscore.tranca.melds import InvalidMeldError
 from cardscore.tranca.round import InvalidRoundError
 
@@ -123,3 +128,122 @@ def test_plurals_in_both_languages(
     problem = Problem.of(code, **params)
     assert problem == english
     assert translate(problem, "pt-BR") == portuguese
+
+
+# -- the Tranca play engine -------------------------------------------------------------------
+
+_DEFAULT_CODES = {cls.code for cls in _error_classes()}
+
+
+def _refusals() -> list[Problem]:
+    """The problems of many refused engine actions: random tries along random rounds."""
+    found: list[Problem] = []
+
+    def attempt(act: Callable[[], object]) -> bool:
+        try:
+            act()
+        except CardscoreError as error:
+            found.extend(error.problems)
+            return False
+        return True
+
+    rng = random.Random(25)
+    for seed in range(6):
+        game = TrancaState((2, 3, 4)[seed % 3], seed=seed)
+        attempt(game.undo)
+        while not game.is_over:
+            hand = [c.code for c in game.hand(game.to_act)]
+            other = rng.choice([c.code for c in game.hand((game.to_act + 1) % game.players)])
+            a, b, c = rng.sample(hand, 3) if len(hand) >= 3 else (hand * 3)[:3]
+            for move in (
+                "draw", "take", f"take {a} {b}", f"take {a}", "take 1", "take 1 " + a,
+                f"meld {a} {b} {c}", f"meld {a} {b}", f"meld {other} {a} {b}", f"add 1 {a}",
+                f"add 9 {a}", f"discard {a} {b}", f"discard {other}", "meld", "bogus", "add x 4s",
+                "",
+            ):  # fmt: skip
+                attempt(lambda g=game, m=move: g.verify(parse_action(m)))
+            attempt(lambda g=game: g.add(0, []))
+            two = parse_cards([a, b])
+            attempt(lambda g=game, t=two: g.verify(Action(ActionKind.TAKE, t, meld=0)))
+            attempt(lambda g=game, t=two: g.verify(Action(ActionKind.DISCARD, t)))
+            game.play(rng.choice(game.legal_actions()))
+        attempt(lambda g=game: g.play("draw"))
+    attempt(lambda: PlayRules.from_dict({"edges": True, "edges_only": 1}))
+    attempt(lambda: TrancaState(4, names=["Ana", "Ana"], first=7, deck=["Ah"]))
+    attempt(lambda: TrancaState.from_dict({"game": "poker"}))
+    attempt(lambda: TrancaState.from_dict({"game": "tranca", "version": 9}))
+    attempt(lambda: TrancaState.from_dict({"game": "tranca", "version": 1}))
+    saved = TrancaState(2, seed=1).as_dict()
+    attempt(lambda: TrancaState.from_dict({**saved, "actions": [{"seat": 1, "move": "draw"}]}))
+    attempt(lambda: TrancaState.from_dict({**saved, "actions": [{"seat": 0, "move": "take"}]}))
+    attempt(lambda: TrancaState.from_dict({**saved, "actions": [7]}))
+    return found
+
+
+def _english_text(code: str) -> list[str]:
+    """The literal runs of ``code``'s English template long enough to be words, not symbols."""
+    runs = (text for text, _, _, _ in string.Formatter().parse(catalogue("en")[code]))
+    words = (re.sub(r"\"[^\"]*\"", "", run).strip(" :;,(){}…") for run in runs)  # not JSON keys
+    return [run for run in words if len(run) >= 6]
+
+
+def test_every_engine_refusal_has_its_own_code_and_reads_in_portuguese() -> None:
+    refusals = _refusals()
+    codes = {p.code for p in refusals}
+    assert {
+        "round_over", "already_drew", "draw_first", "not_held", "no_such_meld", "pile_empty",
+        "top_laid_at_once", "top_makes_no_meld", "top_fits_nothing", "discard_one",
+        "take_meld_or_cards", "add_no_cards", "nothing_to_undo", "not_a_move", "empty_move",
+        "not_a_meld_number", "unknown_house_rule", "house_rule_not_bool", "player_names",
+        "bad_first_seat", "not_a_saved_game", "save_version", "save_key_missing",
+        "save_action_seat", "save_action_shape", "meld_mixed",
+    } <= codes  # fmt: skip
+    assert not codes & _DEFAULT_CODES  # no plain-text problem left
+    places = [catalogue("en")[c] for c in catalogue("en") if c.startswith("place_")]
+    for problem in refusals:
+        said = translate(problem, "pt-BR")
+        assert said != problem, problem
+        english = [run for run in _english_text(problem.code) if run in said]
+        assert not english, (said, english)
+        where = str(problem.params.get("where", ""))
+        assert not [p for p in places if p in where.split(": ") and p in said], said
+
+
+def test_an_engine_refusal_names_its_rule_in_both_languages() -> None:
+    game = TrancaState(4, seed=1)
+    with pytest.raises(IllegalMoveError) as refused:
+        game.discard(game.hand(0)[0])
+    (problem,) = refused.value.problems
+    assert problem == "turn (6): Ana must first draw from the stock or take the pile"
+    assert problem.as_dict() == {
+        "code": "draw_first",
+        "params": {"name": "Ana", "where": "turn (6)"},
+        "message": "turn (6): Ana must first draw from the stock or take the pile",
+    }
+    assert (
+        translate(problem, "pt-BR")
+        == "vez (6): Ana precisa primeiro comprar do monte ou pegar o lixo"
+    )
+    moved = problem.at("action 1 ('discard 4s')")
+    assert translate(moved, "pt-BR") == (
+        "action 1 ('discard 4s'): vez (6): Ana precisa primeiro comprar do monte ou pegar o lixo"
+    )
+
+
+# The vision extra's errors too, whether or not its modules are imported here.
+_ERRORS = "|".join(
+    {cls.__name__ for cls in _error_classes()} | {"ImageError", "SpreadError", "DeckProfileError"}
+)
+
+
+def test_the_library_raises_no_plain_text_problem() -> None:
+    """Outside the web app (its own issue), every raised problem is a coded ``Problem``."""
+    raised = re.compile(rf"\b(?:{_ERRORS})\(\s*\[?\s*f?[\"']")
+    plain = [
+        f"{path.relative_to(SRC)}:{text[: m.start()].count(chr(10)) + 1}"
+        for path in SRC.rglob("*.py")
+        if "web" not in path.relative_to(SRC).parts and path.name != "errors.py"
+        for text in [path.read_text(encoding="utf-8")]
+        for m in raised.finditer(text)
+    ]
+    assert not plain

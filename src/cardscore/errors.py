@@ -147,6 +147,9 @@ def _fields(template: str) -> set[str]:
 def translate(problem: str, locale: str) -> str:
     """``problem`` said in ``locale``; English, or the message itself, where no template fits.
 
+    The place a problem was found at (``where``) stays as given, but for the rule names it
+    quotes (codes ``place_…``, like ``turn (6)``), which are said in ``locale`` too.
+
     >>> translate(Problem.of("no_round_to_undo"), "pt-BR")
     'não há rodada para desfazer'
     >>> translate("plain text", "pt-BR"), translate(Problem.of("no_round_to_undo"), "de")
@@ -164,7 +167,23 @@ def translate(problem: str, locale: str) -> str:
     if template is None or not _fields(template) <= values.keys():
         return str(problem)
     text = _FORMAT.format(template, **values)
-    return f"{where}: {text}" if where is not None else text
+    return f"{_place(str(where), locale)}: {text}" if where is not None else text
+
+
+@cache
+def _places(locale: str) -> Mapping[str, str]:
+    """The rule names problems are found at (codes ``place_…``): English to ``locale``."""
+    english, there = catalogue("en"), catalogue(locale)
+    return {english[c]: there[c] for c in english if c.startswith("place_") and c in there}
+
+
+def _place(where: str, locale: str) -> str:
+    """``where`` with each of its parts that is a rule name said in ``locale``.
+
+    >>> _place("action 3 ('take'): discard pile (4.4)", "pt-BR")
+    "action 3 ('take'): lixo (4.4)"
+    """
+    return ": ".join(_places(locale).get(part, part) for part in where.split(": "))
 
 
 def _snake(name: str) -> str:

@@ -24,6 +24,8 @@ __all__ = [
     "MAX_PILE_TEXT",
     "MAX_PROBLEMS",
     "MAX_PROBLEM_CHARS",
+    "MAX_TALLY_COUNT",
+    "MAX_TALLY_POINTS",
     "MAX_TEAMS",
     "round_size_problems",
 ]
@@ -37,6 +39,11 @@ MAX_MELDS_PER_TEAM = 36
 has more than a few dozen."""
 MAX_PILE_TEXT = 64
 """Characters in one Gong Zhu pile as text (13 cards in pile notation, or 52 in codes)."""
+MAX_TALLY_COUNT = 23
+"""Any count of a quick-entry (tally) team: canastras, dollars, trancas; 23 canastras of 7 cards
+already take every card of three decks."""
+MAX_TALLY_POINTS = 1260
+"""Table or hand points of a quick-entry team: three decks without their 3s hold 3 × 420."""
 MAX_PROBLEMS = 50
 """Problems an error lists; the rest are counted in one last line."""
 MAX_PROBLEM_CHARS = 500

@@ -425,3 +425,63 @@ def test_the_camera_photo_is_downsized_before_upload_with_progress(
         assert size[0] / size[1] == pytest.approx(width / height, abs=0.01)
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize(("size", "language"), [("360x740", "pt-BR"), ("390x844", "en")])
+def test_quick_entry_fits_a_phone_and_saves_a_tally_round(
+    browser: Any,  # noqa: F811
+    site: dict[str, str],
+    size: str,
+    language: str,
+) -> None:
+    """The numbers of a round counted on paper: fields for a thumb, checked, saved, scored."""
+    with httpx.Client(base_url=site["_url"]) as client:
+        made = client.post(
+            "/api/matches",
+            json={"game": "tranca", "players": 4, "target": 3000,
+                  "teams": [{"name": LONG, "players": ["Ana", "Bia"]},
+                            {"name": "Caio & Duda", "players": ["Caio", "Duda"]}]},
+        ).json()  # fmt: skip
+    width, height = VIEWPORTS[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, locale=LOCALES[language],
+        has_touch=True, is_mobile=True, device_scale_factor=2,
+    )  # fmt: skip
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        page.goto(site["_url"] + f"/m/{made['id']}/{made['edit_key']}")
+        page.click("#quick-entry")
+        page.wait_for_selector("fieldset.team-entry.tally input.tally-n")
+        assert page.locator("#picker").is_hidden()
+        measured = page.evaluate(_MEASURE)
+        folder = ARTEFACTS / "phone"
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"quick-entry-{size}-{language}.png"), full_page=True)
+        assert measured["scrollWidth"] <= measured["width"], measured["wide"]
+        assert not measured["small"], measured["small"]
+        ours, theirs = page.locator("fieldset.team-entry").all()
+        # The seed's sample table counted by hand (it scores 410), against a quiet table of 30.
+        for key, value in {"table_points": 135, "dirty_canastras": 1, "dollars": 3,
+                           "trancas": 1, "hand_points": 40}.items():  # fmt: skip
+            ours.locator(f"input[data-key={key}]").fill(str(value))
+        ours.locator("input.took-morto").uncheck()
+        ours.locator("input.went-out").check()
+        theirs.locator("input[data-key=table_points]").fill("30")
+        page.click("#save-round")
+        page.wait_for_function(
+            "() => document.querySelectorAll('#history details.round').length === 1"
+        )
+        with httpx.Client(base_url=site["_url"]) as client:
+            state = client.get(
+                f"/api/matches/{made['id']}", headers=bearer(made["share_key"])
+            ).json()
+        assert state["totals"] == [410, 30]
+        assert state["rounds"][0]["document"]["tally"] is True
+        # The next round is a quick entry again, empty.
+        assert (
+            page.locator("fieldset.team-entry.tally input[data-key=dollars]").first.input_value()
+            == ""
+        )
+    finally:
+        context.close()

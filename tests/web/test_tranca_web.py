@@ -367,3 +367,88 @@ def test_standings_refuse_a_bad_request_with_a_problem(client: TestClient, body:
     response = client.post("/api/standings", json=body)
     assert response.status_code == 422
     assert response.headers["content-type"] == "application/problem+json"
+
+
+def tally_side(name: str, **numbers: Any) -> dict[str, Any]:
+    return {"name": name, "took_morto": True, "went_out": False, **numbers}
+
+
+# The seed's sample table (SEED_TEAM, QUIET) counted by hand: 4-9♥+2♣ 50 (dirty), 4-9♠ 40,
+# 5-9♣+2♦ 45; hand A♠ 2♦ 9♥ 7♦ 40 and a tranca; K♠K♦K♣ 30.
+SEED_TALLY = {
+    "tally": True,
+    "teams": [
+        tally_side(
+            ANA,
+            table_points=135,
+            dirty_canastras=1,
+            dollars=3,
+            trancas=1,
+            hand_points=40,
+            took_morto=False,
+            went_out=True,
+        ),
+        tally_side(CAIO, table_points=30),
+    ],
+}
+
+
+def test_a_match_mixes_quick_entry_and_card_rounds(
+    client: TestClient, match: dict[str, Any]
+) -> None:
+    scored = client.post("/api/tranca/score", json={"players": 4, **SEED_TALLY})
+    assert scored.status_code == 200, scored.text
+    by_cards = client.post("/api/tranca/score", json={"players": 4, "teams": [SEED_TEAM, QUIET]})
+    assert [t["total"] for t in scored.json()["teams"]] == [410, 30]
+    assert [t["total"] for t in by_cards.json()["teams"]] == [410, 30]
+    first = post_round(client, match, 1, {"teams": [SEED_TEAM, QUIET]})
+    assert first.status_code == 201, first.text
+    second = post_round(client, match, 2, SEED_TALLY)
+    assert second.status_code == 201, second.text
+    state = second.json()
+    assert [r["points"] for r in state["rounds"]] == [[410, 30], [410, 30]]
+    assert state["totals"] == [820, 60]
+    assert state["rounds"][1]["document"]["tally"] is True
+    stats = {t["name"]: t for t in state["stats"]["teams"]}
+    assert stats[ANA]["dirty_canastras"] == 2
+    assert stats[ANA]["trancas"] == 2
+    # A card round can be edited into a tally and back; the totals follow.
+    quick = {
+        "tally": True,
+        "teams": [
+            tally_side(ANA),
+            tally_side(CAIO, table_points=35, clean_canastras=1, went_out=True),
+        ],
+    }
+    edited = client.put(
+        f"/api/matches/{match['id']}/rounds/1",
+        json={"version": 3, "round": quick},
+        headers=bearer(match["edit_key"]),
+    )
+    assert edited.status_code == 200, edited.text
+    assert edited.json()["totals"] == [410, 30 + 335]
+    page = client.get(match["edit_url"])
+    assert page.status_code == 200
+    assert 'id="quick-entry"' in page.text
+
+
+def test_an_implausible_tally_is_refused_whole_in_either_language(
+    client: TestClient, match: dict[str, Any]
+) -> None:
+    bad = {
+        "tally": True,
+        "teams": [tally_side(ANA, table_points=12, dollars=5), tally_side(CAIO, went_out=True)],
+    }
+    response = post_round(client, match, 1, bad)
+    assert response.status_code == 422
+    codes = [p["code"] for p in response.json()["problems"]]
+    assert codes == ["tally_points_step", "out_without_canastra", "tally_dollars_overcount"]
+    portuguese = client.post(
+        f"/api/matches/{match['id']}/rounds",
+        json={"version": 1, "round": bad},
+        headers={**bearer(match["edit_key"]), "Accept-Language": "pt-BR"},
+    )
+    messages = [p["message"] for p in portuguese.json()["problems"]]
+    assert any("múltiplo de 5" in m for m in messages)
+    state = client.get(f"/api/matches/{match['id']}", headers=bearer(match["share_key"]))
+    assert state.json()["rounds"] == []

@@ -161,10 +161,7 @@ def _vision_command(name: str) -> click.Command:
         )
         @click.argument("args", nargs=-1, type=click.UNPROCESSED)
         def unavailable(args: tuple[str, ...]) -> None:
-            raise CardscoreError(
-                f"recognition needs the vision extra ({reason} is missing): "
-                "pip install 'cardscore[vision]'"
-            )
+            raise CardscoreError(Problem.of("recognition_needs_vision", module=reason))
 
         return unavailable
     return recognize_command if name == "recognize" else deck_group

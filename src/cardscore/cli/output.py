@@ -84,12 +84,9 @@ def vision_reader(name: str) -> Callable[..., Any]:
     try:
         from cardscore.vision import cli as vision_cli
     except ImportError as missing:
-        from cardscore.errors import CardscoreError
+        from cardscore.errors import CardscoreError, Problem
 
-        raise CardscoreError(
-            f"--photo needs the vision extra ({missing.name} is missing): "
-            "pip install 'cardscore[vision]'"
-        ) from None
+        raise CardscoreError(Problem.of("photo_needs_vision", module=str(missing.name))) from None
     reader: Callable[..., Any] = getattr(vision_cli, name)
     return reader
 

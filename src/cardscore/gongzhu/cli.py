@@ -15,7 +15,7 @@ from cardscore.cli.output import (
     photo_options,
     vision_reader,
 )
-from cardscore.errors import CardscoreError
+from cardscore.errors import CardscoreError, Problem
 from cardscore.gongzhu.notation import parse_pile
 from cardscore.gongzhu.rules import Rules
 from cardscore.gongzhu.scoring import score_hand, score_pile
@@ -73,7 +73,7 @@ def score_command(
     """
     rules = Rules(pig_plus_with_all_hearts, low_hearts_count_for_doubler)
     if (photo is None) == (not pile):
-        raise CardscoreError("give the PILE or --photo PHOTO, one of the two")
+        raise CardscoreError(Problem.of("pile_or_photo"))
     if photo is not None:
         cards = tuple(vision_reader("photo_cards")(photo, deck_path))
     else:

@@ -59,7 +59,7 @@ def compare_command(
 ) -> None:
     """Rank several HANDS (each quoted, e.g. "As Ad Kc Kd 2h") and name the winner(s)."""
     if (photo is None) == (not hands):
-        raise CardscoreError("give the HANDS or --photo PHOTO, one of the two")
+        raise CardscoreError(Problem.of("hands_or_photo"))
     result = showdown(
         hands
         if photo is None

@@ -244,4 +244,4 @@ class HandTracker:
         places += [info["cards"] for info in self.players.values()]
         every = [card for place in places for card in place]
         if sorted(every) != list(full_deck()):
-            raise ImpossibleTableError("the tracker lost or duplicated a card")
+            raise ImpossibleTableError(Problem.of("tracker_lost_card"))

@@ -26,6 +26,7 @@ from cardscore.tranca.piles import Pile
 from cardscore.tranca.round import InvalidRoundError, Round, parse_round
 from cardscore.tranca.rules import TrancaRules, card_points
 from cardscore.tranca.scoring import TERMS, RoundScore, TeamScore, score_round
+from cardscore.tranca.tally import TallyRound, TallyTeam, parse_tally, read_round
 from cardscore.tranca.teams import Team, TeamRound
 
 # Matches, statistics and play load on first use: scoring one round needs none of them.
@@ -60,6 +61,8 @@ __all__ = [
     "Round",
     "RoundRecord",
     "RoundScore",
+    "TallyRound",
+    "TallyTeam",
     "Team",
     "TeamRound",
     "TeamScore",
@@ -70,5 +73,7 @@ __all__ = [
     "computer",
     "meld_problems",
     "parse_round",
+    "parse_tally",
+    "read_round",
     "score_round",
 ]

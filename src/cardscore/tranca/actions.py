@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from cardscore.cards import Card, parse_cards
-from cardscore.errors import InvalidNotationError
+from cardscore.errors import InvalidNotationError, Problem
 
 __all__ = ["Action", "ActionKind", "Move", "parse_action"]
 
@@ -84,15 +84,9 @@ class Move:
     round_over: bool = False
 
 
-_USAGE = (
-    "expected draw, take, take <cards>, take <meld number>, meld <cards>, "
-    "add <meld number> <cards> or discard <card>"
-)
-
-
 def _meld_number(token: str, text: str) -> int:
     if not token.isdigit() or int(token) < 1:
-        raise InvalidNotationError(f"{text!r}: {token!r} is not a meld number (1, 2, …)")
+        raise InvalidNotationError(Problem.of("not_a_meld_number", text=text, token=token))
     return int(token) - 1
 
 
@@ -100,7 +94,7 @@ def parse_action(text: str) -> Action:
     """Read a move in the short notation (cards in any notation :func:`parse_cards` reads)."""
     words = text.split()
     if not words:
-        raise InvalidNotationError(f"an empty move: {_USAGE}")
+        raise InvalidNotationError(Problem.of("empty_move"))
     verb, rest = words[0].lower(), words[1:]
     if verb == "draw" and not rest:
         return Action(ActionKind.DRAW)
@@ -114,4 +108,4 @@ def parse_action(text: str) -> Action:
         return Action(ActionKind.ADD, parse_cards(rest[1:]), _meld_number(rest[0], text))
     if verb == "discard" and len(rest) == 1:
         return Action(ActionKind.DISCARD, parse_cards(rest))
-    raise InvalidNotationError(f"{text!r} is not a move: {_USAGE}")
+    raise InvalidNotationError(Problem.of("not_a_move", text=text))

@@ -13,9 +13,10 @@ from rich.table import Table
 from cardscore.cli.lazy import LazyGroup
 from cardscore.cli.output import console, echo_json, json_option, print_breakdowns
 from cardscore.errors import CardscoreError, Problem
-from cardscore.tranca.round import InvalidRoundError, Round, parse_round
+from cardscore.tranca.round import InvalidRoundError, Round
 from cardscore.tranca.rules import TrancaRules
 from cardscore.tranca.scoring import score_round
+from cardscore.tranca.tally import TallyRound, read_round
 from cardscore.tranca.teams import Team
 
 if TYPE_CHECKING:
@@ -51,8 +52,8 @@ def _load(source: str) -> Any:
         ) from None
 
 
-def _read_round(source: str, rules: TrancaRules | None) -> Round:
-    return parse_round(_load(source), rules=rules)
+def _read_round(source: str, rules: TrancaRules | None) -> Round | TallyRound:
+    return read_round(_load(source), rules=rules)
 
 
 # `play` (the whole game engine) is imported only when it is called: `tranca score` stays fast.
@@ -106,7 +107,7 @@ def match_command(
 
     rules = TrancaRules(edges_only=True) if edges_only else None
     problems: list[Problem] = []
-    rounds: list[tuple[str, Round]] = []
+    rounds: list[tuple[str, Round | TallyRound]] = []
     for source in round_files:
         try:
             rounds.append((source, _read_round(source, rules)))

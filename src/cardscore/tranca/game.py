@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from cardscore.cards import Card, Rank, parse_card, parse_cards
-from cardscore.errors import CardscoreError, IllegalMoveError, Problem
+from cardscore.errors import CardscoreError, IllegalMoveError, Problem, catalogue
 from cardscore.tranca.actions import Action, ActionKind, Move, parse_action
 from cardscore.tranca.melds import Meld, format_cards, meld_problems
 from cardscore.tranca.round import Round, parse_round
@@ -78,11 +78,15 @@ _RED_THREES = frozenset({Card("3h").id, Card("3d").id})
 _BLACK_THREES = frozenset({Card("3s").id, Card("3c").id})
 _FOUR, _ACE = Rank.FOUR.index, Rank.ACE.index
 
-# Rule names quoted in every refusal, with the documents' section.
-TURN = "turn (6)"
-PILE = "discard pile (4.4)"
-MELDS = "melds (4, 4.3)"
-HOUSE = "house rule"
+# Rule names quoted in every refusal, with the documents' section (translated as places).
+TURN = catalogue()["place_turn"]
+PILE = catalogue()["place_pile"]
+MELDS = catalogue()["place_melds"]
+HAND = catalogue()["place_hand"]
+GOING_OUT = catalogue()["place_going_out"]
+HOUSE = catalogue()["place_house"]
+RULES = catalogue()["place_rules"]
+SAVED = catalogue()["place_saved_game"]
 
 
 class Phase(Enum):
@@ -122,9 +126,11 @@ class PlayRules:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> PlayRules:
         known = set(cls().as_dict())
-        problems = [f"rules: unknown house rule {k!r}" for k in data if k not in known]
+        problems = [
+            Problem.of("unknown_house_rule", rule=str(k)).at(RULES) for k in data if k not in known
+        ]
         problems += [
-            f"rules: {k} must be true or false, not {v!r}"
+            Problem.of("house_rule_not_bool", rule=k, value=repr(v)).at(RULES)
             for k, v in data.items()
             if k in known and not isinstance(v, bool)
         ]
@@ -257,7 +263,7 @@ class TrancaState:
         first: int = 0,
         deck: Sequence[str | Card] | None = None,
     ) -> None:
-        problems: list[str] = []
+        problems: list[Problem] = []
         if players not in PLAYER_COUNTS:
             raise CardscoreError(Problem.of("bad_players", value=repr(players)))
         names = list(names) if names is not None else list(NAMES[:players])
@@ -266,9 +272,9 @@ class TrancaState:
             or len(set(names)) != players
             or not all(isinstance(n, str) and n.strip() for n in names)
         ):
-            problems.append(f"give {players} different player names, not {names!r}")
+            problems.append(Problem.of("player_names", players=players, names=repr(names)))
         if not isinstance(first, int) or not 0 <= first < players:
-            problems.append(f"first must be a seat 0…{players - 1}, not {first!r}")
+            problems.append(Problem.of("bad_first_seat", last=players - 1, value=repr(first)))
         self.players = players
         self.decks = decks_for(players)
         self.teams = team_count(players)
@@ -283,7 +289,7 @@ class TrancaState:
         else:
             ids = [c.id for c in parse_cards(deck)]
             if Counter(ids) != Counter(list(range(52)) * self.decks):
-                problems.append(f"the deck must hold every card exactly {self.decks} times")
+                problems.append(Problem.of("deck_copies", decks=self.decks))
         if problems:
             raise CardscoreError(problems)
         self.deck = tuple(ids)
@@ -444,41 +450,38 @@ class TrancaState:
 
     # -- checking -----------------------------------------------------------------------------
 
-    def _phase_problem(self, wanted: Phase) -> list[str]:
+    def _phase_problem(self, wanted: Phase) -> list[Problem]:
         if self.phase is wanted:
             return []
         if self.phase is Phase.OVER:
-            return [Problem.of("play_round_over")]
-        if wanted is Phase.DRAW:
-            return [Problem.of("play_already_drew", name=self.names[self.to_act])]
-        return [Problem.of("play_draw_first", name=self.names[self.to_act])]
+            return [Problem.of("round_over").at(TURN)]
+        code = "already_drew" if wanted is Phase.DRAW else "draw_first"
+        return [Problem.of(code, name=self.names[self.to_act]).at(TURN)]
 
-    def _holding_problems(self, ids: Sequence[int]) -> list[str]:
+    def _holding_problems(self, ids: Sequence[int]) -> list[Problem]:
         hand = self.hands[self.to_act]
-        problems: list[str] = []
+        problems = []
         for card, n in Counter(ids).items():
             if hand[card] < n:
-                problems.append(
-                    Problem.of("play_hold_none", card=str(_CARDS[card]))
-                    if not hand[card]
-                    else Problem.of("play_hold_only", count=hand[card], card=str(_CARDS[card]))
-                )
+                shown = str(_CARDS[card])
+                held = hand[card]
+                found = Problem.of("held_only", n=held, card=shown) if held else None
+                problems.append((found or Problem.of("not_held", card=shown)).at(HAND))
         return problems
 
     def _ending_problem(
         self, size_after: int, canastra_after: bool, discarding: bool
-    ) -> str | None:
+    ) -> Problem | None:
         """Whether an action may leave the hand this small (it must not strand the player)."""
         if size_after >= (1 if discarding else 2):
             return None
         team = self.to_act % self.teams
         if self.morto_open(team) or canastra_after:
             return None
-        if size_after == 0:
-            return Problem.of("play_out_empty")
-        return Problem.of("play_out_one_left")
+        code = "out_emptying_hand" if size_after == 0 else "out_last_card"
+        return Problem.of(code).at(GOING_OUT)
 
-    def _meld_reasons(self, ids: Iterable[int]) -> list[str]:
+    def _meld_reasons(self, ids: Iterable[int]) -> list[Problem]:
         cards = [_CARDS[i] for i in sorted(ids)]
         return [p.at(MELDS) for p in meld_problems(cards, self._scoring)]  # keeps their codes
 
@@ -489,50 +492,47 @@ class TrancaState:
             and any(i < 4 for i in ids)
         )
 
-    def _draw_problems(self) -> list[str]:
+    def _draw_problems(self) -> list[Problem]:
         return self._phase_problem(Phase.DRAW)
 
-    def _take_problems(self, ids: Sequence[int], meld: int | None) -> list[str]:
+    def _take_problems(self, ids: Sequence[int], meld: int | None) -> list[Problem]:
         problems = self._phase_problem(Phase.DRAW)
         if problems:
             return problems
         if not self.pile:
-            return [Problem.of("play_pile_empty")]
+            return [Problem.of("pile_empty").at(PILE)]
         top = self.pile[-1]
         if top in _BLACK_THREES:
-            return [Problem.of("play_pile_blocked", card=str(_CARDS[top]))]
+            return [Problem.of("pile_blocked", card=str(_CARDS[top])).at(PILE)]
         if top < 4 and not self.rules.take_two_on_top:
-            return [Problem.of("play_two_on_top")]
+            return [Problem.of("no_two_on_top").at(HOUSE)]
         team = self.to_act % self.teams
         melds = self.melds[team]
         if meld is not None and ids:
-            return [Problem.of("play_take_not_both")]
+            return [Problem.of("take_meld_or_cards").at(PILE)]
         pile_rest = len(self.pile) - 1
         if meld is not None:
             if not 0 <= meld < len(melds):
-                return [Problem.of("play_take_no_meld", meld=meld + 1, melds=len(melds))]
+                return [Problem.of("no_such_meld", meld=meld + 1, n=len(melds)).at(PILE)]
             key = _sorted((*melds[meld], top))
             if not _is_meld(key, self._scoring):
                 return [
-                    Problem.of("play_top_does_not_fit", card=str(_CARDS[top]), meld=meld + 1),
+                    Problem.of("top_misfits", card=str(_CARDS[top]), meld=meld + 1).at(PILE),
                     *self._meld_reasons(key),
                 ]
             if self._two_on_clean(melds[meld], (top,)):
-                return [Problem.of("play_clean_no_two")]
+                return [Problem.of("clean_takes_no_two").at(HOUSE)]
             size_after = self.sizes[self.to_act] + pile_rest
             canastra_after = self.has_canastra(team) or len(key) >= CANASTRA_SIZE
         else:
             if len(ids) < 2:
-                return [Problem.of("play_top_at_once", card=str(_CARDS[top]))]
+                return [Problem.of("top_laid_at_once", card=str(_CARDS[top])).at(PILE)]
             problems = self._holding_problems(ids)
             key = _sorted((*ids, top))
             if not _is_meld(key, self._scoring):
+                shown = format_cards(_CARDS[i] for i in ids)
                 problems.append(
-                    Problem.of(
-                        "play_top_no_meld_with",
-                        card=str(_CARDS[top]),
-                        cards=format_cards(_CARDS[i] for i in ids),
-                    )
+                    Problem.of("top_makes_no_meld", card=str(_CARDS[top]), cards=shown).at(PILE)
                 )
                 problems += self._meld_reasons(key)
             if problems:
@@ -542,7 +542,7 @@ class TrancaState:
         ending = self._ending_problem(size_after, canastra_after, discarding=False)
         return [ending] if ending else []
 
-    def _meld_problems(self, ids: Sequence[int]) -> list[str]:
+    def _meld_problems(self, ids: Sequence[int]) -> list[Problem]:
         problems = self._phase_problem(Phase.PLAY)
         if problems:
             return problems
@@ -560,22 +560,22 @@ class TrancaState:
         )
         return [ending] if ending else []
 
-    def _add_problems(self, meld: int, ids: Sequence[int]) -> list[str]:
+    def _add_problems(self, meld: int, ids: Sequence[int]) -> list[Problem]:
         problems = self._phase_problem(Phase.PLAY)
         if problems:
             return problems
         team = self.to_act % self.teams
         melds = self.melds[team]
         if not isinstance(meld, int) or not 0 <= meld < len(melds):
-            return [Problem.of("play_add_no_meld", meld=meld + 1, melds=len(melds))]
+            return [Problem.of("no_such_meld", meld=meld + 1, n=len(melds)).at(MELDS)]
         if not ids:
-            return [Problem.of("play_add_which", meld=meld + 1)]
+            return [Problem.of("add_no_cards", meld=meld + 1).at(MELDS)]
         problems = self._holding_problems(ids)
         key = _sorted((*melds[meld], *ids))
         if not _is_meld(key, self._scoring):
             problems += self._meld_reasons(key)
         elif self._two_on_clean(melds[meld], ids):
-            problems.append(Problem.of("play_clean_no_two"))
+            problems.append(Problem.of("clean_takes_no_two").at(HOUSE))
         if problems:
             return problems
         ending = self._ending_problem(
@@ -585,7 +585,7 @@ class TrancaState:
         )
         return [ending] if ending else []
 
-    def _discard_problems(self, card: int) -> list[str]:
+    def _discard_problems(self, card: int) -> list[Problem]:
         problems = self._phase_problem(Phase.PLAY) or self._holding_problems((card,))
         if problems:
             return problems
@@ -600,7 +600,7 @@ class TrancaState:
         return [c.id for c in parse_cards(cards)]
 
     @staticmethod
-    def _raise(problems: list[str]) -> None:
+    def _raise(problems: list[Problem]) -> None:
         if problems:
             raise IllegalMoveError(problems)
 
@@ -647,7 +647,7 @@ class TrancaState:
         """Raise :class:`IllegalMoveError` naming every rule ``action`` breaks now."""
         self._raise(self._problems(action))
 
-    def _problems(self, action: Action) -> list[str]:
+    def _problems(self, action: Action) -> list[Problem]:
         ids = card_ids(action.cards)
         kind = action.kind
         if kind is ActionKind.DRAW:
@@ -661,17 +661,17 @@ class TrancaState:
         if kind is ActionKind.ADD:
             return self._add_problems(-1 if action.meld is None else action.meld, ids)
         if len(ids) != 1:
-            return [Problem.of("play_discard_one")]
+            return [Problem.of("discard_one").at(TURN)]
         return self._discard_problems(ids[0])
 
-    def _auto_take_problems(self) -> list[str]:
+    def _auto_take_problems(self) -> list[Problem]:
         """Why ``take`` with no cards named is refused (empty if some way of taking is legal)."""
         if self._takes():
             return []
         problems = self._take_problems([], None)
-        if problems and getattr(problems[0], "code", None) != "play_top_at_once":
+        if problems and problems[0].code != "top_laid_at_once":
             return problems
-        return [Problem.of("play_top_fits_nothing", card=str(self.top))]
+        return [Problem.of("top_fits_nothing", card=str(self.top)).at(PILE)]
 
     # -- legal actions ------------------------------------------------------------------------
 
@@ -771,7 +771,7 @@ class TrancaState:
     def undo(self) -> Move:
         """Take back the last action (an error if there is none); returns what it did."""
         if not self._undo:
-            raise IllegalMoveError(f"{TURN}: there is nothing to undo")
+            raise IllegalMoveError(Problem.of("nothing_to_undo").at(TURN))
         (
             seat,
             self.hands[seat],
@@ -946,14 +946,13 @@ class TrancaState:
     def from_dict(cls, data: Mapping[str, Any]) -> TrancaState:
         """Replay a saved game action by action (every action checked again)."""
         if not isinstance(data, Mapping) or data.get("game") != "tranca":
-            raise CardscoreError('not a saved Tranca game (expected "game": "tranca")')
+            raise CardscoreError(Problem.of("not_a_saved_game"))
         if data.get("version") != SAVE_VERSION:
-            raise CardscoreError(
-                f"saved game version {data.get('version')!r} is not {SAVE_VERSION}"
-            )
+            version = repr(data.get("version"))
+            raise CardscoreError(Problem.of("save_version", version=version, known=SAVE_VERSION))
         missing = [key for key in ("players", "deck") if key not in data]
         if missing:
-            raise CardscoreError([f"saved game: {key!r} is missing" for key in missing])
+            raise CardscoreError([Problem.of("save_key_missing", key=k).at(SAVED) for k in missing])
         state = cls(
             data["players"],
             names=data.get("names"),
@@ -965,18 +964,24 @@ class TrancaState:
         for number, entry in enumerate(data.get("actions", []), start=1):
             if not isinstance(entry, Mapping) or not isinstance(entry.get("move"), str):
                 raise CardscoreError(
-                    f'action {number}: expected {{"seat": …, "move": "…"}}, not {entry!r}'
+                    Problem.of("save_action_shape", number=number, value=repr(entry))
                 )
             seat, move = entry.get("seat"), entry["move"]
             if seat != state.to_act:
                 raise CardscoreError(
-                    f"action {number} ({move!r}) is by seat {seat}, but seat {state.to_act} is to act"
+                    Problem.of(
+                        "save_action_seat",
+                        number=number,
+                        move=move,
+                        seat=str(seat),
+                        to_act=state.to_act,
+                    )
                 )
             try:
                 state.play(move)
             except CardscoreError as error:
                 raise CardscoreError(
-                    [f"action {number} ({move!r}): {p}" for p in error.problems]
+                    [p.at(f"action {number} ({move!r})") for p in error.problems]
                 ) from None
         return state
 
@@ -992,7 +997,9 @@ class TrancaState:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as error:
-            raise CardscoreError(f"{path}: cannot read a saved game ({error})") from None
+            raise CardscoreError(
+                Problem.of("save_unreadable", error=str(error)).at(str(path))
+            ) from None
         return cls.from_dict(data)
 
     def state_dict(self) -> dict[str, Any]:

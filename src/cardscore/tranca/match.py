@@ -28,10 +28,11 @@ from typing import Any
 
 from cardscore.errors import CardscoreError, IllegalMoveError, Problem
 from cardscore.matches import JsonMatch, sole_leader
-from cardscore.tranca.round import InvalidRoundError, Round, parse_round
+from cardscore.tranca.round import InvalidRoundError, Round
 from cardscore.tranca.rules import PLAYER_COUNTS, TrancaRules, target_for, team_count, team_size
 from cardscore.tranca.scoring import RoundScore, score_round
 from cardscore.tranca.stats import MatchStats, RunningStats
+from cardscore.tranca.tally import TallyRound, read_round
 from cardscore.tranca.teams import Team
 
 __all__ = ["Match", "RoundRecord"]
@@ -43,7 +44,8 @@ class RoundRecord:
 
     number: int
     """1 for the first round."""
-    round: Round
+    round: Round | TallyRound
+    """Card by card, or a tally (quick entry)."""
     score: RoundScore
     totals: dict[str, int]
 
@@ -156,10 +158,12 @@ class Match(JsonMatch):
 
     # --- rounds --------------------------------------------------------------------------
 
-    def _as_round(self, round_: Round | Mapping[str, Any]) -> Round:
-        return round_ if isinstance(round_, Round) else parse_round(round_, rules=self.rules)
+    def _as_round(self, round_: Round | TallyRound | Mapping[str, Any]) -> Round | TallyRound:
+        if isinstance(round_, Round | TallyRound):
+            return round_
+        return read_round(round_, rules=self.rules)
 
-    def round_problems(self, round_: Round) -> list[Problem]:
+    def round_problems(self, round_: Round | TallyRound) -> list[Problem]:
         """Why ``round_`` cannot be a round of this match (empty when it can)."""
         problems = []
         if round_.players != self.players:
@@ -193,14 +197,16 @@ class Match(JsonMatch):
                 )
         return problems
 
-    def can_add_round(self, round_: Round | Mapping[str, Any]) -> bool:
+    def can_add_round(self, round_: Round | TallyRound | Mapping[str, Any]) -> bool:
         try:
             self.verify_add_round(round_)
         except CardscoreError:
             return False
         return True
 
-    def verify_add_round(self, round_: Round | Mapping[str, Any]) -> Round:
+    def verify_add_round(
+        self, round_: Round | TallyRound | Mapping[str, Any]
+    ) -> Round | TallyRound:
         """The round, checked against the match; raises with every problem otherwise."""
         if self.is_over:
             winner = self.winner or ""
@@ -213,7 +219,7 @@ class Match(JsonMatch):
             raise InvalidRoundError(problems)
         return checked
 
-    def add_round(self, round_: Round | Mapping[str, Any]) -> RoundRecord:
+    def add_round(self, round_: Round | TallyRound | Mapping[str, Any]) -> RoundRecord:
         """Score the next round and add it; returns its record."""
         checked = self.verify_add_round(round_)
         record = self._record(len(self._records) + 1, checked, self.totals)
@@ -222,7 +228,9 @@ class Match(JsonMatch):
             self._stats.add(checked, record.score)
         return record
 
-    def _record(self, number: int, round_: Round, before: Mapping[str, int]) -> RoundRecord:
+    def _record(
+        self, number: int, round_: Round | TallyRound, before: Mapping[str, int]
+    ) -> RoundRecord:
         score = score_round(round_)
         totals = {name: before[name] + score[name].total for name in self.names}
         return RoundRecord(number, round_, score, totals)
@@ -234,7 +242,7 @@ class Match(JsonMatch):
         self._stats = None
         return self._records.pop()
 
-    def edit_round(self, index: int, round_: Round | Mapping[str, Any]) -> RoundRecord:
+    def edit_round(self, index: int, round_: Round | TallyRound | Mapping[str, Any]) -> RoundRecord:
         """Replace round ``index`` (0 for the first) and recompute every total after it.
 
         An edit that would end the match before its last round is refused.
@@ -254,7 +262,7 @@ class Match(JsonMatch):
     add = add_round
     replace = edit_round
 
-    def _replay(self, rounds: Sequence[Round]) -> list[RoundRecord]:
+    def _replay(self, rounds: Sequence[Round | TallyRound]) -> list[RoundRecord]:
         records: list[RoundRecord] = []
         totals = dict.fromkeys(self.names, 0)
         for number, round_ in enumerate(rounds, start=1):
@@ -307,7 +315,7 @@ class Match(JsonMatch):
         rounds = []
         for number, raw in enumerate(data.get("rounds", []), start=1):
             try:
-                checked = parse_round(raw, rules=rules)
+                checked = read_round(raw, rules=rules)
             except CardscoreError as error:
                 problems.extend(p.at(f"round {number}") for p in error.problems)
                 continue

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from cardscore.cli.output import echo_json, json_option, print_breakdowns
-from cardscore.errors import CardscoreError
+from cardscore.errors import CardscoreError, Problem
 from cardscore.tranca.actions import ActionKind, Move
 from cardscore.tranca.game import NAMES, TrancaState, suit_sorted
 from cardscore.tranca.match import Match
@@ -126,12 +126,12 @@ def _load(path: str) -> dict[str, Any]:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as error:
-        raise CardscoreError(f"{path}: cannot read a saved game ({error})") from None
+        raise CardscoreError(Problem.of("save_unreadable", error=str(error)).at(path)) from None
     if not isinstance(data, dict) or data.get("kind") != SAVE_KIND:
-        raise CardscoreError(f"{path}: not a game saved by 'cardscore tranca play --save'")
+        raise CardscoreError(Problem.of("not_a_play_save").at(path))
     missing = [key for key in ("level", "seed", "target", "rounds", "game") if key not in data]
     if missing:
-        raise CardscoreError([f"{path}: the saved game lacks {key!r}" for key in missing])
+        raise CardscoreError([Problem.of("save_lacks", key=key).at(path) for key in missing])
     return data
 
 

@@ -51,6 +51,7 @@ from cardscore.tranca.melds import CanastraKind, Meld, card_order
 from cardscore.tranca.piles import Pile
 from cardscore.tranca.round import Round
 from cardscore.tranca.rules import DOLLAR, FINAL_MOVE, MORTO, TRANCA, card_points
+from cardscore.tranca.tally import TallyRound, TallyTeam
 from cardscore.tranca.teams import TeamRound
 
 __all__ = ["TERMS", "RoundScore", "TeamScore", "score_round", "score_team"]
@@ -135,8 +136,30 @@ def _table_detail(melds: tuple[Meld, ...], piles: tuple[Pile, ...]) -> str:
     return f"{count} card{'s' if count > 1 else ''}: {', '.join(parts)}"
 
 
-def score_team(team: TeamRound) -> TeamScore:
+def _canastra(kind: CanastraKind, detail: str = "", cards: tuple[Card, ...] = ()) -> Term:
+    return Term(_CANASTRA_TERM[kind], kind.bonus, detail, cards)
+
+
+def _dollar_bonus(n: int, has_canastra: bool) -> Term:
+    if not n:
+        return Term("dollar_bonus", 0)
+    if has_canastra:
+        return Term("dollar_bonus", DOLLAR * n, f"{_dollars(n)} × +100 with a canastra")
+    return Term("dollar_bonus", -DOLLAR * n, f"{_dollars(n)} × −100 without a canastra")
+
+
+def _morto(took_morto: bool) -> Term:
+    return Term("morto", 0, "taken") if took_morto else Term("morto", MORTO, "never taken")
+
+
+def _final_move(went_out: bool) -> Term:
+    return Term("final_move", FINAL_MOVE, "went out") if went_out else Term("final_move", 0)
+
+
+def score_team(team: TeamRound | TallyTeam) -> TeamScore:
     """One team's terms; the team's side is taken as valid (``Round`` checks it)."""
+    if isinstance(team, TallyTeam):
+        return _score_tally(team)
     terms = [
         Term(
             "table_cards",
@@ -148,28 +171,34 @@ def score_team(team: TeamRound) -> TeamScore:
         kind = canastra.canastra
         assert kind is not None  # canastras only holds melds with a kind, and piles
         if isinstance(canastra, Pile):
-            terms.append(Term(_CANASTRA_TERM[kind], kind.bonus, str(canastra)))
+            terms.append(_canastra(kind, str(canastra)))
         else:
-            terms.append(Term(_CANASTRA_TERM[kind], kind.bonus, cards=canastra.cards))
+            terms.append(_canastra(kind, cards=canastra.cards))
     dollars = team.dollars
     terms.append(Term("dollar_cards", _sum_points(dollars), cards=_sorted(dollars)))
-    n = len(dollars)
-    if not n:
-        terms.append(Term("dollar_bonus", 0))
-    elif team.has_canastra:
-        terms.append(Term("dollar_bonus", DOLLAR * n, f"{_dollars(n)} × +100 with a canastra"))
-    else:
-        terms.append(Term("dollar_bonus", -DOLLAR * n, f"{_dollars(n)} × −100 without a canastra"))
-    terms.append(
-        Term("morto", 0, "taken") if team.took_morto else Term("morto", MORTO, "never taken")
-    )
-    terms.append(
-        Term("final_move", FINAL_MOVE, "went out") if team.went_out else Term("final_move", 0)
-    )
+    terms.append(_dollar_bonus(len(dollars), team.has_canastra))
+    terms.append(_morto(team.took_morto))
+    terms.append(_final_move(team.went_out))
     held = team.hand_cards
     terms.append(Term("hand_cards", -_sum_points(held), cards=_sorted(held)))
     trancas = team.trancas
     terms.append(Term("trancas", TRANCA * len(trancas), cards=_sorted(trancas)))
+    return TeamScore(team.name, Breakdown(tuple(terms)))
+
+
+_RED_THREE = card_points(Card("3h"))
+
+
+def _score_tally(team: TallyTeam) -> TeamScore:
+    """The same terms from a team's numbers: one line per canastra, as for cards."""
+    terms = [Term("table_cards", team.table_points)]
+    terms.extend(_canastra(kind) for kind in team.canastra_kinds())
+    terms.append(Term("dollar_cards", _RED_THREE * team.dollars))
+    terms.append(_dollar_bonus(team.dollars, team.has_canastra))
+    terms.append(_morto(team.took_morto))
+    terms.append(_final_move(team.went_out))
+    terms.append(Term("hand_cards", -team.hand_points))
+    terms.append(Term("trancas", TRANCA * team.trancas))
     return TeamScore(team.name, Breakdown(tuple(terms)))
 
 
@@ -181,8 +210,8 @@ def _dollars(n: int) -> str:
     return f"{n} dollar" + ("s" if n > 1 else "")
 
 
-def score_round(round_: Round) -> RoundScore:
-    """Score every team of a checked round.
+def score_round(round_: Round | TallyRound) -> RoundScore:
+    """Score every team of a checked round, card by card or tally (quick entry).
 
     The seed's sample made legal (see the tests) scores 410:
 

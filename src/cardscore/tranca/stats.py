@@ -15,6 +15,7 @@ from cardscore.tranca.melds import CanastraKind
 from cardscore.tranca.round import Round
 from cardscore.tranca.rules import card_points, is_tranca
 from cardscore.tranca.scoring import RoundScore
+from cardscore.tranca.tally import TallyRound, TallyTeam
 from cardscore.tranca.teams import Team, TeamRound
 
 __all__ = ["MatchStats", "PlayerStats", "RunningStats", "TeamStats", "match_stats"]
@@ -123,7 +124,7 @@ class RunningStats:
         self._first: dict[str, tuple[int, int, int]] = {}
         self._rounds = 0
 
-    def add(self, round_: Round, score: RoundScore) -> None:
+    def add(self, round_: Round | TallyRound, score: RoundScore) -> None:
         """Count one more round (scored as ``score``)."""
         self._rounds += 1
         winner = _round_winner(score)
@@ -137,14 +138,16 @@ class RunningStats:
                 "clean_canastras": kinds.count(CanastraKind.CLEAN),
                 "dirty_canastras": kinds.count(CanastraKind.DIRTY),
                 "twos_canastras": kinds.count(CanastraKind.TWOS),
-                "dollars": len(side.dollars),
-                "trancas": len(side.trancas),
+                "dollars": side.dollar_count,
+                "trancas": side.tranca_count,
                 "went_out": int(side.went_out),
                 "took_morto": int(side.took_morto),
             }
             sums = self._sums[team.name]
             for field_name, value in counts.items():
                 sums[field_name] += value
+            if isinstance(side, TallyTeam):
+                continue  # a tally names no player and no card: per-player counts skip it
             for place, (who, (out, held)) in enumerate(_player_rounds(team, side).items()):
                 self._count(who, (index, self._rounds, place), team.name, out, held)
 
@@ -176,7 +179,7 @@ class RunningStats:
 
 
 def match_stats(
-    teams: Sequence[Team], rounds: Sequence[Round], scores: Sequence[RoundScore]
+    teams: Sequence[Team], rounds: Sequence[Round | TallyRound], scores: Sequence[RoundScore]
 ) -> MatchStats:
     """Statistics of ``rounds`` (already scored as ``scores``) between ``teams``."""
     running = RunningStats(teams)

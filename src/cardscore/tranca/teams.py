@@ -91,6 +91,14 @@ class TeamRound:
         """The hand without its trancas: the cards counted at their value."""
         return tuple(c for c in self.hand if not is_tranca(c))
 
+    @property
+    def dollar_count(self) -> int:
+        return len(self.dollars)
+
+    @property
+    def tranca_count(self) -> int:
+        return len(self.trancas)
+
     def player_hand(self, player: str) -> tuple[Card, ...]:
         return next((held for who, held in self.hands if who == player), ())
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from cardscore.errors import Problem
 from cardscore.vision.image_io import ImageError, load_image
 from cardscore.vision.recognition import Recognition
 
@@ -53,4 +54,4 @@ def save_annotated(source: str | Path | bytes, result: Recognition, path: str | 
     """Write the annotated photo to ``path`` (format from its suffix, e.g. ``.png``)."""
     image = load_image(source).image
     if not cv2.imwrite(str(path), annotate(image, result)):
-        raise ImageError(f"cannot write {str(path)!r} (unknown image suffix or folder missing)")
+        raise ImageError(Problem.of("image_unwritable", path=str(path)))

@@ -9,7 +9,7 @@ import click
 
 from cardscore.cards import Card
 from cardscore.cli.output import console, echo_json, json_option
-from cardscore.errors import CardscoreError
+from cardscore.errors import CardscoreError, Problem
 from cardscore.vision.deck import DeckProfile
 from cardscore.vision.recognition import Recognition, SeenCard, recognize
 
@@ -143,7 +143,7 @@ def learn_command(labels: Path | None, spread: Path | None, out: Path, as_json: 
     from cardscore.vision.learn import learn_from_labels, learn_from_spread
 
     if (labels is None) == (spread is None):
-        raise CardscoreError("deck learn needs exactly one of --labels CSV or --spread PHOTO")
+        raise CardscoreError(Problem.of("learn_labels_or_spread"))
     say = None if as_json else (lambda line: click.echo(line, err=True))
     learnt = (
         learn_from_labels(labels, progress=say, name=out.stem)

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cardscore.errors import CardscoreError
+from cardscore.errors import CardscoreError, Problem
 from cardscore.vision.labels import CLASSES
 
 __all__ = [
@@ -91,11 +91,15 @@ class DeckProfile:
         """Raises :class:`DeckProfileError` unless ``paths`` are the models it was learnt on."""
         hashes = tuple(model_hash(p) for p in paths)
         if hashes != self.hashes:
+            learnt = zip(self.models, self.hashes, strict=True)
+            given = zip((p.name for p in paths), hashes, strict=True)
             raise DeckProfileError(
-                f"deck profile {self.name!r} was learnt with the models "
-                f"{', '.join(f'{n} ({h[:12]})' for n, h in zip(self.models, self.hashes, strict=True))}"
-                f"; these are {', '.join(f'{p.name} ({h[:12]})' for p, h in zip(paths, hashes, strict=True))}"
-                ": learn the deck again (cardscore deck learn)"
+                Problem.of(
+                    "deck_profile_models",
+                    name=self.name,
+                    learnt=", ".join(f"{n} ({h[:12]})" for n, h in learnt),
+                    given=", ".join(f"{n} ({h[:12]})" for n, h in given),
+                )
             )
 
     def save(self, path: Path) -> None:
@@ -124,25 +128,25 @@ class DeckProfile:
         try:
             data = path.read_bytes()
         except FileNotFoundError:
-            raise DeckProfileError(f"deck profile {where!r} does not exist") from None
+            raise DeckProfileError(Problem.of("deck_profile_missing", path=where)) from None
         except OSError as error:
-            raise DeckProfileError(f"deck profile {where!r} cannot be read ({error})") from None
+            raise DeckProfileError(
+                Problem.of("deck_profile_unreadable", path=where, error=str(error))
+            ) from None
         if len(data) > MAX_BYTES:
-            raise DeckProfileError(f"{where!r} is larger than a deck profile can be (1 MB)")
+            raise DeckProfileError(Problem.of("deck_profile_too_big", path=where))
         try:
             with np.load(io.BytesIO(data), allow_pickle=False) as archive:
                 arrays = {k: archive[k] for k in archive.files}
             header = json.loads(str(arrays["header"]))
         except (zipfile.BadZipFile, ValueError, KeyError, OSError, EOFError):
-            raise DeckProfileError(
-                f"{where!r} is not a deck profile (make one with cardscore deck learn)"
-            ) from None
+            raise DeckProfileError(Problem.of("not_a_deck_profile", path=where)) from None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
-            raise DeckProfileError(f"{where!r} is not a deck profile (no {FORMAT!r} header)")
+            raise DeckProfileError(Problem.of("deck_profile_header", path=where, header=FORMAT))
         if header.get("version") != VERSION:
+            version = repr(header.get("version"))
             raise DeckProfileError(
-                f"deck profile {where!r} has version {header.get('version')!r}; this cardscore "
-                f"reads version {VERSION}: learn the deck again"
+                Problem.of("deck_profile_version", path=where, version=version, known=VERSION)
             )
         problems = _shape_problems(where, header, arrays)
         if problems:
@@ -160,19 +164,19 @@ class DeckProfile:
 
 def _shape_problems(
     where: str, header: dict[str, object], arrays: dict[str, np.ndarray]
-) -> list[str]:
+) -> list[Problem]:
     models, hashes, examples = header.get("models"), header.get("hashes"), header.get("examples")
     if not (isinstance(models, list) and isinstance(hashes, list) and len(models) == len(hashes)):
-        return [f"deck profile {where!r}: its models and hashes do not match up"]
+        return [Problem.of("deck_profile_hashes", path=where)]
     if not isinstance(examples, list) or len(examples) != CLASSES:
-        return [f"deck profile {where!r}: it should count examples for {CLASSES} classes"]
+        return [Problem.of("deck_profile_counts", path=where, classes=CLASSES)]
     problems = []
     for m in range(len(models)):
         w, b = arrays.get(f"weight{m}"), arrays.get(f"bias{m}")
         if w is None or b is None or w.ndim != 2 or w.shape[0] != CLASSES or b.shape != (CLASSES,):
-            problems.append(f"deck profile {where!r}: member {m}'s correction is damaged")
+            problems.append(Problem.of("deck_profile_damaged", path=where, member=m))
         elif not (np.isfinite(w).all() and np.isfinite(b).all()):
-            problems.append(f"deck profile {where!r}: member {m}'s correction is not finite")
+            problems.append(Problem.of("deck_profile_not_finite", path=where, member=m))
     return problems
 
 

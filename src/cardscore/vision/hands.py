@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardscore.errors import CardscoreError
+from cardscore.errors import CardscoreError, Problem
 from cardscore.vision.recognition import Recognition, SeenCard
 
 __all__ = ["NEAR", "rows_of_cards"]
@@ -46,14 +46,19 @@ def rows_of_cards(result: Recognition, size: int | None = None) -> list[tuple[Se
     rows.sort(key=lambda r: (round(np.mean([c.y for c in r]) / line), np.mean([c.x for c in r])))
     if size is not None:
         wrong = [
-            f"a row of {len(r)} card(s) ({' '.join(str(c.card) for c in r)}) at "
-            f"({np.mean([c.x for c in r]):.0f}, {np.mean([c.y for c in r]):.0f}): each row "
-            f"should hold {size}"
+            Problem.of(
+                "row_size",
+                n=len(r),
+                cards=" ".join(str(c.card) for c in r),
+                x=f"{np.mean([c.x for c in r]):.0f}",
+                y=f"{np.mean([c.y for c in r]):.0f}",
+                size=size,
+            )
             for r in rows
             if len(r) != size
         ]
         if wrong or not rows:
-            raise CardscoreError(wrong or [f"no cards found: lay each hand's {size} in a row"])
+            raise CardscoreError(wrong or [Problem.of("no_cards_in_rows", size=size)])
     return rows
 
 

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import numpy as np
 
-from cardscore.errors import CardscoreError
+from cardscore.errors import CardscoreError, Problem
 
 __all__ = ["MAX_PIXELS", "ImageError", "LoadedImage", "image_size", "load_image"]
 
 MAX_PIXELS = 120_000_000  # 120 MP: larger than any phone photo, small enough to decode
+_MP = f"{MAX_PIXELS / 1e6:.0f}"  # as messages show it
 _DECODE_TARGET = 14_000_000  # decode big photos reduced until they are about this size
 
 
@@ -84,17 +85,19 @@ def _decode(data: bytes, name: str) -> LoadedImage:
     import cv2
 
     if not data:
-        raise ImageError(f"{name!r} is empty, not an image")
+        raise ImageError(Problem.of("image_empty", name=name))
     size = image_size(data)
     if size is not None:
         width, height = size
         if width * height > MAX_PIXELS:
+            mp = f"{width * height / 1e6:.0f}"
             raise ImageError(
-                f"{name!r} is {width}×{height} pixels ({width * height / 1e6:.0f} MP); "
-                f"the limit is {MAX_PIXELS / 1e6:.0f} MP"
+                Problem.of(
+                    "image_too_many_pixels", name=name, width=width, height=height, mp=mp, limit=_MP
+                )
             )
     if _truncated(data):
-        raise ImageError(f"{name!r} is truncated (the file ends before the image does)")
+        raise ImageError(Problem.of("image_truncated", name=name))
     flags, factor = cv2.IMREAD_COLOR, 1.0
     if size is not None and data[:2] == b"\xff\xd8":
         pixels = size[0] * size[1]
@@ -106,13 +109,15 @@ def _decode(data: bytes, name: str) -> LoadedImage:
     try:
         image = cv2.imdecode(buffer, flags)
     except cv2.error as error:
-        raise ImageError(f"{name!r} cannot be decoded as an image ({error.err})") from None
+        raise ImageError(Problem.of("image_undecodable", name=name, error=str(error.err))) from None
     if image is None:
-        raise ImageError(f"{name!r} is not an image OpenCV can read (JPEG, PNG, WebP, TIFF, BMP…)")
+        raise ImageError(Problem.of("image_format", name=name))
     if image.shape[0] * image.shape[1] * factor * factor > MAX_PIXELS:
-        raise ImageError(f"{name!r} is larger than {MAX_PIXELS / 1e6:.0f} MP")
+        raise ImageError(Problem.of("image_too_large", name=name, limit=_MP))
     if min(image.shape[:2]) < 64:
-        raise ImageError(f"{name!r} is only {image.shape[1]}×{image.shape[0]} pixels: too small")
+        raise ImageError(
+            Problem.of("image_too_small", name=name, width=image.shape[1], height=image.shape[0])
+        )
     return LoadedImage(image, factor, name)
 
 
@@ -121,15 +126,15 @@ def load_image(source: str | Path | bytes | np.ndarray) -> LoadedImage:
     if isinstance(source, np.ndarray):
         image = source
         if image.dtype != np.uint8 or image.ndim not in (2, 3):
-            raise ImageError("an image array must be uint8, H×W or H×W×3 (BGR)")
+            raise ImageError(Problem.of("image_array_type"))
         if image.ndim == 2:
             image = np.repeat(image[..., None], 3, axis=2)
         if image.shape[2] == 4:
             image = np.ascontiguousarray(image[..., :3])
         if image.shape[2] != 3:
-            raise ImageError("an image array must have 1, 3 or 4 channels")
+            raise ImageError(Problem.of("image_array_channels"))
         if image.shape[0] * image.shape[1] > MAX_PIXELS:
-            raise ImageError(f"the image is larger than {MAX_PIXELS / 1e6:.0f} MP")
+            raise ImageError(Problem.of("image_array_too_large", limit=_MP))
         return LoadedImage(image, 1.0, "<array>")
     if isinstance(source, bytes | bytearray | memoryview):
         return _decode(bytes(source), "<bytes>")
@@ -137,9 +142,11 @@ def load_image(source: str | Path | bytes | np.ndarray) -> LoadedImage:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise ImageError(f"{str(path)!r} does not exist") from None
+        raise ImageError(Problem.of("image_missing", path=str(path))) from None
     except IsADirectoryError:
-        raise ImageError(f"{str(path)!r} is a folder, not an image") from None
+        raise ImageError(Problem.of("image_is_folder", path=str(path))) from None
     except OSError as error:
-        raise ImageError(f"{str(path)!r} cannot be read ({error.strerror})") from None
+        raise ImageError(
+            Problem.of("image_unreadable", path=str(path), error=str(error.strerror))
+        ) from None
     return _decode(data, str(path))

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from cardscore.cards import Card, Rank, Suit, parse_cards
-from cardscore.errors import CardscoreError
+from cardscore.errors import CardscoreError, Problem, catalogue
 from cardscore.vision.classifier import MODEL_PATHS, outputs
 from cardscore.vision.deck import DeckProfile, model_hash
 from cardscore.vision.detect import _region_at, find_indices, read_blobs
@@ -203,21 +203,26 @@ def read_label_file(path: Path) -> list[tuple[Path, list[Card]]]:
         with path.open(newline="") as handle:
             rows = list(csv.DictReader(handle))
     except FileNotFoundError:
-        raise CardscoreError(f"labels file {str(path)!r} does not exist") from None
+        raise CardscoreError(Problem.of("labels_missing", path=str(path))) from None
     except (OSError, UnicodeDecodeError, csv.Error) as error:
-        raise CardscoreError(f"labels file {str(path)!r} cannot be read ({error})") from None
+        raise CardscoreError(
+            Problem.of("labels_unreadable", path=str(path), error=str(error))
+        ) from None
     if not rows or "image" not in rows[0] or "cards" not in rows[0]:
-        raise CardscoreError(f"labels file {str(path)!r} needs the columns image,cards")
+        raise CardscoreError(Problem.of("labels_columns", path=str(path)))
     out, problems = [], []
     for n, row in enumerate(rows, start=2):
         image = path.parent / (row["image"] or "")
         if not row["image"] or not image.is_file():
-            problems.append(f"{path.name} line {n}: image {row['image']!r} is not beside it")
+            shown = repr(row["image"])
+            problems.append(
+                Problem.of("label_image_missing", image=shown).at(f"{path.name} line {n}")
+            )
             continue
         try:
             out.append((image, list(parse_cards(row["cards"] or ""))))
         except CardscoreError as error:
-            problems.extend(f"{path.name} line {n}: {p}" for p in error.problems)
+            problems.extend(p.at(f"{path.name} line {n}") for p in error.problems)
     if problems:
         raise CardscoreError(problems)
     return out
@@ -250,17 +255,14 @@ def spread_examples(source: str | Path | np.ndarray) -> Examples:
         for r, box in regions.boxes.items()
         if 0.6 * area <= box[1][0] * box[1][1] <= 1.6 * area
     }
-    where = str(source) if not isinstance(source, np.ndarray) else "the spread"
+    where = str(source) if not isinstance(source, np.ndarray) else catalogue()["place_spread"]
     if len(boxes) != 52:
-        raise SpreadError(
-            f"{where}: {len(boxes)} cards found apart; a spread shows all 52, face up, "
-            "in four rows of 13 that do not touch (a darker cloth helps)"
-        )
+        raise SpreadError(Problem.of("spread_count", n=len(boxes)).at(where))
     by_y = sorted(boxes, key=lambda r: boxes[r][0][1])
     rows = [by_y[13 * k : 13 * k + 13] for k in range(4)]
     for upper, lower in itertools.pairwise(rows):
         if max(boxes[r][0][1] for r in upper) >= min(boxes[r][0][1] for r in lower):
-            raise SpreadError(f"{where}: the cards do not lie in four rows of 13")
+            raise SpreadError(Problem.of("spread_rows").at(where))
     card_of: dict[int, Card] = {}
     for suit, line in zip(SPREAD_SUITS, rows, strict=True):
         for rank, r in zip(SPREAD_ORDER, sorted(line, key=lambda r: boxes[r][0][0]), strict=True):
@@ -324,7 +326,7 @@ def fit(
     them), plus ``strength`` times the corrections' squared size.
     """
     if len(examples.labels) == 0:
-        raise CardscoreError("no index crops to learn from: no card was read or placed")
+        raise CardscoreError(Problem.of("no_crops"))
     base, embeddings = zip(*(outputs(p, examples.crops) for p in models), strict=True)
     n = len(examples.labels)
     target = np.zeros((n, CLASSES), np.float32)

@@ -95,7 +95,9 @@ class CrossKingsMatchIn(_Strict):
 
 class TrancaRoundIn(BaseModel):
     """A Tranca round: the ``cardscore tranca score`` JSON (each team's melds, closed piles,
-    dollars, hand, morto and going out). The match checks every field and names what is wrong."""
+    dollars, hand, morto and going out), or a quick entry with ``"tally": true`` (each team's
+    numbers: table_points, clean/dirty/twos_canastras, dollars, trancas, hand_points, took_morto,
+    went_out). The match checks every field and names what is wrong."""
 
     model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [TRANCA_ROUND_EXAMPLE]})
     teams: list[dict[str, Any]]

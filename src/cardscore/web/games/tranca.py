@@ -14,8 +14,9 @@ from functools import lru_cache
 from typing import Any
 
 from cardscore.errors import CardscoreError
-from cardscore.tranca import Match, Round, RoundScore, Team, parse_round, score_round
+from cardscore.tranca import Match, Round, RoundScore, Team, score_round
 from cardscore.tranca.stats import RunningStats
+from cardscore.tranca.tally import TallyRound, read_round
 from cardscore.web.games.base import (
     Checked,
     Defaults,
@@ -38,9 +39,10 @@ def _scored(score: RoundScore) -> dict[str, Any]:
 def score_document(document: Mapping[str, Any]) -> dict[str, Any]:
     """Score one round document: each team's terms (with reasons) and total.
 
-    Raises :class:`~cardscore.errors.CardscoreError` naming every problem.
+    A document with ``"tally": true`` is a quick-entry round (numbers per team). Raises
+    :class:`~cardscore.errors.CardscoreError` naming every problem.
     """
-    return _scored(score_round(parse_round(document)))
+    return _scored(score_round(read_round(document)))
 
 
 def _match(config: Mapping[str, Any]) -> Match:
@@ -49,12 +51,14 @@ def _match(config: Mapping[str, Any]) -> Match:
 
 
 @lru_cache(maxsize=8192)
-def _parse_text(text: str) -> tuple[Round, dict[str, Any]]:
-    round_ = parse_round(json.loads(text))
+def _parse_text(text: str) -> tuple[Round | TallyRound, dict[str, Any]]:
+    round_ = read_round(json.loads(text))
     return round_, round_.as_dict()
 
 
-def _parsed(config: Mapping[str, Any], document: Mapping[str, Any]) -> tuple[Round, dict[str, Any]]:
+def _parsed(
+    config: Mapping[str, Any], document: Mapping[str, Any]
+) -> tuple[Round | TallyRound, dict[str, Any]]:
     """The checked round of a document (a round in a match need not repeat the player count).
 
     Rounds are immutable, so a match's stored rounds are parsed once per process, not on every
@@ -65,7 +69,7 @@ def _parsed(config: Mapping[str, Any], document: Mapping[str, Any]) -> tuple[Rou
     try:
         text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     except (TypeError, ValueError):
-        round_ = parse_round(data)  # not JSON (never from the API): let the parser say why
+        round_ = read_round(data)  # not JSON (never from the API): let the parser say why
         return round_, round_.as_dict()
     return _parse_text(text)
 

@@ -33,6 +33,8 @@ JS_KEYS = (
     *("no_connection", "slow_connection", "http_error", "queued", "queued_behind"),
     *("pending_title", "pending_round", "pending_edit", "pending_waiting", "pending_conflict"),
     *("pending_refused", "pending_save_anyway", "pending_discard", "pending_discard_confirm"),
+    *("tally.table_points", "tally.clean_canastras", "tally.dirty_canastras"),
+    *("tally.twos_canastras", "tally.dollars", "tally.trancas", "tally.hand_points"),
 )
 
 

@@ -168,7 +168,7 @@ def problem_text(problem: str, language: str) -> str:
         return str(problem)
     # A coded problem with its parameters is the library's to say; a plain one (a message
     # given as text, coded only by its error's class) is read by its wording below.
-    if getattr(problem, "params", None) or _own_template(problem):
+    if getattr(problem, "params", None):
         translated = _library_translation(problem, language)
         if translated is not None:
             return translated
@@ -189,17 +189,6 @@ def problem_text(problem: str, language: str) -> str:
         ]
         return t(key, **dict(zip("abc", numbers, strict=True)))
     return str(problem)
-
-
-def _own_template(problem: str) -> bool:
-    """Whether a problem's code has a message of its own in the library's catalogue (a class's
-    default code only wraps the text it was given)."""
-    try:
-        from cardscore.errors import catalogue
-    except ImportError:  # a library without problem codes
-        return False
-    code = getattr(problem, "code", None)
-    return code is not None and "{message}" not in catalogue("en").get(code, "{message}")
 
 
 def _library_translation(problem: str, language: str) -> str | None:

@@ -14,6 +14,12 @@
   const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
   const PILE_RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "2"];
   const NUMBER = new Intl.NumberFormat(document.documentElement.lang || "en");
+  // Quick entry: a tally round, the numbers a table counts on paper (the library checks them).
+  const TALLY = [
+    ["table_points", 5], ["clean_canastras", 1], ["dirty_canastras", 1], ["twos_canastras", 1],
+    ["dollars", 1], ["trancas", 1], ["hand_points", 5],
+  ];
+  let quick = false;
   let editing = null;
   let active = null;
   // Per team with a photo: what recognition saw, each card's code as corrected (null: deleted),
@@ -138,14 +144,57 @@
     ]);
   }
 
+  function tallySection(index, name, data) {
+    data = data || {};
+    const grid = el("div", { class: "tally-grid" }, TALLY.map(([key, step]) => {
+      const value = data[key] === undefined ? "" : String(data[key]);
+      const input = el("input", { type: "number", class: "tally-n", inputmode: "numeric", min: "0", step: String(step), value, placeholder: "0" });
+      input.dataset.key = key;
+      return el("label", {}, [tr("tally." + key), input]);
+    }));
+    const morto = el("input", { type: "checkbox", class: "took-morto" });
+    morto.checked = data.took_morto === undefined ? true : Boolean(data.took_morto);
+    const out = el("input", { type: "radio", name: "went_out", value: String(index), class: "went-out" });
+    out.checked = Boolean(data.went_out);
+    return el("fieldset", { class: "team-entry tally", "data-team": String(index) }, [
+      el("legend", { text: name }),
+      grid,
+      el("label", {}, [morto, " " + tr("took_morto")]),
+      el("label", {}, [out, " " + tr("went_out")]),
+    ]);
+  }
+
+  function readTally(section, i) {
+    const team = { name: MATCH.sides[i] };
+    for (const input of section.querySelectorAll("input.tally-n")) {
+      const text = input.value.trim();
+      // What is not a whole number goes as typed: the check names the field and why.
+      team[input.dataset.key] = text === "" ? 0 : /^-?\d+$/.test(text) ? Number(text) : text;
+    }
+    team.took_morto = section.querySelector("input.took-morto").checked;
+    team.went_out = section.querySelector("input.went-out").checked;
+    return team;
+  }
+
+  function setMode(tally) {
+    quick = tally;
+    document.getElementById("card-entry").setAttribute("aria-pressed", String(!quick));
+    document.getElementById("quick-entry").setAttribute("aria-pressed", String(quick));
+    document.getElementById("cards-help").hidden = quick;
+    document.getElementById("quick-help").hidden = !quick;
+    document.getElementById("picker").hidden = quick;
+  }
+
   function buildForm(state) {
     const teams = document.getElementById("teams");
     teams.replaceChildren();
     photos = {};
     endReplace();
+    setMode(Boolean(state && state.tally));
     const byName = {};
     for (const team of (state && state.teams) || []) byName[team.name] = team;
-    MATCH.sides.forEach((name, i) => teams.append(teamSection(i, name, byName[name])));
+    const section = quick ? tallySection : teamSection;
+    MATCH.sides.forEach((name, i) => teams.append(section(i, name, byName[name])));
     const none = el("input", { type: "radio", name: "went_out", value: "", class: "went-out" });
     none.checked = !document.querySelector("input.went-out:checked");
     teams.append(el("label", { class: "block" }, [none, " " + tr("nobody_went_out")]));
@@ -156,6 +205,10 @@
   }
 
   function readForm() {
+    if (quick) {
+      const sections = [...document.querySelectorAll("fieldset.team-entry")];
+      return { players: MATCH.config.players, tally: true, teams: sections.map(readTally) };
+    }
     const teams = [...document.querySelectorAll("fieldset.team-entry")].map((section, i) => ({
       name: MATCH.sides[i],
       melds: [...section.querySelectorAll("input.meld")].map((input) => tokens(input.value)).filter((m) => m.length),
@@ -177,7 +230,7 @@
   }
 
   function saveDraft() {
-    localStorage.setItem(DRAFT_KEY, JSON.stringify({ editing, teams: readForm().teams }));
+    localStorage.setItem(DRAFT_KEY, JSON.stringify({ editing, tally: quick, teams: readForm().teams }));
   }
 
   function loadDraft() {
@@ -207,7 +260,7 @@
   function restorePhotos(draft) {
     let kept = null;
     try { kept = JSON.parse(localStorage.getItem(PHOTOS_KEY) || "null"); } catch (e) { kept = null; }
-    if (!draft || !kept || kept.editing !== editing) { localStorage.removeItem(PHOTOS_KEY); return; }
+    if (!draft || !kept || kept.editing !== editing || quick) { localStorage.removeItem(PHOTOS_KEY); return; }
     const sections = document.querySelectorAll("fieldset.team-entry");
     for (const [key, photo] of Object.entries(kept.photos || {})) {
       const index = Number(key);
@@ -535,23 +588,34 @@
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       saveDraft();
-      await saveRound(readForm(), editing, () => { forgetDraft(); buildForm(null); });
+      await saveRound(readForm(), editing, () => { forgetDraft(); buildForm({ tally: quick }); });
     });
+    // Switching the kind of entry starts that kind's form afresh (the round being edited stays).
+    for (const [id, tally] of [["card-entry", false], ["quick-entry", true]]) {
+      document.getElementById(id).addEventListener("click", () => {
+        if (tally === quick) return;
+        buildForm({ editing, tally, teams: [] });
+        saveDraft();
+        showPreview({});
+        showMessages([], "ok");
+      });
+    }
     document.getElementById("clear-draft").addEventListener("click", () => {
       forgetDraft();
-      buildForm(null);
+      buildForm({ tally: quick });
       showMessages([], "ok");
     });
     document.getElementById("cancel-edit").addEventListener("click", () => {
       forgetDraft();
-      buildForm(null);
+      buildForm({ tally: quick });
     });
     // Delegated: the history is swapped in anew after every save.
     document.addEventListener("click", (event) => {
       const button = event.target.closest("button.edit-round");
       if (button) {
         const number = Number(button.dataset.number);
-        buildForm({ editing: number, teams: roundDocument(number).teams });
+        const document_ = roundDocument(number);
+        buildForm({ editing: number, tally: Boolean(document_.tally), teams: document_.teams });
         saveDraft();
         savePhotos();
         document.getElementById("save-round").disabled = false;
