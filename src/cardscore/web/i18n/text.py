@@ -210,7 +210,7 @@ def _library_translation(problem: str, language: str) -> str | None:
     return translate(Problem(str(problem), problem.code, params), language)
 
 
-_PLACE = re.compile(r"\b(team|round|pile|meld|dollars|hand|move|and|player)\b")
+_PLACE = re.compile(r"\b(discard pile|team|round|pile|meld|dollars|hand|move|and|player)\b")
 _QUOTED = re.compile(r"('[^']*'|\"[^\"]*\")")
 
 
@@ -219,12 +219,14 @@ def places(text: str, language: str) -> str:
 
     >>> places("team 'Ana and Bo', meld 2", "pt-BR"), places("team 'A' and team 'B'", "pt-BR")
     ("dupla 'Ana and Bo', jogo 2", "dupla 'A' e dupla 'B'")
+    >>> places("discard pile (4.4)", "pt-BR")
+    'lixo (4.4)'
     """
     if language == "en":
         return text
     t = translator(language)
     return "".join(
-        part if i % 2 else _PLACE.sub(lambda m: t(f"place.{m.group(1)}"), part)
+        part if i % 2 else _PLACE.sub(lambda m: t(f"place.{m.group(1).replace(' ', '_')}"), part)
         for i, part in enumerate(_QUOTED.split(text))
     )
 
