@@ -72,6 +72,7 @@ PUBLIC = {
         "InvalidNotationError",
         "Problem",
         "catalogue",
+        "check_level",
         "translate",
     ],
     "cardscore.gongzhu": [

@@ -55,6 +55,7 @@ __all__ = [
     "InvalidNotationError",
     "Problem",
     "catalogue",
+    "check_level",
     "translate",
 ]
 
@@ -230,3 +231,17 @@ class IllegalMoveError(CardscoreError):
 
 class DeckExhaustedError(IllegalMoveError):
     """Asking a deck for more cards than it still holds."""
+
+
+def check_level(level: object, levels: Iterable[int]) -> None:
+    """Refuse a computer player's ``level`` that is not one of ``levels`` (every game's bots).
+
+    >>> check_level(5, (0, 1, 2))
+    Traceback (most recent call last):
+    ...
+    cardscore.errors.CardscoreError: ...
+    """
+    allowed = sorted(levels)
+    if level not in allowed:
+        listed = ", ".join(map(str, allowed))
+        raise CardscoreError(Problem.of("bad_level", levels=listed, level=repr(level)))

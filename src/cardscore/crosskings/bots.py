@@ -24,7 +24,7 @@ from cardscore.crosskings.anytime import search
 from cardscore.crosskings.cards import card_number
 from cardscore.crosskings.game import Game, cell_name
 from cardscore.crosskings.scoring import score_mask
-from cardscore.errors import CardscoreError, Problem
+from cardscore.errors import check_level
 
 __all__ = ["LEVELS", "Bot"]
 
@@ -41,9 +41,7 @@ class Bot:
     rng: random.Random = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.level not in LEVELS:
-            levels = ", ".join(map(str, sorted(LEVELS)))
-            raise CardscoreError(Problem.of("bad_level", levels=levels, level=repr(self.level)))
+        check_level(self.level, LEVELS)
         self.rng = random.Random(self.seed)
 
     def choose(self, game: Game) -> str:

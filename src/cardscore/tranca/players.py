@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardscore.cards import Card
-from cardscore.errors import CardscoreError, Problem
+from cardscore.errors import check_level
 from cardscore.tranca.actions import Action, ActionKind
 from cardscore.tranca.game import (
     _CARDS,
@@ -174,9 +174,7 @@ class Computer:
     rng: random.Random = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.level not in LEVELS:
-            levels = ", ".join(map(str, sorted(LEVELS)))
-            raise CardscoreError(Problem.of("bad_level", levels=levels, level=repr(self.level)))
+        check_level(self.level, LEVELS)
         self.rng = random.Random(self.seed)
 
     def choose(self, state: TrancaState) -> Action:
