@@ -36,7 +36,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from cardscore.cards import Card, Rank, parse_cards
 from cardscore.errors import CardscoreError, Problem
@@ -477,8 +477,42 @@ def round_problems(
     )
 
 
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+_Side = TypeVar("_Side", bound=_Named)
+
+
+class RoundSides(Generic[_Side]):
+    """What every kind of round shares: its teams in order, found by name, and the standard
+    number of decks filled in."""
+
+    __slots__ = ()
+    players: int
+    teams: tuple[_Side, ...]
+    decks: int
+
+    def _settle(self) -> None:
+        """Teams as a tuple, and ``decks=0`` as the standard for ``players``."""
+        object.__setattr__(self, "teams", tuple(self.teams))
+        if self.decks == 0 and self.players in PLAYER_COUNTS:
+            object.__setattr__(self, "decks", decks_for(self.players))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(team.name for team in self.teams)
+
+    def team(self, name: str) -> _Side:
+        for team in self.teams:
+            if team.name == name:
+                return team
+        raise KeyError(name)
+
+
 @dataclass(frozen=True, slots=True)
-class Round:
+class Round(RoundSides[TeamRound]):
     """A checked round: the number of players, the decks, and each team's side, in order.
 
     ``decks=0`` means the standard for ``players`` (2 up to four players, 3 for six). Building a
@@ -491,24 +525,12 @@ class Round:
     rules: TrancaRules = field(default_factory=TrancaRules)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "teams", tuple(self.teams))
-        if self.decks == 0 and self.players in PLAYER_COUNTS:
-            object.__setattr__(self, "decks", decks_for(self.players))
+        self._settle()
         if _CHECKED.get():
             return  # parse_round has just checked every rule on the same cards
         problems = round_problems(self.players, self.teams, self.decks, self.rules)
         if problems:
             raise InvalidRoundError(problems)
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(team.name for team in self.teams)
-
-    def team(self, name: str) -> TeamRound:
-        for team in self.teams:
-            if team.name == name:
-                return team
-        raise KeyError(name)
 
     def as_dict(self) -> dict[str, Any]:
         """The round's JSON object; ``parse_round(round.as_dict()) == round``."""

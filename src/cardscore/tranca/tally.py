@@ -40,7 +40,7 @@ from cardscore.cards import Card, Rank, Suit
 from cardscore.errors import Problem
 from cardscore.limits import MAX_TALLY_COUNT, MAX_TALLY_POINTS, MAX_TEAMS
 from cardscore.tranca.melds import CanastraKind
-from cardscore.tranca.round import InvalidRoundError, Round, parse_round
+from cardscore.tranca.round import InvalidRoundError, Round, RoundSides, parse_round
 from cardscore.tranca.rules import (
     CANASTRA_SIZE,
     PLAYER_COUNTS,
@@ -214,7 +214,7 @@ def _counted(points: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class TallyRound:
+class TallyRound(RoundSides[TallyTeam]):
     """A checked tally round: the number of players, the decks and each team's numbers.
 
     Building one that no table could show raises :class:`InvalidRoundError` with every
@@ -227,22 +227,10 @@ class TallyRound:
     rules: TrancaRules = field(default_factory=TrancaRules)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "teams", tuple(self.teams))
-        if self.decks == 0 and self.players in PLAYER_COUNTS:
-            object.__setattr__(self, "decks", decks_for(self.players))
+        self._settle()
         problems = tally_problems(self.players, self.teams, self.decks)
         if problems:
             raise InvalidRoundError(problems)
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(team.name for team in self.teams)
-
-    def team(self, name: str) -> TallyTeam:
-        for team in self.teams:
-            if team.name == name:
-                return team
-        raise KeyError(name)
 
     def as_dict(self) -> dict[str, Any]:
         """The round's JSON object; ``parse_tally(round.as_dict()) == round``."""
