@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from cardscore.tranca.actions import parse_action
 from cardscore.tranca.game import TrancaState, suit_sorted
-from cardscore.web.api.tranca_play import TABLES, YOU
+from cardscore.web.api.tranca_play import YOU, PlayGame
 from cardscore.web.games.tranca import score_document
 from tests.web.conftest import Server, bearer, messages
 from tests.web.test_browser import browser, page, shot  # noqa: F401  (the module's Chromium)
@@ -44,8 +44,10 @@ def hinted_move(client: TestClient, game: str) -> dict[str, Any]:
     }
 
 
-def server_state(game: str) -> TrancaState:
-    return TABLES.get(game).state
+def server_state(client: TestClient, game: str) -> TrancaState:
+    """The game as the database keeps it (replayed from its record)."""
+    stored = client.app.state.play_store.load(game)  # type: ignore[attr-defined]
+    return PlayGame.from_document(stored.document).state
 
 
 def visible_codes(state: TrancaState) -> Counter[str]:
@@ -88,7 +90,7 @@ def test_a_whole_round_is_played_scored_and_saved_into_a_match(
     assert view["result"] is not None
     result = view["result"]
     # The breakdown is the scorer's own for the engine's round JSON.
-    assert result["round"] == server_state(game).round_dict()
+    assert result["round"] == server_state(client, game).round_dict()
     assert result["breakdowns"] == score_document(result["round"])["breakdowns"]
     again = client.post("/api/tranca/score", json=result["round"])
     totals = [b["total"] for b in result["breakdowns"]]
@@ -99,7 +101,7 @@ def test_a_whole_round_is_played_scored_and_saved_into_a_match(
         refused = act(client, game, **body)
         assert refused.status_code == 422
         assert messages(refused) == ["the round is over"]
-    assert server_state(game).is_over
+    assert server_state(client, game).is_over
     # "Save into a new match": the same two calls the page makes.
     created = client.post("/api/matches", json=result["match"])
     assert created.status_code == 201, created.text
@@ -121,7 +123,7 @@ def test_a_refused_move_names_the_engines_reason_and_changes_nothing(client: Tes
     assert "draw" in view["actions"]
     card = view["hand"][0]
     before = client.get(f"/api/tranca/play/{game}").json()
-    record = server_state(game).as_dict()
+    record = server_state(client, game).as_dict()
     refused = act(client, game, action="discard", cards=[card])
     assert refused.status_code == 422
     assert messages(refused) == ["turn (6): You must first draw from the stock or take the pile"]
@@ -132,7 +134,7 @@ def test_a_refused_move_names_the_engines_reason_and_changes_nothing(client: Tes
     for body in ({"action": "undo"}, {"action": "meld", "cards": ["Zz"]}):
         assert act(client, game, **body).status_code == 422
     assert client.get(f"/api/tranca/play/{game}").json() == before
-    assert server_state(game).as_dict() == record
+    assert server_state(client, game).as_dict() == record
     pt = {"Accept-Language": "pt-BR"}
     undo = client.post(f"/api/tranca/play/{game}/act", json={"action": "undo"}, headers=pt)
     assert messages(undo) == ["não há jogada sua para desfazer"]
@@ -156,7 +158,7 @@ def test_undo_takes_back_the_users_move_and_the_computers_after_it(client: TestC
     assert len(drawn["hand"]) == len(view["hand"]) + 1
     card = drawn["hand"][0]
     discarded = act(client, game, action="discard", cards=[card]).json()
-    history = server_state(game).history
+    history = server_state(client, game).history
     since = max(i for i, (seat, _) in enumerate(history) if seat == YOU)
     # One line per action since the user's discard: theirs, then every computer action.
     assert discarded["to_act"] == YOU
@@ -183,7 +185,7 @@ def test_no_hidden_card_reaches_the_browser(client: TestClient) -> None:
         if view["over"]:
             break
         view = act(client, game, **hinted_move(client, game)).json()
-        state = server_state(game)
+        state = server_state(client, game)
         assert set(view) == keys  # nothing new appears (no hands, stock or mortos)
         # Every card code in the view is one seat 1 may see, at most as often as it may.
         assert not codes_in(view) - visible_codes(state)
@@ -305,20 +307,3 @@ def test_a_finished_round_is_saved_into_a_match_from_the_page(page: Any, server:
     with httpx.Client(base_url=server.url, timeout=30) as http:
         match = http.get(f"/api/matches/{match_id}", headers=bearer(key)).json()
     assert [r["points"] for r in match["rounds"]] == [totals]
-
-
-def test_the_games_kept_are_bounded_the_oldest_untouched_dropped_first() -> None:
-    from cardscore.tranca.players import computer
-    from cardscore.web.api.tranca_play import PlayGame, PlayTables
-    from cardscore.web.problems import ProblemError
-
-    tables = PlayTables(limit=2)
-    keys = [tables.add(PlayGame(TrancaState(2, seed=s), [computer(0)] * 2, 0)) for s in range(2)]
-    tables.get(keys[0])  # touched: now the newest
-    third = tables.add(PlayGame(TrancaState(2, seed=2), [computer(0)] * 2, 0))
-    assert tables.get(keys[0]).state.seed == 0
-    assert tables.get(third).state.seed == 2
-    with pytest.raises(ProblemError) as dropped:
-        tables.get(keys[1])
-    assert dropped.value.status == 404
-    assert len({*keys, third}) == 3  # random ids, never reused

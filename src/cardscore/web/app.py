@@ -21,6 +21,7 @@ from cardscore.web.live import router as live_router
 from cardscore.web.pages import error_page
 from cardscore.web.pages import router as pages_router
 from cardscore.web.photos import RecognitionPool
+from cardscore.web.play_store import PlayStore
 from cardscore.web.problems import install_problem_handlers
 from cardscore.web.security import BodyLimitMiddleware
 from cardscore.web.settings import Settings
@@ -96,6 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.store = MatchStore(engine)
+    app.state.play_store = PlayStore(engine)
     app.state.live = live
     app.state.photo_pool = RecognitionPool(
         settings.recognitions, settings.recognition_pixels, settings.recognition_queue

@@ -1,7 +1,10 @@
-"""Tables: a match (its game, settings, secret-key hashes and version) and its rounds.
+"""Tables: a match (its game, settings, secret-key hashes and version) and its rounds; a game
+of *Play Tranca* being played.
 
 A round is stored whole, as the JSON document the game's parser reads, in one row; the match's
 ``version`` goes up by one on every change, so a client that saw an older version gets a 409.
+A played game is one row too: the engine's record of the whole game (deck and actions), which
+any server process replays, with its own version.
 """
 
 from __future__ import annotations
@@ -9,10 +12,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "MatchRow", "RoundRow", "utcnow"]
+__all__ = ["Base", "MatchRow", "PlayGameRow", "RoundRow", "utcnow"]
 
 
 def utcnow() -> datetime:
@@ -45,3 +48,23 @@ class RoundRow(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
     document: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayGameRow(Base):
+    """A game played against the computer (:mod:`cardscore.web.play_store`).
+
+    ``document`` holds the hidden cards (the deck): it never leaves the server; ``key_hash``
+    is the hash of the secret half of the game's address, which alone lets a browser see or
+    play the game.
+    """
+
+    __tablename__ = "play_games"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    key_hash: Mapped[str] = mapped_column(String(64))
+    document: Mapped[dict[str, Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer)
+    over: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

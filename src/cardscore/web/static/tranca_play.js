@@ -9,6 +9,7 @@
   const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
   let game = null;
   let selected = new Set();
+  let busy = false;  // one move at a time from this page: a second tap meanwhile is dropped
 
   const face = (code) => (code[0] === "T" ? "10" : code[0]) + SUITS[code[1].toLowerCase()];
   const isRed = (code) => "hd".includes(code[1].toLowerCase());
@@ -29,7 +30,9 @@
     const data = await response.json();
     if (!response.ok) {
       const problems = (data.problems || []).map((p) => p.message || String(p));
-      throw new Error(problems.join("\n") || data.detail || response.statusText);
+      const error = new Error(problems.join("\n") || data.detail || response.statusText);
+      error.status = response.status;
+      throw error;
     }
     return data;
   }
@@ -150,14 +153,37 @@
   }
 
   async function act(body) {
+    if (busy) return;
+    busy = true;
+    try {
+      await send(body);
+    } finally {
+      busy = false;
+    }
+  }
+
+  async function send(body) {
     showProblem("");
     try {
-      game = await call(`/api/tranca/play/${game.id}/act`, body);
+      // The view's version: a move made on a view the game has left (played on in another
+      // tab or phone) is refused, and the game as it is now is shown instead.
+      game = await call(`/api/tranca/play/${game.id}/act`, { ...body, version: game.version });
       selected = game.hint ? hintedCards(game.hint) : new Set();
     } catch (error) {
+      if (error.status === 409) await reload();
       showProblem(error.message);
       return;
     }
+    render();
+  }
+
+  async function reload() {
+    try {
+      game = await call(`/api/tranca/play/${game.id}`);
+    } catch (error) {
+      return;
+    }
+    selected = new Set();
     render();
   }
 
