@@ -307,3 +307,45 @@ def test_a_finished_round_is_saved_into_a_match_from_the_page(page: Any, server:
     with httpx.Client(base_url=server.url, timeout=30) as http:
         match = http.get(f"/api/matches/{match_id}", headers=bearer(key)).json()
     assert [r["points"] for r in match["rounds"]] == [totals]
+
+
+def test_a_move_from_a_tab_the_game_has_left_is_refused_and_the_tab_catches_up(
+    browser: Any,  # noqa: F811
+    server: Server,
+) -> None:
+    """Two tabs on one game (as two phones): a move made on the older view answers 409, the
+    tab says so and shows the game as it is now, and the next move is played."""
+    context = browser.new_context(base_url=server.url, viewport={"width": 390, "height": 844})
+    first, second = context.new_page(), context.new_page()
+    try:
+        for tab in (first, second):
+            tab.set_default_timeout(15_000)
+        first.goto("/tranca/play")
+        first.check("input[name=players][value='2']")
+        first.select_option("select[name=level]", "0")
+        first.click("#play-start")
+        first.wait_for_selector("#play-hand button.play-card")
+        second.goto(first.url)  # the address names the game
+        second.wait_for_selector("#play-hand button.play-card")
+        assert second.locator("#play-hand button").count() == 11
+        first.click("#play-actions button[data-action=draw]")
+        first.wait_for_function(
+            "() => document.querySelectorAll('#play-hand button').length === 12"
+        )
+        second.click("#play-actions button[data-action=draw]")  # its view is one move old
+        second.wait_for_selector("#play-problems:not([hidden])")
+        assert "the game moved on" in second.inner_text("#play-problems")
+        second.wait_for_function(
+            "() => document.querySelectorAll('#play-hand button').length === 12"
+        )
+        assert sorted(second.locator("#play-hand button").all_inner_texts()) == sorted(
+            first.locator("#play-hand button").all_inner_texts()
+        )
+        assert second.locator("#play-actions button[data-action=draw]").is_disabled()
+        second.click("#play-hand button >> nth=0")
+        second.click("#play-actions button[data-action=discard]")
+        second.wait_for_function("() => document.querySelectorAll('#play-log li').length >= 2")
+        assert second.inner_text("#play-log li >> nth=0").startswith("You discarded ")
+        assert second.locator("#play-problems").is_hidden()
+    finally:
+        context.close()
