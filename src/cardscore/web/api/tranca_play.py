@@ -74,7 +74,18 @@ class ActIn(BaseModel):
 @dataclass
 class PlayGame:
     """One game being played: the engine's state, the computer's level, and where the moves
-    to show begin (``log_from``: the index in the history of the user's last move)."""
+    to show begin (``log_from``: the index in the history of the user's last move).
+
+    Its document replays to the same game:
+
+    >>> game = PlayGame(TrancaState(2, seed=1), level=0)
+    >>> game.log_from = len(game.state.history)
+    >>> game.state.draw().seat
+    0
+    >>> again = PlayGame.from_document(game.document())
+    >>> again.state.state_dict() == game.state.state_dict(), [m.action.notation for m in again.log]
+    (True, ['draw'])
+    """
 
     state: TrancaState
     level: int
