@@ -4,7 +4,7 @@
         [--folds 03 06 01,10 08,11] [--cache-crops] [--keep DIR]
 
 The shipped plain model is trained on crops harvested from the shared photos
-(``cardscore.vision.train.real``), so ``vision_bench.py``'s photo figures are on photos it has
+(``train.real``), so ``vision_bench.py``'s photo figures are on photos it has
 seen. This retrains the recipe once per fold with that fold's photos left out of the harvest
 (the synthetic stage is trained once), and reads the left-out photos with the resulting
 ensemble: the recipe's member replaced, the other shipped members as they are. Needs the
@@ -14,16 +14,19 @@ ensemble: the recipe's member replaced, the other shipped members as they are. N
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 from rich.progress import Progress
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout's train/
+
 from cardscore.vision.classifier import MODEL_PATHS
 from cardscore.vision.evaluate import PhotoScore, cards_of, read_labels, score_cards
 from cardscore.vision.recognition import recognize
-from cardscore.vision.train.__main__ import RECIPES, export, harvest, synthetic_crops, train
+from train.__main__ import RECIPES, export, harvest, synthetic_crops, train
 
 ROOT = Path(__file__).resolve().parent.parent
 
