@@ -303,3 +303,36 @@ def test_a_quick_training_run_learns_and_exports_a_model_the_recogniser_reads(
     assert probs.shape == (len(x), 53)
     np.testing.assert_allclose(probs, expected, atol=1e-4)
     assert (probs.argmax(1) == expected.argmax(1)).all()
+
+
+@pytest.mark.filterwarnings("ignore:You are using the legacy TorchScript-based ONNX export")
+def test_the_quick_command_writes_a_model_the_recogniser_loads(
+    decks: dict[str, dict[Card, np.ndarray]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``python -m train --quick``, CI's smoke run of the one command: the font designs (the
+    fixture checked their fonts are installed: nothing is fetched), played tables among them."""
+    need_module("torch", "needs the train extra (torch)")
+    need_module("onnx", "needs the train extra (onnx)")
+    from cardscore.vision.classifier import classify
+    from train.__main__ import main
+
+    out = tmp_path / "models"
+    main(["--quick", "--seed", "1", "--threads", "1", "--out", str(out), "--cache", str(tmp_path)])
+    assert f"wrote {out / 'index_classifier.onnx'}" in capsys.readouterr().out
+    crops = np.random.default_rng(0).integers(0, 255, (5, 32, 32, 3), dtype=np.uint8)
+    probs = classify(crops, out / "index_classifier.onnx", threads=1)
+    assert probs.shape == (5, 53)
+    np.testing.assert_allclose(probs.sum(axis=1), 1, atol=1e-5)
+
+
+def test_the_quick_command_never_writes_over_the_shipped_models(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from train.__main__ import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--quick"])
+    assert stop.value.code == 2
+    assert "give it an --out other than the shipped models'" in capsys.readouterr().err

@@ -75,6 +75,7 @@ PLAYED = 0.5
 """Share of synthetic tables that are a side of a Tranca round the engine played
 (:mod:`train.played`); the rest are random groups (loose cards, pairs, random melds). The
 shipped models were trained before played tables existed, on random tables only (``--played 0``)."""
+QUICK_SCENES, QUICK_EPOCHS = 6, 2  # --quick: CI's smoke run of the command
 # The labelled photos a recipe with ``photos`` learns the real deck from (../shared).
 PHOTOS = Path(os.environ.get("CARDSCORE_SHARED", "../shared")) / "data" / "real-photos"
 
@@ -288,7 +289,7 @@ def add_embedding_output(path: Path) -> None:
     onnx.save(model, str(path))
 
 
-def main(argv: list[str] | None = None) -> None:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m train", description=__doc__)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=MODELS, help="folder the model is written to")
@@ -315,14 +316,33 @@ def main(argv: list[str] | None = None) -> None:
         default=PHOTOS,
         help="labelled real photos (a folder with labels.csv), for recipes that learn from them",
     )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"a smoke run of a minute: {QUICK_SCENES} tables (unless --scenes), "
+        f"{QUICK_EPOCHS} epochs at most, the font designs only (nothing fetched), no photos; "
+        "its model is no shipped one, so it needs an --out of its own",
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = _parser()
     args = parser.parse_args(argv)
     recipe = RECIPES[args.recipe]
     if not 0 <= args.played <= 1:
         parser.error(f"--played is a share of the tables, from 0 to 1, not {args.played}")
-    if recipe.photos and not (args.photos / "labels.csv").is_file():
+    if args.quick and args.out.resolve() == MODELS.resolve():
+        parser.error(
+            "--quick writes a smoke-test model: give it an --out other than the shipped models'"
+        )
+    photos = recipe.photos and not args.quick
+    if photos and not (args.photos / "labels.csv").is_file():
         parser.error(
             f"the {args.recipe!r} recipe learns from labelled photos: no labels.csv in {str(args.photos)!r} (set --photos)"
         )
+    scenes = args.scenes or (QUICK_SCENES if args.quick else None)
+    epochs = min(args.epochs, QUICK_EPOCHS) if args.quick else args.epochs
     import torch
 
     torch.set_num_threads(args.threads)
@@ -330,10 +350,10 @@ def main(argv: list[str] | None = None) -> None:
     with Progress() as progress:
         crops = args.out.parent / ".cache" if args.cache_crops else None
         x, y = synthetic_crops(
-            args.recipe, args.seed, args.scenes, args.cache, crops, progress, args.played
+            args.recipe, args.seed, scenes, args.cache, crops, progress, args.played, args.quick
         )
-        net = train(x, y, args.epochs, args.seed, progress, recipe.soft_crops, recipe.width)
-        if recipe.photos:
+        net = train(x, y, epochs, args.seed, progress, recipe.soft_crops, recipe.width)
+        if photos:
             # The synthetic model reads the photos; their cards' crops so labelled join the
             # synthetic ones, and the model is trained again from the start on both.
             real = harvest(net, args.photos, args.seed, progress)
@@ -343,7 +363,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"{len(rx)} crops from {args.photos}, {int((ry != BACKGROUND).sum())} indices"
             )
             x, y = np.concatenate([x, rx]), np.concatenate([y, ry])
-            net = train(x, y, args.epochs, args.seed, progress, recipe.soft_crops, recipe.width)
+            net = train(x, y, epochs, args.seed, progress, recipe.soft_crops, recipe.width)
     export(net, args.out / recipe.model)
     print(f"wrote {args.out / recipe.model} in {time.time() - started:.0f} s")
 
@@ -356,23 +376,25 @@ def synthetic_crops(
     crops: Path | None,
     progress: Progress,
     played: float = PLAYED,
+    fonts_only: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """A recipe's labelled crops from its synthetic tables, a ``played`` share of them from
     played Tranca rounds; ``crops``: a folder to keep them in for re-runs (None: build them
-    every time)."""
+    every time); ``fonts_only``: only the font-drawn designs (no Debian deck is fetched)."""
     recipe = RECIPES[recipe_name]
     random.seed(seed)
     scenes = scenes or recipe.scenes
     cache = cache or default_cache()
-    decks = {d.name: d.faces for d in load_decks(cache, TRAIN_DECKS)}
-    if recipe.font_designs:
+    decks = {} if fonts_only else {d.name: d.faces for d in load_decks(cache, TRAIN_DECKS)}
+    if recipe.font_designs or fonts_only:
         from train.fontdecks import font_decks  # needs pillow
 
         decks.update(font_decks(cache, seed))
     maker = SceneMaker(decks, seed, recipe.soft_focus, recipe.court_weight, played)
-    # The crops depend only on the seed, scene count and code: named by a hash of the code
-    # that makes them, a kept copy is never stale.
-    name = f"crops-{recipe_name}-{seed}-{scenes}-{played:g}-{_crop_code_hash()}.npz"
+    # The crops depend only on the designs, seed, scene count, played share and code: named by
+    # a hash of the code that makes them, a kept copy is never stale.
+    designs = "-fonts" if fonts_only else ""
+    name = f"crops-{recipe_name}{designs}-{seed}-{scenes}-{played:g}-{_crop_code_hash()}.npz"
     data = crops / name if crops else None
     if data is not None and data.exists():
         saved = np.load(data)
