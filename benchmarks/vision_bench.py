@@ -67,7 +67,7 @@ def real_photos(folder: Path) -> None:
 
 def _draw(tables: int, seed: int, faces: dict[str, dict[Card, np.ndarray]]) -> TableScore:
     """The score of ``tables`` tables drawn from ``seed`` with these designs' faces."""
-    from cardscore.vision.train.synth import SceneMaker
+    from train.synth import SceneMaker
 
     maker = SceneMaker(faces, seed)
     total = TableScore()
@@ -83,7 +83,7 @@ def _draw(tables: int, seed: int, faces: dict[str, dict[Card, np.ndarray]]) -> T
 
 
 def synthetic(tables: int, seeds: list[int]) -> None:
-    from cardscore.vision.train.decks import HELD_OUT, default_cache, load_decks
+    from train.decks import HELD_OUT, default_cache, load_decks
 
     cache = default_cache()
     if not (cache / "rendered").is_dir():

@@ -22,6 +22,8 @@ from cardscore.cards import Card, Rank
 from cardscore.vision.classifier import MODEL_PATHS, classify
 from cardscore.vision.labels import BACKGROUND
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout's train/
+
 COURTS = (Rank.JACK, Rank.QUEEN, Rank.KING)
 
 
@@ -31,9 +33,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=15, help="tables per design")
     parser.add_argument("--seed", type=int, default=99)
     args = parser.parse_args()
-    from cardscore.vision.train.__main__ import scene_crops
-    from cardscore.vision.train.decks import HELD_OUT, default_cache, load_decks
-    from cardscore.vision.train.synth import SceneMaker
+    from train.__main__ import scene_crops
+    from train.decks import HELD_OUT, default_cache, load_decks
+    from train.synth import SceneMaker
 
     cache = default_cache()
     if not (cache / "rendered").is_dir():

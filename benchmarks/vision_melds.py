@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -27,6 +28,8 @@ from cardscore.vision import detect, fans, recognition
 from cardscore.vision.evaluate import match_cards
 from cardscore.vision.layout import index_to_centre
 from cardscore.vision.proposals import NORMAL_WIDTH
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout's train/
 
 CORNER = 0.15  # card widths: a candidate or hit this near a corner index's spot is on it
 
@@ -74,8 +77,8 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=60)
     parser.add_argument("--seed", type=int, default=12345)
     args = parser.parse_args()
-    from cardscore.vision.train.decks import HELD_OUT, default_cache, load_decks
-    from cardscore.vision.train.synth import SceneMaker
+    from train.decks import HELD_OUT, default_cache, load_decks
+    from train.synth import SceneMaker
 
     cache = default_cache()
     if not (cache / "rendered").is_dir():

@@ -1,6 +1,6 @@
 """An independent Tranca table renderer: card designs the recogniser never trained on.
 
-Written apart from ``cardscore.vision.train.synth`` (which draws the training tables), so that
+Written apart from ``train.synth`` (which draws the training tables), so that
 the project is never measured only on its own generator. The faces are drawn here from
 nothing: ranks in OpenCV's Hershey stroke fonts (no TrueType font the classifier saw), suits
 as polygons and circles of this file's own shapes. Each :class:`Design` is one deck: font,

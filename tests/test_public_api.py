@@ -3,9 +3,12 @@ so a change to the API is a decision written down in this list, not an accident 
 
 from __future__ import annotations
 
+import ast
 import importlib
 
 import pytest
+
+from tests.conftest import ROOT
 
 PUBLIC = {
     "cardscore": [
@@ -178,3 +181,28 @@ def test_public_names_are_the_listed_ones(name: str) -> None:
     assert len(set(module.__all__)) == len(module.__all__)
     for public in module.__all__:
         assert hasattr(module, public), f"{name}.__all__ names {public}, which it lacks"
+
+
+def _imported(tree: ast.AST) -> list[str]:
+    """The absolute module names a module's source imports."""
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+    return names
+
+
+def test_the_package_never_imports_the_training_code() -> None:
+    """``train/`` (``python -m train`` in a checkout) is not in the wheel: nothing installed
+    may need it. The training code imports the package, never the other way round."""
+    sources = sorted((ROOT / "src" / "cardscore").rglob("*.py"))
+    assert len(sources) > 50
+    for path in sources:
+        names = _imported(ast.parse(path.read_text(encoding="utf-8")))
+        assert not [n for n in names if n.split(".")[0] == "train"], path
+    # The check sees the training code's own imports of the package.
+    assert "cardscore.tranca.players" in _imported(
+        ast.parse((ROOT / "train/played.py").read_text(encoding="utf-8"))
+    )

@@ -317,7 +317,7 @@ def test_the_training_export_names_the_embedding_the_shipped_models_carry(tmp_pa
     onnx = need_module("onnx", "the train extra exports models")
     import onnxruntime as ort
 
-    from cardscore.vision.train.__main__ import add_embedding_output
+    from train.__main__ import add_embedding_output
 
     model = onnx.load(str(MODEL_PATHS[0]))
     model.graph.node.remove(next(n for n in model.graph.node if n.name == "embedding"))

@@ -15,8 +15,11 @@ cv2 = need_module("cv2", "needs the vision extra (opencv)")
 need_module("PIL", "needs the train extra (pillow)")
 
 from cardscore.cards import Card, Rank, full_deck  # noqa: E402
-from cardscore.vision.train.fontdecks import FONT_DECKS, font_decks  # noqa: E402
-from cardscore.vision.train.synth import (  # noqa: E402
+from cardscore.tranca.melds import Meld, meld_problems  # noqa: E402
+from cardscore.tranca.piles import pile_problems  # noqa: E402
+from train.fontdecks import FONT_DECKS, font_decks  # noqa: E402
+from train.played import played_sides  # noqa: E402
+from train.synth import (  # noqa: E402
     SceneMaker,
     point_symmetric_index,
     rank_box,
@@ -84,7 +87,7 @@ def test_court_weight_deals_more_court_cards(decks: dict[str, dict[Card, np.ndar
 
 def test_each_recipe_writes_a_shipped_model() -> None:
     from cardscore.vision.classifier import MODEL_PATH, MODEL_PATHS
-    from cardscore.vision.train.__main__ import RECIPES
+    from train.__main__ import RECIPES
 
     assert RECIPES["plain"].model == MODEL_PATH.name
     # The recogniser averages exactly the models the recipes rebuild.
@@ -94,7 +97,7 @@ def test_each_recipe_writes_a_shipped_model() -> None:
 
 def test_soft_crops_blur_and_are_seeded() -> None:
     torch = need_module("torch", "needs the train extra (torch)")
-    from cardscore.vision.train.__main__ import _augment
+    from train.__main__ import _augment
 
     rng = np.random.default_rng(0)
     crops = torch.from_numpy((rng.random((256, 40, 40, 3)) > 0.5).astype(np.uint8) * 255)
@@ -120,6 +123,95 @@ def test_soft_crops_blur_and_are_seeded() -> None:
     assert roughness(soft) < 0.9 * roughness(plain)
 
 
+# --- tables from rounds the Tranca engine played -----------------------------------------------
+
+
+def _problems(kind: str, cards: list[Card], size: int) -> list[str]:
+    """Why a group seen on a played table is no part of a legal end-of-round table."""
+    if kind == "meld":
+        return [str(p) for p in meld_problems(cards)] + (
+            ["no meld seen whole"] * (size != len(cards))
+        )
+    if kind == "dollar":
+        return [] if [c.code for c in cards] in (["3h"], ["3d"]) else [f"{cards} is no dollar"]
+    clean = kind == "pile:horizontal"
+    top = cards[0]
+    problems = [
+        str(p) for p in pile_problems({"pile": top.rank.label, "clean": clean, "cards": size})
+    ]
+    if len(cards) != 1:
+        problems.append("a closed pile shows one card")
+    if not clean and top.rank is Rank.TWO:
+        problems.append("a dirty pile's top card is a natural, the 2 lies inside")
+    return problems
+
+
+def test_played_sides_are_legal_end_of_round_tables_and_seeded() -> None:
+    sides = [side for side, _ in zip(played_sides(seed=7), range(40), strict=False)]
+    for side in sides:
+        for group in side:
+            assert _problems(group.kind, list(group.cards), group.size) == [], group
+    again = [side for side, _ in zip(played_sides(seed=7), range(40), strict=False)]
+    assert again == sides
+    other = [side for side, _ in zip(played_sides(seed=8), range(40), strict=False)]
+    assert other != sides
+    # The game's own mix, which random tables never deal: jokers in melds, long runs, closed
+    # piles both clean and dirty, dollars.
+    groups = [g for side in sides for g in side]
+    melds = [Meld(g.cards) for g in groups if g.kind == "meld"]
+    assert sum(m.joker is not None for m in melds) >= 10
+    assert any(m.suit is not None and m.size >= 7 for m in melds)
+    kinds = Counter(g.kind for g in groups)
+    assert min(kinds["pile:horizontal"], kinds["pile:vertical"], kinds["dollar"]) > 0
+
+
+def test_no_set_canastra_is_closed_when_close_is_zero() -> None:
+    sides = [side for side, _ in zip(played_sides(seed=7, close=0.0), range(20), strict=False)]
+    assert {g.kind for side in sides for g in side} == {"meld", "dollar"}
+    canastras = [g for side in sides for g in side if g.size >= 7]
+    assert canastras
+    assert all(g.kind == "meld" for g in canastras)
+
+
+def test_a_played_share_of_the_tables_are_played_sides_legal_and_seeded(
+    decks: dict[str, dict[Card, np.ndarray]],
+) -> None:
+    few = dict(sorted(decks.items())[:2])  # two designs: each maker measures every face
+
+    def tables(played: float, count: int) -> list[tuple[dict[int, str], list[Any], bytes]]:
+        maker = SceneMaker(few, seed=3, played=played)
+        return [
+            (scene.groups, scene.cards, scene.image.tobytes())
+            for scene in (maker.scene() for _ in range(count))
+        ]
+
+    mixed = tables(0.5, 10)
+    assert tables(0.5, 10) == mixed
+    played = [(groups, cards) for groups, cards, _ in mixed if groups]
+    assert 2 <= len(played) <= 8  # random tables carry no groups
+    for groups, cards in played:
+        assert {p.group for p in cards} == set(groups)
+        for number, kind in groups.items():
+            seen = [p.card for p in cards if p.group == number]
+            size = len(seen) if kind == "meld" else 7  # a closed pile holds 7 or more
+            assert _problems(kind, seen, size) == [], (kind, seen)
+        assert len({p.deck for p in cards}) == 1
+    # Without played tables the maker draws the tables it always drew.
+    plain = SceneMaker(few, seed=3)
+    assert [(s.groups, s.cards, s.image.tobytes()) for s in (plain.scene() for _ in range(2))] == [
+        ({}, cards, image) for _, cards, image in tables(0.0, 2)
+    ]
+
+
+def test_the_played_share_is_a_share(capsys: pytest.CaptureFixture[str]) -> None:
+    from train.__main__ import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--played", "1.5"])
+    assert stop.value.code == 2
+    assert "--played is a share of the tables, from 0 to 1, not 1.5" in capsys.readouterr().err
+
+
 # --- crops harvested from labelled real photos ------------------------------------------------
 
 
@@ -128,7 +220,7 @@ def test_real_photo_crops_are_labelled_with_the_photos_own_cards(shared: Path) -
     from cardscore.vision.classifier import MODEL_PATH
     from cardscore.vision.evaluate import read_labels
     from cardscore.vision.labels import BACKGROUND
-    from cardscore.vision.train.real import photo_crops
+    from train.real import photo_crops
 
     folder = shared / "data" / "real-photos"
     labels = read_labels(folder)
@@ -154,7 +246,7 @@ def test_real_photo_crops_are_labelled_with_the_photos_own_cards(shared: Path) -
 def test_a_recipe_that_learns_from_photos_says_where_they_are_missing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from cardscore.vision.train.__main__ import main
+    from train.__main__ import main
 
     with pytest.raises(SystemExit) as stop:
         main(["--recipe", "plain", "--photos", str(tmp_path)])
@@ -184,12 +276,12 @@ def test_a_quick_training_run_learns_and_exports_a_model_the_recogniser_reads(
 
     from cardscore.vision.classifier import classify
     from cardscore.vision.labels import BACKGROUND
-    from cardscore.vision.train.__main__ import build_dataset, export, train
-    from cardscore.vision.train.model import build_net
+    from train.__main__ import build_dataset, export, train
+    from train.model import build_net
 
     torch.set_num_threads(1)
     quiet = Progress(disable=True)
-    x, y = build_dataset(SceneMaker(decks, seed=0), 6, 0, quiet)
+    x, y = build_dataset(SceneMaker(decks, seed=0, played=0.5), 6, 0, quiet)
     assert x.shape[1:] == (32, 32, 3)
     assert (y != BACKGROUND).sum() >= 30  # card indices, not only background
 
@@ -211,3 +303,36 @@ def test_a_quick_training_run_learns_and_exports_a_model_the_recogniser_reads(
     assert probs.shape == (len(x), 53)
     np.testing.assert_allclose(probs, expected, atol=1e-4)
     assert (probs.argmax(1) == expected.argmax(1)).all()
+
+
+@pytest.mark.filterwarnings("ignore:You are using the legacy TorchScript-based ONNX export")
+def test_the_quick_command_writes_a_model_the_recogniser_loads(
+    decks: dict[str, dict[Card, np.ndarray]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``python -m train --quick``, CI's smoke run of the one command: the font designs (the
+    fixture checked their fonts are installed: nothing is fetched), played tables among them."""
+    need_module("torch", "needs the train extra (torch)")
+    need_module("onnx", "needs the train extra (onnx)")
+    from cardscore.vision.classifier import classify
+    from train.__main__ import main
+
+    out = tmp_path / "models"
+    main(["--quick", "--seed", "1", "--threads", "1", "--out", str(out), "--cache", str(tmp_path)])
+    assert f"wrote {out / 'index_classifier.onnx'}" in capsys.readouterr().out
+    crops = np.random.default_rng(0).integers(0, 255, (5, 32, 32, 3), dtype=np.uint8)
+    probs = classify(crops, out / "index_classifier.onnx", threads=1)
+    assert probs.shape == (5, 53)
+    np.testing.assert_allclose(probs.sum(axis=1), 1, atol=1e-5)
+
+
+def test_the_quick_command_never_writes_over_the_shipped_models(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from train.__main__ import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--quick"])
+    assert stop.value.code == 2
+    assert "give it an --out other than the shipped models'" in capsys.readouterr().err

@@ -1,7 +1,7 @@
 """The shipped index classifiers (ONNX), loaded once per process and run on the CPU.
 
-Every ``.onnx`` file in ``models/`` is one member of an ensemble (``python -m
-cardscore.vision.train --recipe ...`` rebuilds each). Their log-probabilities are averaged,
+Every ``.onnx`` file in ``models/`` is one member of an ensemble (``python -m train
+--recipe ...`` in a checkout rebuilds each). Their log-probabilities are averaged,
 which is averaging their logits: a card needs every member's support to come out sure, so the
 members' different mistakes cancel. Most crops are plain background to the first member; only
 the others (a few per cent) go through the rest. While a deck profile is in use

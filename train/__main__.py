@@ -1,16 +1,16 @@
-"""Rebuild the shipped index classifiers: ``python -m cardscore.vision.train --seed 0`` and
-``python -m cardscore.vision.train --seed 0 --recipe fonts`` (the recogniser averages both).
+"""Rebuild the shipped index classifiers: ``python -m train --seed 0`` and
+``python -m train --seed 0 --recipe fonts`` in a checkout's root (the recogniser averages both).
 
 Fetches and renders the Debian decks (cached), draws synthetic tables, runs the recogniser's
 own candidate stage on them, labels each crop from the known geometry, trains
-:func:`~cardscore.vision.train.model.build_net`'s network on the CPU, and exports it to ONNX.
+:func:`~train.model.build_net`'s network on the CPU, and exports it to ONNX.
 The ``fonts`` recipe adds font-drawn designs, deals court cards more often, photographs some
 tables out of focus and blurs or coarsens some crops: it reads soft photos and Latin court
 indices better, the ``plain`` one is more often right; together they beat either.
 
 The ``plain`` recipe then reads the labelled real photos (``--photos``, by default
 ``../shared/data/real-photos``) with the model just trained, labels their crops with the
-photos' own cards (:mod:`cardscore.vision.train.real`), and trains again from the start on
+photos' own cards (:mod:`train.real`), and trains again from the start on
 both: a real deck's thin, pale glyphs are what no rendered design teaches.
 """
 
@@ -29,11 +29,13 @@ from typing import Any
 import numpy as np
 from rich.progress import Progress
 
+import cardscore.vision
+from cardscore.vision.classifier import MODEL_PATH
 from cardscore.vision.labels import BACKGROUND
 from cardscore.vision.proposals import CROP, angle_gap, candidates, crop_batch
-from cardscore.vision.train.decks import TRAIN_DECKS, default_cache, load_decks
-from cardscore.vision.train.model import build_net
-from cardscore.vision.train.synth import Scene, SceneMaker, jitter
+from train.decks import TRAIN_DECKS, default_cache, load_decks
+from train.model import build_net
+from train.synth import Scene, SceneMaker, jitter
 
 __all__ = [
     "RECIPES",
@@ -66,14 +68,23 @@ RECIPES = {
     "plain": Recipe("index_classifier.onnx", 900, False, 0.0, 1.0, False, photos=True),
     "fonts": Recipe("index_classifier_fonts.onnx", 1200, True, 0.2, 1.6, True, width=2),
 }
+# Where the recogniser loads its models from: in a checkout (an editable install),
+# src/cardscore/vision/models.
+MODELS = MODEL_PATH.parent
+PLAYED = 0.5
+"""Share of synthetic tables that are a side of a Tranca round the engine played
+(:mod:`train.played`); the rest are random groups (loose cards, pairs, random melds). The
+shipped models were trained before played tables existed, on random tables only (``--played 0``)."""
+QUICK_SCENES, QUICK_EPOCHS = 6, 2  # --quick: CI's smoke run of the command
 # The labelled photos a recipe with ``photos`` learns the real deck from (../shared).
 PHOTOS = Path(os.environ.get("CARDSCORE_SHARED", "../shared")) / "data" / "real-photos"
 
 
 def _crop_code_hash() -> str:
-    """A short hash of every source file that decides what the labelled crops are."""
-    vision = Path(__file__).resolve().parent.parent
-    files = sorted(vision.glob("*.py")) + sorted((vision / "train").glob("*.py"))
+    """A short hash of every source file that decides what the labelled crops are: the
+    recogniser's (its candidates) and this folder's (the tables and their labels)."""
+    vision = Path(cardscore.vision.__file__).resolve().parent
+    files = sorted(vision.glob("*.py")) + sorted(Path(__file__).resolve().parent.glob("*.py"))
     digest = hashlib.sha256()
     for file in files:
         digest.update(file.name.encode())
@@ -278,14 +289,21 @@ def add_embedding_output(path: Path) -> None:
     onnx.save(model, str(path))
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m cardscore.vision.train", description=__doc__)
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m train", description=__doc__)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent.parent / "models")
+    parser.add_argument("--out", type=Path, default=MODELS, help="folder the model is written to")
     parser.add_argument(
         "--recipe", choices=sorted(RECIPES), default="plain", help="which shipped model"
     )
     parser.add_argument("--scenes", type=int, default=None, help="synthetic tables to draw")
+    parser.add_argument(
+        "--played",
+        type=float,
+        default=PLAYED,
+        metavar="SHARE",
+        help="share of tables that are a side of a Tranca round the engine played (0: none)",
+    )
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--cache", type=Path, default=None, help="deck cache folder")
@@ -298,21 +316,44 @@ def main(argv: list[str] | None = None) -> None:
         default=PHOTOS,
         help="labelled real photos (a folder with labels.csv), for recipes that learn from them",
     )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"a smoke run of a minute: {QUICK_SCENES} tables (unless --scenes), "
+        f"{QUICK_EPOCHS} epochs at most, the font designs only (nothing fetched), no photos; "
+        "its model is no shipped one, so it needs an --out of its own",
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = _parser()
     args = parser.parse_args(argv)
     recipe = RECIPES[args.recipe]
-    if recipe.photos and not (args.photos / "labels.csv").is_file():
+    if not 0 <= args.played <= 1:
+        parser.error(f"--played is a share of the tables, from 0 to 1, not {args.played}")
+    if args.quick and args.out.resolve() == MODELS.resolve():
+        parser.error(
+            "--quick writes a smoke-test model: give it an --out other than the shipped models'"
+        )
+    photos = recipe.photos and not args.quick
+    if photos and not (args.photos / "labels.csv").is_file():
         parser.error(
             f"the {args.recipe!r} recipe learns from labelled photos: no labels.csv in {str(args.photos)!r} (set --photos)"
         )
+    scenes = args.scenes or (QUICK_SCENES if args.quick else None)
+    epochs = min(args.epochs, QUICK_EPOCHS) if args.quick else args.epochs
     import torch
 
     torch.set_num_threads(args.threads)
     started = time.time()
     with Progress() as progress:
         crops = args.out.parent / ".cache" if args.cache_crops else None
-        x, y = synthetic_crops(args.recipe, args.seed, args.scenes, args.cache, crops, progress)
-        net = train(x, y, args.epochs, args.seed, progress, recipe.soft_crops, recipe.width)
-        if recipe.photos:
+        x, y = synthetic_crops(
+            args.recipe, args.seed, scenes, args.cache, crops, progress, args.played, args.quick
+        )
+        net = train(x, y, epochs, args.seed, progress, recipe.soft_crops, recipe.width)
+        if photos:
             # The synthetic model reads the photos; their cards' crops so labelled join the
             # synthetic ones, and the model is trained again from the start on both.
             real = harvest(net, args.photos, args.seed, progress)
@@ -322,7 +363,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"{len(rx)} crops from {args.photos}, {int((ry != BACKGROUND).sum())} indices"
             )
             x, y = np.concatenate([x, rx]), np.concatenate([y, ry])
-            net = train(x, y, args.epochs, args.seed, progress, recipe.soft_crops, recipe.width)
+            net = train(x, y, epochs, args.seed, progress, recipe.soft_crops, recipe.width)
     export(net, args.out / recipe.model)
     print(f"wrote {args.out / recipe.model} in {time.time() - started:.0f} s")
 
@@ -334,22 +375,27 @@ def synthetic_crops(
     cache: Path | None,
     crops: Path | None,
     progress: Progress,
+    played: float = PLAYED,
+    fonts_only: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """A recipe's labelled crops from its synthetic tables; ``crops``: a folder to keep them
-    in for re-runs (None: build them every time)."""
+    """A recipe's labelled crops from its synthetic tables, a ``played`` share of them from
+    played Tranca rounds; ``crops``: a folder to keep them in for re-runs (None: build them
+    every time); ``fonts_only``: only the font-drawn designs (no Debian deck is fetched)."""
     recipe = RECIPES[recipe_name]
     random.seed(seed)
     scenes = scenes or recipe.scenes
     cache = cache or default_cache()
-    decks = {d.name: d.faces for d in load_decks(cache, TRAIN_DECKS)}
-    if recipe.font_designs:
-        from cardscore.vision.train.fontdecks import font_decks  # needs pillow
+    decks = {} if fonts_only else {d.name: d.faces for d in load_decks(cache, TRAIN_DECKS)}
+    if recipe.font_designs or fonts_only:
+        from train.fontdecks import font_decks  # needs pillow
 
         decks.update(font_decks(cache, seed))
-    maker = SceneMaker(decks, seed, recipe.soft_focus, recipe.court_weight)
-    # The crops depend only on the seed, scene count and code: named by a hash of the code
-    # that makes them, a kept copy is never stale.
-    data = crops / f"crops-{recipe_name}-{seed}-{scenes}-{_crop_code_hash()}.npz" if crops else None
+    maker = SceneMaker(decks, seed, recipe.soft_focus, recipe.court_weight, played)
+    # The crops depend only on the designs, seed, scene count, played share and code: named by
+    # a hash of the code that makes them, a kept copy is never stale.
+    designs = "-fonts" if fonts_only else ""
+    name = f"crops-{recipe_name}{designs}-{seed}-{scenes}-{played:g}-{_crop_code_hash()}.npz"
+    data = crops / name if crops else None
     if data is not None and data.exists():
         saved = np.load(data)
         x, y = saved["x"], saved["y"]
@@ -368,8 +414,8 @@ def harvest(
     net: Any, photos: Path, seed: int, progress: Progress
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Crops of each labelled photo in ``photos``, labelled by what ``net`` reads there
-    (:mod:`cardscore.vision.train.real`)."""
-    from cardscore.vision.train.real import real_dataset
+    (:mod:`train.real`)."""
+    from train.real import real_dataset
 
     with tempfile.TemporaryDirectory() as tmp:
         model = Path(tmp) / "synthetic.onnx"

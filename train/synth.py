@@ -15,6 +15,7 @@ import numpy as np
 
 from cardscore.cards import Card, Rank
 from cardscore.vision.proposals import NORMAL_WIDTH
+from train.played import played_sides
 
 __all__ = ["Placed", "Scene", "SceneMaker", "jitter", "rank_box"]
 
@@ -122,8 +123,10 @@ class SceneMaker:
 
     For training, ``soft_focus`` is the share of tables photographed out of focus (a blur
     of 1.2–1.9 px at the normalised scale, as real photos can be), and ``court_weight`` makes
-    J, Q and K that much likelier to be dealt: their indices differ most between designs. The
-    defaults draw the benchmark's tables.
+    J, Q and K that much likelier to be dealt: their indices differ most between designs.
+    ``played`` is the share of tables that are a team's side of a round the Tranca engine
+    played to the end (:mod:`train.played`: its melds, piles and dollars, not dealt at random;
+    ``court_weight`` does not apply to them). The defaults draw the benchmark's tables.
     """
 
     def __init__(
@@ -132,12 +135,16 @@ class SceneMaker:
         seed: int,
         soft_focus: float = 0.0,
         court_weight: float = 1.0,
+        played: float = 0.0,
     ) -> None:
         self.decks = decks
         self.names = sorted(decks)
         self.rng = np.random.default_rng(seed)
         self.soft_focus = soft_focus
         self.court_weight = court_weight
+        self.played = played
+        self._sides = played_sides(seed)  # lazy: no round is played unless a table asks
+        self._kinds: dict[int, str] = {}
         self.boxes = {
             (name, card): rank_box(face, card.rank is Rank.TEN)
             for name in self.names
@@ -260,13 +267,77 @@ class SceneMaker:
         return Scene(np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR)), placed, owner)
 
     def scene(self, tranca: bool = False) -> Scene:
-        """A random table about 9 × 6.5 card widths (Tranca: one team's side)."""
+        """A random table about 9 × 6.5 card widths (Tranca: one team's side, upright), or
+        (a ``played`` share of the others) a played round's side, laid out like a random one."""
         h, w = round(NORMAL_WIDTH * 20 / 3), round(NORMAL_WIDTH * 55 / 6)
-        placed = self.tranca_layout(h, w) if tranca else self.layout(h, w)
-        scene = self.render(placed, h, w)
+        # No draw when no table is played: the benchmark's and the plain tables stay as they were.
+        played = not tranca and self.played > 0 and self.rng.random() < self.played
         if tranca:
-            scene.groups = self._kinds
+            placed = self.tranca_layout(h, w)
+        else:
+            placed = self.played_layout(h, w) if played else self.layout(h, w)
+        scene = self.render(placed, h, w)
+        if tranca or played:
+            scene.groups = dict(self._kinds)
         return scene
+
+    def played_layout(self, h: int, w: int, groups: int = 7) -> list[Placed]:
+        """The next played side's groups (at most ``groups``, in a random order) where they fit,
+        with the random tables' geometry: a quarter turn of the whole table, melds fanned
+        across or down, a clean pile crosswise, a few groups at any angle."""
+        rng = self.rng
+        side = next(self._sides)
+        deck = self.names[rng.integers(len(self.names))]
+        face = next(iter(self.decks[deck].values()))
+        width = NORMAL_WIDTH * rng.uniform(0.88, 1.12)
+        height = width * face.shape[0] / face.shape[1]
+        base = float(rng.integers(4) * 90)
+        placed: list[Placed] = []
+        occupied: list[tuple[float, float, float]] = []
+        self._kinds = {}
+        for index in rng.permutation(len(side)):
+            if len(self._kinds) >= groups:
+                break
+            group = side[int(index)]
+            angle = base + rng.normal(0, 10)
+            if rng.random() < 0.15:
+                angle = rng.uniform(0, 360)
+            if group.kind == "pile:horizontal":
+                angle += 90
+            step = np.array([rng.uniform(0.22, 0.4) * width, 0.0])
+            if rng.random() < 0.4:
+                step = np.array([0.0, rng.uniform(0.2, 0.3) * height])
+            t = np.deg2rad(angle)
+            along = step[0] * np.array([np.cos(t), -np.sin(t)]) + step[1] * np.array(
+                [np.sin(t), np.cos(t)]
+            )
+            n = len(group.cards)
+            extent = float(np.hypot(*along)) * (n - 1) / 2 + 0.75 * height
+            centre = self._free_spot(extent, occupied, h, w)
+            if centre is None:
+                continue  # the photo shows part of the side
+            number = len(self._kinds)
+            self._kinds[number] = group.kind
+            for k, card in enumerate(group.cards):
+                x, y = centre + (k - (n - 1) / 2) * along
+                a = angle + rng.normal(0, 0.7)
+                placed.append(
+                    Placed(card, deck, float(x), float(y), float(a), width, height, number)
+                )
+        return placed
+
+    def _free_spot(
+        self, extent: float, occupied: list[tuple[float, float, float]], h: int, w: int
+    ) -> np.ndarray | None:
+        """A centre whose disc of radius ``extent`` stays clear of the ``occupied`` ones (a few
+        tries; ``None`` if none is found), then occupied too."""
+        for _ in range(10):
+            cx = self.rng.uniform(extent, max(extent + 1, w - extent))
+            cy = self.rng.uniform(extent, max(extent + 1, h - extent))
+            if all(np.hypot(cx - ox, cy - oy) >= extent + oe for ox, oy, oe in occupied):
+                occupied.append((cx, cy, extent))
+                return np.array([cx, cy])
+        return None
 
     def tranca_layout(self, h: int, w: int) -> list[Placed]:
         """One team's side of a Tranca table: melds fanned upright, piles, dollars.
@@ -282,7 +353,7 @@ class SceneMaker:
         height = width * any_face.shape[0] / any_face.shape[1]
         tilt = rng.normal(0, 3)
         placed: list[Placed] = []
-        self._kinds: dict[int, str] = {}
+        self._kinds = {}
         x, y = 0.1 * width, 0.75 * height
         group = 0
         rows = ["meld", "meld", "meld", "pile", "pile", "dollar"]

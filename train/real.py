@@ -24,7 +24,7 @@ from cardscore.vision.evaluate import read_labels
 from cardscore.vision.image_io import load_image
 from cardscore.vision.labels import BACKGROUND
 from cardscore.vision.proposals import CROP, angle_gap, crop_batch, find_regions, normalise
-from cardscore.vision.train.synth import jitter
+from train.synth import jitter
 
 __all__ = ["HARVEST_MIN", "HARVEST_RATIO", "photo_crops", "real_dataset"]
 
@@ -52,7 +52,7 @@ def photo_crops(
     """Crops (N, 32, 32, 3) and labels (N,) harvested from one labelled photo.
 
     Each card crop is cut ``variants`` times with the synthetic crops' jitter
-    (:func:`~cardscore.vision.train.synth.jitter`), background ones once; a background blob
+    (:func:`~train.synth.jitter`), background ones once; a background blob
     is kept with probability ``negatives``.
     """
     image = load_image(photo).image
