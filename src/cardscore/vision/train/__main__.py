@@ -29,8 +29,10 @@ from typing import Any
 import numpy as np
 from rich.progress import Progress
 
+from cardscore.vision.blobs import candidates
+from cardscore.vision.crops import CROP, crop_batch
+from cardscore.vision.geometry import angle_gap
 from cardscore.vision.labels import BACKGROUND
-from cardscore.vision.proposals import CROP, angle_gap, candidates, crop_batch
 from cardscore.vision.train.decks import TRAIN_DECKS, default_cache, load_decks
 from cardscore.vision.train.model import build_net
 from cardscore.vision.train.synth import Scene, SceneMaker, jitter

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from cardscore.cards import Card, Rank
-from cardscore.vision.proposals import NORMAL_WIDTH
+from cardscore.vision.geometry import NORMAL_WIDTH
 
 __all__ = ["Placed", "Scene", "SceneMaker", "jitter", "rank_box"]
 
