@@ -37,9 +37,9 @@ from cardscore.vision.deck import DeckProfile, model_hash
 from cardscore.vision.geometry import NORMAL_WIDTH
 from cardscore.vision.image_io import load_image
 from cardscore.vision.labels import BACKGROUND, CLASSES
-from cardscore.vision.readings import _region_at, find_indices, read_blobs
+from cardscore.vision.readings import _region_at, find_indices, normalise, read_blobs
 from cardscore.vision.recognition import Recognition, recognize
-from cardscore.vision.regions import Regions, find_regions, normalise
+from cardscore.vision.regions import Regions, find_regions
 
 __all__ = [
     "Examples",

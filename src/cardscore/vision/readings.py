@@ -23,7 +23,7 @@ from cardscore.vision.blobs import Candidate, candidates
 from cardscore.vision.crops import CropReader
 from cardscore.vision.geometry import NORMAL_WIDTH, angle_gap, index_to_centre
 from cardscore.vision.labels import BACKGROUND
-from cardscore.vision.regions import MIN_CARD_PX, Regions, normalise
+from cardscore.vision.regions import MIN_CARD_PX, Regions
 
 __all__ = [
     "BlobReadings",
@@ -32,6 +32,7 @@ __all__ = [
     "card_width_from_indices",
     "find_indices",
     "glyph_reach",
+    "normalise",
     "read_blobs",
     "read_indices",
 ]
@@ -96,6 +97,15 @@ class Readings:
     factor: float
     card_width: float
     hits: tuple[IndexHit, ...]
+
+
+def normalise(image: np.ndarray, card_width: float) -> tuple[np.ndarray, float]:
+    """The photo resized so a card is :data:`NORMAL_WIDTH` px wide, and that factor."""
+    factor = NORMAL_WIDTH / card_width
+    h, w = image.shape[:2]
+    size = (max(1, round(w * factor)), max(1, round(h * factor)))
+    interp = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
+    return cv2.resize(image, size, interpolation=interp), factor
 
 
 def read_indices(

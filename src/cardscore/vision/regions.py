@@ -14,9 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from cardscore.vision.geometry import NORMAL_WIDTH
-
-__all__ = ["MAX_CARD_SHARE", "MIN_CARD_PX", "Regions", "find_regions", "normalise", "whiteness"]
+__all__ = ["MAX_CARD_SHARE", "MIN_CARD_PX", "Regions", "find_regions", "whiteness"]
 
 
 _MASK_SIDE = 1000  # long side of the image the card mask is computed on
@@ -191,12 +189,3 @@ def find_regions(image: np.ndarray, card_width: float | None = None) -> Regions:
         else:
             card_width = max(h, w) / 12.0
     return Regions(scale, found.labels, found.angles, found.boxes, card_width)
-
-
-def normalise(image: np.ndarray, card_width: float) -> tuple[np.ndarray, float]:
-    """The photo resized so a card is :data:`NORMAL_WIDTH` px wide, and that factor."""
-    factor = NORMAL_WIDTH / card_width
-    h, w = image.shape[:2]
-    size = (max(1, round(w * factor)), max(1, round(h * factor)))
-    interp = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
-    return cv2.resize(image, size, interpolation=interp), factor

@@ -24,8 +24,8 @@ from cardscore.vision.evaluate import read_labels
 from cardscore.vision.geometry import angle_gap
 from cardscore.vision.image_io import load_image
 from cardscore.vision.labels import BACKGROUND
-from cardscore.vision.readings import read_blobs
-from cardscore.vision.regions import find_regions, normalise
+from cardscore.vision.readings import normalise, read_blobs
+from cardscore.vision.regions import find_regions
 from cardscore.vision.train.synth import jitter
 
 __all__ = ["HARVEST_MIN", "HARVEST_RATIO", "photo_crops", "real_dataset"]
