@@ -75,9 +75,9 @@ ROW = 0.1  # card widths: two cards of a fan lie in a row, this far apart across
 GAP_MIN = 0.1  # a legal reading this sure, in a gap, is a card (flagged)
 END_MIN = 0.3  # one step past an end (the table, or a card's face) needs a surer one
 SHARE = 0.5  # and at least this share of its crop's best reading of any card
-# Glyph heights tried: of the photo's median index read (decks differ: 0.1-0.2 card widths),
-# or of a card's width when no index was read.
-SIZES = (0.85, 1.0, 1.2)  # the rereads' too: of the index's own height, or the photo's median
+# Glyph heights tried: of the photo's median index read (decks differ: 0.1-0.2 card widths;
+# a reread: of the index's own), or of a card's width when no index was read.
+SIZES = (0.85, 1.0, 1.2)
 SIZES_UNKNOWN = (0.11, 0.14, 0.17)
 # Index spot offsets tried across and along the card (card widths): a centre guessed from one
 # index is off by as much as decks place their indices differently.
