@@ -219,7 +219,7 @@ def fill_gaps(
         order = sorted(range(len(probes)), key=lambda k: -float(readings[k].max()))
         added: list[Placement] = []
         for done, k in enumerate(order):
-            card = _reading(readings[k], probes[k], members, free=done < len(order) - 1)
+            card = _gap_card(readings[k], probes[k], members, free=done < len(order) - 1)
             if card is None:
                 continue
             best = int(np.argmax(readings[k][:, card.id]))
@@ -418,7 +418,9 @@ def _completable(members: list[Placement], free: bool) -> bool:
     return free and any(plausible_meld([*cards, Card.from_id(c)]) for c in range(BACKGROUND))
 
 
-def _reading(probs: np.ndarray, probe: _Probe, members: list[Placement], free: bool) -> Card | None:
+def _gap_card(
+    probs: np.ndarray, probe: _Probe, members: list[Placement], free: bool
+) -> Card | None:
     """The likeliest card of a probe's crops (``probs``, crops × cards) that keeps the meld
     (its ``members``) legal, sure enough, and not much less likely than another card in its
     own crop."""
