@@ -4,8 +4,8 @@
 
 Same tables as ``vision_bench.py`` (held-out designs, upscaled 1.2). For each lost meld, each
 of its cards is looked at: no card reported near it (then: no candidate at its corner indices,
-the classifier's crops there (the candidates' and the gap probes') all under
-``detect.MIN_PROB`` for it, or a crop read it that well and no card came of it: a weak hit not
+the classifier's crops there (the candidates', the gap probes' and the rereads') all under
+``readings.MIN_PROB`` for it, or a crop read it that well and no card came of it: a weak hit not
 adopted, or beaten on its blob by another reading), a wrong card (flagged or not), an extra
 card grouped in, the meld split, or not reported as a meld.
 A meld counts under the most upstream of its faults, in that order (a weak hit is not
@@ -24,10 +24,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from cardscore.vision import detect, fans, recognition
+from cardscore.vision import crops, readings, recognition
 from cardscore.vision.evaluate import match_cards
-from cardscore.vision.layout import index_to_centre
-from cardscore.vision.proposals import NORMAL_WIDTH
+from cardscore.vision.geometry import NORMAL_WIDTH, index_to_centre
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout's train/
 
@@ -35,10 +34,10 @@ CORNER = 0.15  # card widths: a candidate or hit this near a corner index's spot
 
 
 def _spy() -> dict[str, Any]:
-    """Record the crops (the candidates' and the gap probes'), their probabilities and the
-    index hits of each photo."""
+    """Record the crops (every crop goes through :class:`~cardscore.vision.crops.CropReader`),
+    their probabilities and the index hits of each photo."""
     seen: dict[str, Any] = {"points": [], "probs": []}
-    crop, classify, find = detect.crop_batch, detect.classify, recognition.find_indices
+    crop, classify, find = crops.crop_batch, crops.classify, readings.find_indices
 
     def crop_batch(norm: np.ndarray, points: list[tuple[float, float, float, float]]) -> Any:
         seen["points"].extend(points)
@@ -49,14 +48,13 @@ def _spy() -> dict[str, Any]:
         seen["probs"].append(probs)
         return probs
 
-    def find_indices(*args: Any, **kwargs: Any) -> list[detect.IndexHit]:
+    def find_indices(*args: Any, **kwargs: Any) -> list[readings.IndexHit]:
         seen["points"], seen["probs"] = [], []
         seen["hits"] = find(*args, **kwargs)
         return seen["hits"]
 
-    detect.crop_batch, detect.classify = crop_batch, classify_spy  # type: ignore[assignment]
-    fans.crop_batch, fans.classify = crop_batch, classify_spy  # type: ignore[assignment]
-    recognition.find_indices = find_indices  # type: ignore[assignment]
+    crops.crop_batch, crops.classify = crop_batch, classify_spy  # type: ignore[assignment]
+    readings.find_indices = find_indices  # type: ignore[assignment]
     return seen
 
 
@@ -116,21 +114,21 @@ def main() -> int:
                     if not any(n.any() for n in near):
                         faults.append(
                             (
-                                "no candidate at its corners (proposals)",
+                                "no candidate at its corners (blobs)",
                                 f"missed {card.code}: no candidate",
                             )
                         )
-                    elif best < detect.MIN_PROB:
+                    elif best < readings.MIN_PROB:
                         faults.append(
                             (
-                                f"crops there read under {detect.MIN_PROB} (classifier)",
+                                f"crops there read under {readings.MIN_PROB} (classifier)",
                                 f"missed {card.code}: best crop {best:.2f}",
                             )
                         )
                     else:
                         faults.append(
                             (
-                                f"a crop read it >= {detect.MIN_PROB}, no card came of it",
+                                f"a crop read it >= {readings.MIN_PROB}, no card came of it",
                                 f"missed {card.code}: crop {best:.2f}",
                             )
                         )

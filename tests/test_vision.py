@@ -19,7 +19,14 @@ need_module("onnxruntime", "needs the vision extra (onnxruntime)")
 from cardscore.cards import Card, parse_cards  # noqa: E402
 from cardscore.cli import main  # noqa: E402
 from cardscore.vision import ImageError, recognize  # noqa: E402
-from cardscore.vision.detect import (  # noqa: E402
+from cardscore.vision.blobs import Candidate, candidates  # noqa: E402
+from cardscore.vision.cards import Placement, group_cards, pair_indices  # noqa: E402
+from cardscore.vision.evaluate import read_labels  # noqa: E402
+from cardscore.vision.geometry import ASPECT, INDEX_U, INDEX_V  # noqa: E402
+from cardscore.vision.groups import meld_reference, pile_orientation  # noqa: E402
+from cardscore.vision.image_io import MAX_PIXELS, load_image  # noqa: E402
+from cardscore.vision.meld_rules import plausible_meld  # noqa: E402
+from cardscore.vision.readings import (  # noqa: E402
     DARK_INK,
     DARKEST_INK,
     FAINT_INK,
@@ -28,20 +35,6 @@ from cardscore.vision.detect import (  # noqa: E402
     IndexHit,
     _merge,
 )
-from cardscore.vision.evaluate import read_labels  # noqa: E402
-from cardscore.vision.image_io import MAX_PIXELS, load_image  # noqa: E402
-from cardscore.vision.layout import (  # noqa: E402
-    ASPECT,
-    INDEX_U,
-    INDEX_V,
-    Placement,
-    group_cards,
-    meld_reference,
-    pair_indices,
-    pile_orientation,
-    plausible_meld,
-)
-from cardscore.vision.proposals import Candidate, candidates  # noqa: E402
 from cardscore.vision.recognition import Recognition  # noqa: E402
 from tests.conftest import need  # noqa: E402
 
@@ -129,7 +122,7 @@ def _corner_hits(code: str, cx: float, cy: float, angle: float = 0.0) -> list[In
 
 
 def test_a_card_whose_two_corners_read_as_different_cards_is_reported_once() -> None:
-    from cardscore.vision.layout import one_per_spot
+    from cardscore.vision.cards import one_per_spot
 
     # A real photo's Q♠ (a model held out from that photo): one corner read Qs 0.74, the
     # other 4s 0.52. They cannot pair, and each alone put a card on the same spot.
@@ -237,7 +230,7 @@ def test_orientation_reference_ignores_implausible_or_crooked_melds() -> None:
 
 
 def test_lone_cards_become_piles_dollars_or_loose_cards() -> None:
-    from cardscore.vision.recognition import _groups
+    from cardscore.vision.groups import find_groups
 
     hits = (
         _corner_hits("3s", 200, 200)
@@ -250,7 +243,7 @@ def test_lone_cards_become_piles_dollars_or_loose_cards() -> None:
     cards = pair_indices(hits, W)
     groups = {
         tuple(cards[i].card.code for i in g.cards): (g.kind, g.orientation)
-        for g in _groups(cards, W)
+        for g in find_groups(cards)
     }
     assert groups == {
         ("3s", "Qs"): ("meld", None),
@@ -385,10 +378,10 @@ def test_the_darkest_ink_mask_parts_a_bold_glyph_from_the_pip_beside_it() -> Non
 
 
 def test_ink_on_a_card_region_in_shade_is_a_candidate() -> None:
-    from cardscore.vision.proposals import find_regions
+    from cardscore.vision.regions import find_regions
 
     # A second card in deep shade, paper darker than 0.7 of the photo's brightest: ink on it
-    # counts as on paper only because the card regions say so (detect passes them).
+    # counts as on paper only because the card regions say so (the readings pass them).
     image = _card_with_a_five(20, 0.0)
     image[:, 240:] = (30, 60, 80)
     cv2.rectangle(image, (260, 50), (380, 218), (150, 150, 150), -1)
@@ -425,7 +418,7 @@ def test_ink_on_grey_paper_in_shade_is_a_candidate_without_regions() -> None:
 
 
 def test_grey_cards_on_a_brighter_pink_table_still_give_the_card_width() -> None:
-    from cardscore.vision.proposals import _card_mask, _shapes, find_regions
+    from cardscore.vision.regions import _card_mask, _shapes, find_regions
 
     # A held-out synthetic table: pink, brighter than the grey cards lying in its shade. The
     # brightest pixels, taken as paper, are the table's; no whole card comes out of that mask,
@@ -444,8 +437,8 @@ def test_grey_cards_on_a_brighter_pink_table_still_give_the_card_width() -> None
 
 
 def test_region_and_photo_axes_reach_a_bitten_corner_and_a_card_off_every_region() -> None:
-    from cardscore.vision.detect import _with_region_angles
-    from cardscore.vision.proposals import Regions
+    from cardscore.vision.readings import _with_region_angles
+    from cardscore.vision.regions import Regions
 
     # A card 120 mask px wide turned 30°, its top-left corner cut out of the region (a red
     # index at the edge): the index's candidate still gets the card's axes as a second guess.
@@ -464,8 +457,8 @@ def test_region_and_photo_axes_reach_a_bitten_corner_and_a_card_off_every_region
 
 
 def test_a_blob_read_weakly_gets_one_more_look_along_its_rank_to_suit_axis() -> None:
-    from cardscore.vision.detect import SECOND_LOOK, _suit_guesses
     from cardscore.vision.labels import BACKGROUND
+    from cardscore.vision.readings import SECOND_LOOK, _suit_guesses
 
     # Three rank-sized blobs, each with a suit-sized blob 1.1 glyph heights away in the
     # direction a card turned 30° (or 3°) points "down". Only a blob some crop reads a little
@@ -493,9 +486,9 @@ def test_a_blob_read_weakly_gets_one_more_look_along_its_rank_to_suit_axis() -> 
 def test_a_weak_blob_smaller_than_the_photos_glyphs_is_also_cropped_much_larger(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from cardscore.vision import detect
-    from cardscore.vision.detect import LARGER, UNDERSIZED, BlobReadings, _larger
+    from cardscore.vision import crops
     from cardscore.vision.labels import BACKGROUND
+    from cardscore.vision.readings import LARGER, UNDERSIZED, BlobReadings, _larger
 
     # Three blobs read as cards (glyphs of 14, 15 and 16: the photo's median is 15), then two
     # read weakly: one smaller than that (12), one larger (20, a pip in glare, say).
@@ -506,7 +499,7 @@ def test_a_weak_blob_smaller_than_the_photos_glyphs_is_also_cropped_much_larger(
     for n, best in enumerate((0.9, 0.9, 0.9, 0.3, 0.3)):
         probs[n, 7], probs[n, BACKGROUND] = best, 1 - best
     monkeypatch.setattr(
-        detect, "classify", lambda batch, model=None: np.zeros((len(batch), BACKGROUND + 1))
+        crops, "classify", lambda batch, model=None: np.zeros((len(batch), BACKGROUND + 1))
     )
     read = _larger(np.zeros((40, 60, 3), np.uint8), BlobReadings(points, probs, rows_of), None)
     assert read.points[5:] == [
@@ -519,9 +512,9 @@ def test_a_weak_blob_smaller_than_the_photos_glyphs_is_also_cropped_much_larger(
 
 
 def test_a_blob_read_weakly_is_cropped_again_larger(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cardscore.vision import detect
-    from cardscore.vision.detect import LARGER, SECOND_LOOK, BlobReadings, _larger
+    from cardscore.vision import crops
     from cardscore.vision.labels import BACKGROUND
+    from cardscore.vision.readings import LARGER, SECOND_LOOK, BlobReadings, _larger
 
     # Three blobs, each cropped in two turns: read weakly (0.3), as a card (0.9), as no ink.
     # Only the weak one is cropped again, in both its turns, LARGER times larger.
@@ -536,7 +529,7 @@ def test_a_blob_read_weakly_is_cropped_again_larger(monkeypatch: pytest.MonkeyPa
         batches.append(len(batch))
         return np.full((len(batch), BACKGROUND + 1), 1 / (BACKGROUND + 1))
 
-    monkeypatch.setattr(detect, "classify", classify)
+    monkeypatch.setattr(crops, "classify", classify)
     norm = np.zeros((40, 60, 3), np.uint8)
     read = _larger(norm, BlobReadings(points, probs, rows_of), None)
     assert batches == [2]
@@ -562,7 +555,7 @@ def _lit_table(cards: list[tuple[int, int, int, int, int]]) -> np.ndarray:
 
 
 def test_card_width_survives_uneven_light_and_a_tight_meld() -> None:
-    from cardscore.vision.proposals import _typical, find_regions
+    from cardscore.vision.regions import _typical, find_regions
 
     # Best-lit: a tight meld, one card-shaped block 1.4 cards wide; in the shade: three cards.
     # The brighter half of the card class alone would show only the meld.
@@ -577,7 +570,7 @@ def test_card_width_survives_uneven_light_and_a_tight_meld() -> None:
 
 
 def test_card_width_from_ragged_card_shaped_regions() -> None:
-    from cardscore.vision.proposals import find_regions
+    from cardscore.vision.regions import find_regions
 
     # Cards with a corner bitten off (glare, art as pale as the table) are no whole card's
     # shape but card-proportioned: they give the width, not the fragment beside them.
@@ -724,7 +717,7 @@ BOTTOM_ROWS = {"train_01.jpg": "9h 8c 2h 4c Js", "train_10.jpg": "5d Ks 2h 6c 2c
 
 def _bottom_row_cards(photo: Path) -> list[np.ndarray]:
     """Upright crops of the photo's five lone bottom-row cards (they lie nearly square on)."""
-    from cardscore.vision.proposals import find_regions
+    from cardscore.vision.regions import find_regions
 
     image = cv2.imread(str(photo))
     regions = find_regions(image)
@@ -838,7 +831,7 @@ def _train_01_misjudged(
 def test_a_card_width_the_whole_cards_indices_disprove_is_measured_again(
     shared: Path, monkeypatch: pytest.MonkeyPatch, wrong: float
 ) -> None:
-    from cardscore.vision import recognition
+    from cardscore.vision import readings
 
     # Far too small or too large: train_01's lone cards' two corners measure it again.
     path, right = _train_01_misjudged(shared, monkeypatch, wrong)
@@ -846,7 +839,7 @@ def test_a_card_width_the_whole_cards_indices_disprove_is_measured_again(
     assert again.card_width == pytest.approx(right.card_width, rel=0.12)
     assert sorted(c.card for c in again.cards) == sorted(c.card for c in right.cards)
     # Without the second reading the wrong width stands, and cards are lost or misread.
-    monkeypatch.setattr(recognition, "REMEASURE", float("inf"))
+    monkeypatch.setattr(readings, "REMEASURE", float("inf"))
     unchecked = recognize(path)
     assert unchecked.card_width == pytest.approx(right.card_width * wrong)
     assert sorted(c.card for c in unchecked.cards) != sorted(c.card for c in right.cards)
@@ -857,30 +850,30 @@ def test_a_card_width_the_whole_cards_indices_disprove_is_measured_again(
 def test_a_card_width_at_which_no_whole_card_is_read_is_tried_at_other_scales(
     shared: Path, monkeypatch: pytest.MonkeyPatch, wrong: float
 ) -> None:
-    from cardscore.vision import recognition
+    from cardscore.vision import readings
 
     # So far off (a pale table's fragment, in a held-out table 0.37 times the card) that no
     # card shows both its indices: nothing to measure the card by until the scale is right.
     path, right = _train_01_misjudged(shared, monkeypatch, wrong)
     measured: list[float | None] = []
-    measure = recognition.card_width_from_indices
+    measure = readings.card_width_from_indices
 
     def spy(hits: list[object]) -> float | None:
         measured.append(measure(hits))  # type: ignore[arg-type]
         return measured[-1]
 
-    monkeypatch.setattr(recognition, "card_width_from_indices", spy)
+    monkeypatch.setattr(readings, "card_width_from_indices", spy)
     again = recognize(path)
     assert measured[0] is None
     assert again.card_width == pytest.approx(right.card_width, rel=0.12)
     assert sorted(c.card for c in again.cards) == sorted(c.card for c in right.cards)
-    monkeypatch.setattr(recognition, "RESCALE", ())
+    monkeypatch.setattr(readings, "RESCALE", ())
     unchecked = recognize(path)
     assert len(unchecked.cards) < len(right.cards) / 2
 
 
 def test_a_weak_card_completing_a_meld_is_adopted_and_flagged() -> None:
-    from cardscore.vision.layout import adopt_weak
+    from cardscore.vision.cards import adopt_weak
 
     # A set of aces fanned 0.3 W apart; the middle Ac was read at only 0.44.
     fan = [_hit(code, 100 + i * 0.3 * W, 100) for i, code in enumerate(["Ac", "Ac", "As"])]
@@ -907,7 +900,7 @@ def test_a_weak_card_completing_a_meld_is_adopted_and_flagged() -> None:
 
 
 def test_weak_cards_bridging_a_lone_card_and_its_meld_are_adopted_in_turn() -> None:
-    from cardscore.vision.layout import adopt_weak
+    from cardscore.vision.cards import adopt_weak
 
     def fan(spec: list[tuple[str, float, float]]) -> tuple[list[Placement], list[Placement]]:
         cards = pair_indices([_hit(c, 100 + u * W, 100, prob=p) for c, u, p in spec], W)
@@ -932,7 +925,7 @@ def test_weak_cards_bridging_a_lone_card_and_its_meld_are_adopted_in_turn() -> N
 
 
 def test_two_weak_cards_completing_a_meld_only_together_are_adopted() -> None:
-    from cardscore.vision.layout import adopt_weak
+    from cardscore.vision.cards import adopt_weak
 
     # From a held-out table: a run 5h..Jh whose 6h and 8h read 0.46 and 0.45. Neither alone
     # makes the run legal (the other's gap stays open); the two together do.
@@ -950,7 +943,7 @@ def test_two_weak_cards_completing_a_meld_only_together_are_adopted() -> None:
 
 
 def test_a_weak_card_completing_a_meld_with_a_misread_card_mended_is_adopted() -> None:
-    from cardscore.vision.layout import adopt_weak
+    from cardscore.vision.cards import adopt_weak
 
     # From a held-out table: Js Qs Ks As, the Js read at 0.42 and the Qs as a 9s (0.54, its
     # runner-up the Qs). The 9s spoils the meld: only with it mended does the Js complete it.
@@ -969,7 +962,7 @@ def test_a_weak_card_completing_a_meld_with_a_misread_card_mended_is_adopted() -
 
 
 def test_a_one_index_card_read_far_off_its_melds_angle_is_recentred_at_it() -> None:
-    from cardscore.vision.layout import straighten
+    from cardscore.vision.cards import straighten
 
     # From a held-out table: in an upright run 8d 9d Td Jd the 9d's one index read best at
     # 330°, which put its centre on the 8d's.
@@ -1023,7 +1016,7 @@ def test_corners_sharing_one_wrong_angle_pair_on_the_photo_axes() -> None:
 
 
 def test_a_card_that_spoils_a_meld_is_flagged_and_mended_by_its_runner_up() -> None:
-    from cardscore.vision.layout import meld_doubts
+    from cardscore.vision.repairs import meld_doubts
 
     def placed(code: str, runner_up: str | None = None) -> Placement:
         return Placement(Card(code), 0.95, 0, 0, 0, 1, Card(runner_up) if runner_up else None)

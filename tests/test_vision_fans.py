@@ -14,11 +14,14 @@ cv2 = need_module("cv2", "needs the vision extra (opencv)")
 need_module("onnxruntime", "needs the vision extra (onnxruntime)")
 
 from cardscore.cards import Card  # noqa: E402
-from cardscore.vision import fans, recognition  # noqa: E402
-from cardscore.vision.detect import IndexHit  # noqa: E402
+from cardscore.vision import crops, readings, recognition, repairs  # noqa: E402
+from cardscore.vision.calibration import FLAG_AT, calibrated  # noqa: E402
+from cardscore.vision.cards import Placement  # noqa: E402
+from cardscore.vision.crops import CropReader  # noqa: E402
+from cardscore.vision.geometry import index_to_centre  # noqa: E402
 from cardscore.vision.labels import BACKGROUND  # noqa: E402
-from cardscore.vision.layout import FLAG_BELOW, Placement, index_to_centre  # noqa: E402
-from cardscore.vision.proposals import find_regions  # noqa: E402
+from cardscore.vision.readings import IndexHit  # noqa: E402
+from cardscore.vision.regions import find_regions  # noqa: E402
 from tests.conftest import SHARED, need  # noqa: E402
 
 W = 120.0
@@ -37,7 +40,7 @@ def _fan(codes: str, places: list[float], top_read_twice: bool = True) -> list[P
 
 
 def _probed(cards: list[Placement]) -> list[tuple[float, bool]]:
-    return sorted((round(float(p.centre[0]), 1), p.end) for p in fans._probes(cards))
+    return sorted((round(float(p.centre[0]), 1), p.end) for p in repairs._probes(cards))
 
 
 def test_a_gap_two_steps_wide_is_looked_at_once_halfway_and_past_the_first_card() -> None:
@@ -76,7 +79,7 @@ def test_even_steps_and_crooked_cards_have_no_gap() -> None:
     assert [x for x, end in _probed(_fan("Kh Ks Kc Kd", even)) if not end] == []
     crooked = _fan("Kh Ks Kc", [100, 136, 208])
     crooked[1] = Placement(Card("Ks"), 0.95, 136, 300, 40.0, 1, None)
-    assert fans._probes(crooked) == []
+    assert repairs._probes(crooked) == []
 
 
 def _reads(monkeypatch: pytest.MonkeyPatch, code: str, prob: float) -> None:
@@ -88,12 +91,12 @@ def _reads(monkeypatch: pytest.MonkeyPatch, code: str, prob: float) -> None:
         out[:, BACKGROUND] = 1 - prob
         return out
 
-    monkeypatch.setattr(fans, "classify", classify)
+    monkeypatch.setattr(crops, "classify", classify)
 
 
 def _fill(cards: list[Placement], hits: list[IndexHit] | None = None) -> list[str]:
     image = np.full((600, 600, 3), 255, np.uint8)
-    found = fans.fill_gaps(image, cards, [list(range(len(cards)))], hits or [])
+    found = repairs.fill_gaps(CropReader(image), cards, [list(range(len(cards)))], hits or [])
     return [f"{p.card.code}@{p.x:.0f}" for p in found]
 
 
@@ -103,10 +106,10 @@ def test_a_gap_takes_the_reading_that_keeps_the_meld_legal_and_flags_it(
     cards = _fan("Kh Ks Kc", [100, 100 + STEP, 100 + 3 * STEP])
     _reads(monkeypatch, "Kd", 0.25)  # sure enough in a gap, not past an end
     blank = np.full((600, 600, 3), 255, np.uint8)
-    (found,) = fans.fill_gaps(blank, cards, [[0, 1, 2]], [])
+    (found,) = repairs.fill_gaps(CropReader(blank), cards, [[0, 1, 2]], [])
     assert (found.card, round(found.x), found.indices) == (Card("Kd"), 172, 1)
     assert found.confidence == pytest.approx(0.25)
-    assert found.confidence < FLAG_BELOW
+    assert calibrated(found.confidence, found.indices) < FLAG_AT
     _reads(monkeypatch, "7d", 0.9)  # no K: the meld would be no meld
     assert _fill(cards) == []
     _reads(monkeypatch, "Kd", 0.05)  # too unsure
@@ -218,8 +221,8 @@ def _reads_where(
         out[:, BACKGROUND] = 1 - out[:, Card(code).id]
         return out
 
-    monkeypatch.setattr(fans, "crop_batch", crop_batch)
-    monkeypatch.setattr(fans, "classify", classify)
+    monkeypatch.setattr(crops, "crop_batch", crop_batch)
+    monkeypatch.setattr(crops, "classify", classify)
     return shown
 
 
@@ -233,7 +236,7 @@ def test_a_probe_also_looks_a_few_degrees_either_side_of_the_fans_angle(
     shown = _reads_where(monkeypatch, "Kd", lambda x, y, s, a: 0.25 if abs(a - 6) < 1 else 0.01)
     assert _fill(cards) == ["Kd@212"]
     assert sorted({round(a) for *_, a in shown}) == [-6, 0, 6]
-    per_angle = len(fans.SIZES) * len(fans.ACROSS) * len(fans.ALONG)
+    per_angle = len(repairs.SIZES) * len(repairs.ACROSS) * len(repairs.ALONG)
     assert len(shown) == 3 * per_angle * 2  # two probes: the gap and past the first card
 
 
@@ -321,11 +324,11 @@ def test_a_reading_squeezed_between_two_cards_one_step_apart_is_dropped() -> Non
     x = [100, 100 + STEP, 100 + 2 * STEP, 100 + 3 * STEP]
     cards = _fan("Jd Jd Jd Jd", x)
     extra = Placement(Card("Td"), 0.58, 100 + 0.5 * STEP, 300, 0.0, 1, None)
-    kept = fans.drop_crowded([*cards, extra], [[0, 4, 1, 2, 3]])
+    kept = repairs.drop_crowded([*cards, extra], [[0, 4, 1, 2, 3]])
     assert [p.card.code for p in kept] == ["Jd"] * 4
     # A misread card on its own step stays (flagged later as spoiling the meld).
     misread = [*cards[:1], Placement(Card("Td"), 0.7, 100 + STEP, 300, 0.0, 1, None), *cards[2:]]
-    assert len(fans.drop_crowded(misread, [[0, 1, 2, 3]])) == 4
+    assert len(repairs.drop_crowded(misread, [[0, 1, 2, 3]])) == 4
 
 
 # --- the card width on a pale table ---------------------------------------------------------
@@ -352,7 +355,7 @@ def test_a_card_shaped_meld_and_the_pale_table_itself_are_not_the_card_width() -
 
 
 def test_fans_of_five_card_shaped_as_they_are_do_not_set_the_card_width() -> None:
-    from cardscore.vision.proposals import _typical
+    from cardscore.vision.regions import _typical
 
     # Three fans of five, 0.25 W apart (2 W by 1.4 W: their short side is a card's height),
     # and two lone cards 133 px wide.
@@ -367,7 +370,7 @@ def test_fans_of_five_card_shaped_as_they_are_do_not_set_the_card_width() -> Non
 def test_card_shaped_white_regions_too_small_to_read_or_as_large_as_the_table_are_no_cards() -> (
     None
 ):
-    from cardscore.vision.proposals import _shapes
+    from cardscore.vision.regions import _shapes
 
     mask = np.zeros((960, 1320), np.uint8)
     mask[10:950, 10:1310] = 255  # the whole pale table
@@ -379,7 +382,7 @@ def test_card_shaped_white_regions_too_small_to_read_or_as_large_as_the_table_ar
 
 
 def test_a_pale_table_splits_off_the_cards_at_a_third_whiteness_level() -> None:
-    from cardscore.vision.proposals import _card_mask
+    from cardscore.vision.regions import _card_mask
 
     # A dark corner, the table in shade, the table in light, cards: four clear classes.
     image = np.full((600, 800, 3), (120, 130, 135), np.uint8)
@@ -410,23 +413,24 @@ def test_a_card_whose_index_no_stage_read_is_found_in_its_fan(
         image[h // 2 : h // 2 + h, x : x + w] = jack
     # The second card's index is lost to the first stages: its hits are taken away.
     second = (w // 2 + 0.32 * w + 0.13 * w, h // 2 + 0.12 * 1.4 * w)
-    find = recognition.find_indices
+    find = readings.find_indices
 
     def blind(norm: np.ndarray, model: object, regions: object, factor: float) -> list[IndexHit]:
         hits = find(norm, None, regions, factor)  # type: ignore[arg-type]
         far = [np.hypot(h.x / factor - second[0], h.y / factor - second[1]) for h in hits]
         return [hit for hit, d in zip(hits, far, strict=True) if d > 0.15 * w]
 
-    monkeypatch.setattr(recognition, "find_indices", blind)
+    monkeypatch.setattr(readings, "find_indices", blind)
     result = recognition.recognize(image)
     melds = [g for g in result.groups if g.kind == "meld"]
     assert [[result.cards[i].card.code for i in g.cards] for g in melds] == [["Js"] * 5]
-    monkeypatch.setattr(fans, "GAP_MIN", 1.1)  # nothing is ever sure enough: it stays missed
+    monkeypatch.setattr(repairs, "GAP_MIN", 1.1)  # nothing is ever sure enough: it stays missed
     assert len(recognition.recognize(image).cards) == 4
 
 
 def test_the_top_cards_far_corner_pairs_with_its_own_index_not_the_next_cards() -> None:
-    from cardscore.vision.layout import ASPECT, INDEX_U, INDEX_V, pair_indices
+    from cardscore.vision.cards import pair_indices
+    from cardscore.vision.geometry import ASPECT, INDEX_U, INDEX_V
 
     # Three Ts fanned 0.3 W apart: the lower two show their top-left index only, the top card
     # both. The top card's far corner also fits the middle card's index (1.04 W across), and

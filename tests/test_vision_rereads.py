@@ -11,10 +11,13 @@ need_module("cv2", "needs the vision extra (opencv)")
 need_module("onnxruntime", "needs the vision extra (onnxruntime)")
 
 from cardscore.cards import Card  # noqa: E402
-from cardscore.vision import rereads  # noqa: E402
-from cardscore.vision.detect import IndexHit  # noqa: E402
+from cardscore.vision import crops, repairs  # noqa: E402
+from cardscore.vision.cards import Placement  # noqa: E402
+from cardscore.vision.crops import CropReader  # noqa: E402
+from cardscore.vision.geometry import index_to_centre  # noqa: E402
 from cardscore.vision.labels import BACKGROUND  # noqa: E402
-from cardscore.vision.layout import Placement, index_to_centre, meld_doubts  # noqa: E402
+from cardscore.vision.readings import IndexHit  # noqa: E402
+from cardscore.vision.repairs import meld_doubts  # noqa: E402
 
 W = 120.0
 STEP = 0.3 * W
@@ -46,14 +49,14 @@ def _reads(monkeypatch: pytest.MonkeyPatch, beliefs: dict[float, dict[str, float
             row[BACKGROUND] = 1 - row.sum()
         return out
 
-    monkeypatch.setattr(rereads, "crop_batch", crop_batch)
-    monkeypatch.setattr(rereads, "classify", classify)
+    monkeypatch.setattr(crops, "crop_batch", crop_batch)
+    monkeypatch.setattr(crops, "classify", classify)
 
 
 def _mends(cards: list[Placement], hits: list[IndexHit]) -> dict[int, tuple[str, float]]:
     image = np.full((600, 600, 3), 255, np.uint8)
     melds = [list(range(len(cards)))]
-    found = rereads.reread_mends(image, cards, melds, hits, meld_doubts(cards, melds))
+    found = repairs.reread_mends(CropReader(image), cards, melds, hits, meld_doubts(cards, melds))
     return {i: (card.code, round(p, 3)) for i, (card, p) in found.items()}
 
 
@@ -118,7 +121,7 @@ def test_a_legal_meld_or_one_its_runner_ups_mend_is_not_read_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     shown: list[object] = []
-    monkeypatch.setattr(rereads, "classify", lambda crops, model=None: shown.append(crops))
+    monkeypatch.setattr(crops, "classify", lambda crops, model=None: shown.append(crops))
     cards, hits = _meld("7h 8h 9h")
     assert _mends(cards, hits) == {}
     cards[1] = Placement(Card("6h"), 0.6, cards[1].x, 300.0, 0.0, 1, Card("8h"))

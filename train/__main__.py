@@ -30,9 +30,11 @@ import numpy as np
 from rich.progress import Progress
 
 import cardscore.vision
+from cardscore.vision.blobs import candidates
 from cardscore.vision.classifier import MODEL_PATH
+from cardscore.vision.crops import CROP, crop_batch
+from cardscore.vision.geometry import angle_gap
 from cardscore.vision.labels import BACKGROUND
-from cardscore.vision.proposals import CROP, angle_gap, candidates, crop_batch
 from train.decks import TRAIN_DECKS, default_cache, load_decks
 from train.model import build_net
 from train.synth import Scene, SceneMaker, jitter

@@ -19,11 +19,13 @@ import numpy as np
 from rich.progress import Progress
 
 from cardscore.cards import Card
-from cardscore.vision.detect import read_blobs
+from cardscore.vision.crops import CROP, crop_batch
 from cardscore.vision.evaluate import read_labels
+from cardscore.vision.geometry import angle_gap
 from cardscore.vision.image_io import load_image
 from cardscore.vision.labels import BACKGROUND
-from cardscore.vision.proposals import CROP, angle_gap, crop_batch, find_regions, normalise
+from cardscore.vision.readings import normalise, read_blobs
+from cardscore.vision.regions import find_regions
 from train.synth import jitter
 
 __all__ = ["HARVEST_MIN", "HARVEST_RATIO", "photo_crops", "real_dataset"]

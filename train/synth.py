@@ -1,7 +1,7 @@
 """Synthetic tables: rendered card faces laid on random backgrounds, with known geometry.
 
 Scenes are drawn at the recogniser's normalised scale (a card about
-:data:`~cardscore.vision.proposals.NORMAL_WIDTH` px wide). Each placed card records its centre,
+:data:`~cardscore.vision.geometry.NORMAL_WIDTH` px wide). Each placed card records its centre,
 rotation (degrees, counter-clockwise as seen) and size, so every index glyph's position and
 orientation is known: that labels the classifier's crops and scores the test tables.
 """
@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from cardscore.cards import Card, Rank
-from cardscore.vision.proposals import NORMAL_WIDTH
+from cardscore.vision.geometry import NORMAL_WIDTH
 from train.played import played_sides
 
 __all__ = ["Placed", "Scene", "SceneMaker", "jitter", "rank_box"]

@@ -26,7 +26,7 @@ MODEL_PATH = MODELS / "index_classifier.onnx"  # the plain recipe's model
 # The plain model first: it screens the crops for the others.
 MODEL_PATHS = (MODEL_PATH, *sorted(p for p in MODELS.glob("*.onnx") if p != MODEL_PATH))
 # A crop the first member gives less than this for every card is background for the ensemble
-# (its label smoothing leaves about 0.001 per card on background; a hit needs detect.MIN_PROB).
+# (its label smoothing leaves about 0.001 per card on background; a hit needs readings.MIN_PROB).
 SCREEN = 0.005
 
 
@@ -43,7 +43,7 @@ def _session(path: str, threads: int) -> object:
 def classify(
     crops: np.ndarray, model: Path | Sequence[Path] | None = None, threads: int = 2
 ) -> np.ndarray:
-    """Class probabilities (N, 53) for uint8 crops (N, 32, 32, 3): proposals.CROP.
+    """Class probabilities (N, 53) for uint8 crops (N, 32, 32, 3): crops.CROP.
 
     ``model``: one ONNX file, or several to average; by default every shipped one.
     """

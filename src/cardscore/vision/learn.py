@@ -32,12 +32,14 @@ import numpy as np
 from cardscore.cards import Card, Rank, Suit, parse_cards
 from cardscore.errors import CardscoreError, Problem, catalogue
 from cardscore.vision.classifier import MODEL_PATHS, outputs
+from cardscore.vision.crops import crop_batch
 from cardscore.vision.deck import DeckProfile, model_hash
-from cardscore.vision.detect import _region_at, find_indices, read_blobs
+from cardscore.vision.geometry import NORMAL_WIDTH
 from cardscore.vision.image_io import load_image
 from cardscore.vision.labels import BACKGROUND, CLASSES
-from cardscore.vision.proposals import NORMAL_WIDTH, Regions, crop_batch, find_regions, normalise
+from cardscore.vision.readings import _region_at, find_indices, normalise, read_blobs
 from cardscore.vision.recognition import Recognition, recognize
+from cardscore.vision.regions import Regions, find_regions
 
 __all__ = [
     "Examples",

@@ -1,12 +1,22 @@
-"""``recognize(photo)``: the cards, melds, piles and dollars on a Tranca table, and a draft.
+"""``recognize(photo)``: the cards, melds, piles and dollars on a table, and a Tranca draft.
 
-Stages: white card regions give the card size (:mod:`~cardscore.vision.proposals`); ink blobs
-of index size are classified in four orientations (:mod:`~cardscore.vision.detect`); hits are
-paired into physical cards and grouped (:mod:`~cardscore.vision.layout`); a meld's regular
-step finds the cards missed in it and drops readings too many (:mod:`~cardscore.vision.fans`);
-a meld that cannot be one as laid has its cards read again for the one card that makes it
-one (:mod:`~cardscore.vision.rereads`). Coordinates in the result are the original photo's
-pixels.
+The photo's data goes one way, stage by stage, each stage a module with a typed result:
+
+1. :mod:`~cardscore.vision.regions`: photo → white card regions and the card width
+   (:class:`~cardscore.vision.regions.Regions`);
+2. :mod:`~cardscore.vision.readings`: → index readings, at the scale whole cards confirm
+   (:class:`~cardscore.vision.readings.Readings`);
+3. :mod:`~cardscore.vision.cards`: → physical cards
+   (:class:`~cardscore.vision.cards.Placement`);
+4. :mod:`~cardscore.vision.repairs`: → the cards a meld's regularity says were missed or
+   misread, looked at again through a :class:`~cardscore.vision.crops.CropReader`
+   (:class:`~cardscore.vision.repairs.Repaired`);
+5. :mod:`~cardscore.vision.groups`: → melds, piles, dollars
+   (:class:`~cardscore.vision.groups.Group`);
+
+then each card's confidence is calibrated (:mod:`~cardscore.vision.calibration`) and the
+unsure ones flagged. Coordinates in the result are the original photo's pixels; the Tranca
+draft is :mod:`cardscore.tranca.photo`'s.
 """
 
 from __future__ import annotations
@@ -21,36 +31,18 @@ import numpy as np
 from cardscore.cards import Card
 from cardscore.tranca.photo import draft_from_groups
 from cardscore.vision.calibration import FLAG_AT, calibrated
+from cardscore.vision.cards import Placement, find_cards
 from cardscore.vision.classifier import MODEL_PATHS
+from cardscore.vision.crops import CropReader
 from cardscore.vision.deck import DeckProfile, reading_with
-from cardscore.vision.detect import find_indices
-from cardscore.vision.fans import drop_crowded, fill_gaps
+from cardscore.vision.geometry import NORMAL_WIDTH
+from cardscore.vision.groups import Group, find_groups
 from cardscore.vision.image_io import load_image
-from cardscore.vision.layout import (
-    Placement,
-    adopt_weak,
-    card_width_from_indices,
-    group_cards,
-    is_dollar,
-    is_pile_top,
-    meld_doubts,
-    meld_reference,
-    one_per_spot,
-    pair_indices,
-    pile_orientation,
-    straighten,
-)
-from cardscore.vision.proposals import MIN_CARD_PX, NORMAL_WIDTH, find_regions, normalise
-from cardscore.vision.rereads import reread_mends
+from cardscore.vision.readings import Readings, read_indices
+from cardscore.vision.regions import find_regions
+from cardscore.vision.repairs import CardReading, Repaired, repair
 
 __all__ = ["Group", "Recognition", "SeenCard", "recognize"]
-
-MIN_CARD = 0.5  # a card is reported from this score up (flagged below calibration.FLAG_AT)
-# The photo is read again at the card width its whole cards' indices measure when that and
-# the white regions' estimate lie more than this factor apart (and no width was given).
-REMEASURE = 1.25
-# Card widths tried, times the regions' estimate, when no whole card's indices were read.
-RESCALE = (2.0, 0.5, 3.0)
 
 
 @dataclass(frozen=True)
@@ -85,27 +77,6 @@ class SeenCard:
             "flagged": self.flagged,
             "alternative": self.alternative.code if self.alternative else None,
         }
-
-
-@dataclass(frozen=True)
-class Group:
-    """Cards lying together: a ``meld``, a closed ``pile`` (with orientation), a ``dollar``, or
-    a ``loose`` card that can be none of these (a lone black 3: no canastra is made of 3s)."""
-
-    kind: str
-    cards: tuple[int, ...]  # positions in :attr:`Recognition.cards`
-    orientation: str | None = None  # piles: "horizontal" (clean) or "vertical" (dirty)
-
-    def as_dict(self, seen: tuple[SeenCard, ...]) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "kind": self.kind,
-            "cards": [seen[i].card.code for i in self.cards],
-            "positions": list(self.cards),
-        }
-        if self.orientation is not None:
-            out["orientation"] = self.orientation
-            out["clean"] = self.orientation == "horizontal"
-        return out
 
 
 @dataclass(frozen=True)
@@ -148,24 +119,6 @@ class Recognition:
         }
 
 
-def _groups(placed: list[Placement], w: float) -> list[Group]:
-    raw = group_cards(placed, w)
-    reference = meld_reference([[placed[i] for i in g] for g in raw if len(g) > 1])
-    groups = []
-    for members in raw:
-        card = placed[members[0]]
-        if len(members) > 1:
-            groups.append(Group("meld", tuple(members)))
-        elif is_dollar(card.card):
-            groups.append(Group("dollar", tuple(members)))
-        elif not is_pile_top(card.card):
-            groups.append(Group("loose", tuple(members)))
-        else:
-            orientation = pile_orientation(card.angle, reference)
-            groups.append(Group("pile", tuple(members), orientation))
-    return groups
-
-
 def recognize(
     source: str | Path | bytes | np.ndarray,
     *,
@@ -193,90 +146,51 @@ def _recognize(
     model: Path | Sequence[Path] | None,
 ) -> Recognition:
     loaded = load_image(source)
-    image = loaded.image
-    scale = loaded.to_original
-    given = card_width is not None
+    image, scale = loaded.image, loaded.to_original
     regions = find_regions(image, None if card_width is None else card_width / scale)
-    card_width = regions.card_width
-    norm, factor = normalise(image, card_width)
-    hits = find_indices(norm, model, regions, factor)
-    measured = card_width_from_indices(hits)
-    if not given and measured is None:
-        # No whole card's two indices were read: perhaps none lies whole on the table, or
-        # the white regions gave a fragment's size (a pale table merges with the cards).
-        # Try other scales; the first at which whole cards show both indices is kept.
-        longest = max(image.shape[:2])
-        for k in RESCALE:
-            width = card_width * k
-            if not MIN_CARD_PX <= width <= longest / 2:
-                continue
-            trial, f = normalise(image, width)
-            found = find_indices(trial, model, regions, f)
-            if (m := card_width_from_indices(found)) is not None:
-                card_width, norm, factor, hits, measured = width, trial, f, found, m
-                break
-    if not given and measured and abs(np.log(measured / NORMAL_WIDTH)) > np.log(REMEASURE):
-        # The whole cards' own indices measure the card otherwise than the white regions
-        # did (a pale table, fans taken for cards): read the photo again at their size.
-        card_width *= measured / NORMAL_WIDTH
-        norm, factor = normalise(image, card_width)
-        hits = find_indices(norm, model, regions, factor)
-    # A weak index hit counts only when the card's other corner agrees with it.
-    paired = pair_indices(hits, NORMAL_WIDTH)
-    placed = [p for p in paired if p.confidence >= MIN_CARD]
-    weak = [p for p in paired if p.confidence < MIN_CARD]
-    placed += adopt_weak(placed, weak, NORMAL_WIDTH, group_cards(placed, NORMAL_WIDTH))
-    placed = straighten(placed, group_cards(placed, NORMAL_WIDTH), NORMAL_WIDTH)
-    placed = one_per_spot(placed, NORMAL_WIDTH)
-    placed += fill_gaps(norm, placed, group_cards(placed, NORMAL_WIDTH), hits, model)
-    placed = drop_crowded(placed, group_cards(placed, NORMAL_WIDTH))
-    groups = _groups(placed, NORMAL_WIDTH)
-    # A meld that cannot be one points at a misread card: flag it, and where one card's
-    # runner-up alone mends the meld, show that card with the first reading as alternative.
-    melds = [list(g.cards) for g in groups if g.kind == "meld"]
-    doubts = meld_doubts(placed, melds)
-    # No runner-up mends it: the cards' indices read again for the one card that does.
-    rereads = reread_mends(norm, placed, melds, hits, doubts, model)
-    for group in melds:
-        if any(i in rereads for i in group):
-            for i in group:
-                doubts.pop(i, None)
-    # Renumber cards in group order so a group's cards sit together in the list.
+    readings = read_indices(image, regions, model, rescale=card_width is None)
+    cards = find_cards(readings.hits)
+    repaired = repair(cards, readings.hits, CropReader(readings.image, model))
+    groups = find_groups(repaired.cards)
+    h, w = image.shape[:2]
+    return _reported(repaired, groups, readings, scale, (w, h))
+
+
+def _reported(
+    repaired: Repaired,
+    groups: tuple[Group, ...],
+    readings: Readings,
+    scale: float,
+    size: tuple[int, int],
+) -> Recognition:
+    """The result in the photo's pixels, cards renumbered in group order so that a group's
+    cards sit together in the list (``scale``: photo px per px of the image read)."""
     order = [i for g in groups for i in g.cards]
     position = {old: new for new, old in enumerate(order)}
-    to_photo = scale / factor
-    seen = []
-    for old in order:
-        p = placed[old]
-        corners = tuple(
-            (float(a * to_photo), float(b * to_photo)) for a, b in p.corners(NORMAL_WIDTH)
-        )
-        card, alternative, confidence = p.card, p.runner_up, p.confidence
-        mended = doubts.get(old)
-        if mended is not None:
-            # The runner-up's own probability is not kept; 1 - p bounds it from above.
-            card, alternative, confidence = mended, p.card, 1 - p.confidence
-        if old in rereads:
-            card, confidence, alternative = rereads[old][0], rereads[old][1], p.card
-        sure = calibrated(confidence, p.indices)
-        seen.append(
-            SeenCard(
-                card=card,
-                confidence=sure,
-                x=p.x * to_photo,
-                y=p.y * to_photo,
-                angle=p.angle % 360,
-                corners=corners,
-                indices=p.indices,
-                flagged=sure < FLAG_AT or old in doubts or old in rereads,
-                alternative=alternative,
-                score=confidence,
-            )
-        )
+    to_photo = scale / readings.factor
+    seen = tuple(_seen(repaired.cards[i], repaired.readings[i], to_photo) for i in order)
     renumbered = tuple(
         Group(g.kind, tuple(position[i] for i in g.cards), g.orientation) for g in groups
     )
-    h, w = image.shape[:2]
+    w, h = size
     return Recognition(
-        tuple(seen), renumbered, round(w * scale), round(h * scale), card_width * scale
+        seen, renumbered, round(w * scale), round(h * scale), readings.card_width * scale
+    )
+
+
+def _seen(p: Placement, read: CardReading, to_photo: float) -> SeenCard:
+    """A card as reported: in photo pixels, its confidence calibrated, flagged when unsure."""
+    corners = tuple((float(a * to_photo), float(b * to_photo)) for a, b in p.corners(NORMAL_WIDTH))
+    sure = calibrated(read.score, p.indices)
+    return SeenCard(
+        card=read.card,
+        confidence=sure,
+        x=p.x * to_photo,
+        y=p.y * to_photo,
+        angle=p.angle % 360,
+        corners=corners,
+        indices=p.indices,
+        flagged=sure < FLAG_AT or read.doubted,
+        alternative=read.alternative,
+        score=read.score,
     )

@@ -1,7 +1,12 @@
-"""Second stage: classify each candidate's crops and keep the index glyphs found.
+"""Stage 2, card regions and scale → index readings: the corner indices the classifier reads.
 
-Each candidate is looked at in the four orientations of its local axes; a crop shows an index
-only when the card is upright in it (rank above suit), which also tells 6 from 9.
+Each ink blob of glyph size (:mod:`~cardscore.vision.blobs`) is cropped in the four
+orientations of its local axes, of its card region's and of the photo's, and classified; a crop
+shows an index only when the card is upright in it (rank above suit), which also tells 6 from
+9 (:func:`find_indices`). The readings check the scale the regions gave: a card seen whole
+shows its index at two opposite corners, a card's diagonal apart
+(:func:`card_width_from_indices`); where no whole card's indices were read, or they measure the
+card otherwise, the photo is read again at another scale (:func:`read_indices`).
 """
 
 from __future__ import annotations
@@ -14,20 +19,26 @@ import cv2
 import numpy as np
 
 from cardscore.cards import Card, Rank
-from cardscore.vision.classifier import classify
+from cardscore.vision.blobs import Candidate, candidates
+from cardscore.vision.crops import CropReader
+from cardscore.vision.geometry import NORMAL_WIDTH, angle_gap, index_to_centre
 from cardscore.vision.labels import BACKGROUND
-from cardscore.vision.proposals import (
-    NORMAL_WIDTH,
-    Candidate,
-    Regions,
-    angle_gap,
-    candidates,
-    crop_batch,
-)
+from cardscore.vision.regions import MIN_CARD_PX, Regions
 
-__all__ = ["BlobReadings", "IndexHit", "find_indices", "glyph_reach", "read_blobs"]
+__all__ = [
+    "BlobReadings",
+    "IndexHit",
+    "Readings",
+    "card_width_from_indices",
+    "find_indices",
+    "glyph_reach",
+    "normalise",
+    "read_blobs",
+    "read_indices",
+]
 
-# A fainter, a darker, a faintest and a darkest ink mask's levels (see proposals.candidates);
+
+# A fainter, a darker, a faintest and a darkest ink mask's levels (see blobs.candidates);
 # None: no such mask.
 # Inference only: training's candidates come from the usual mask alone.
 PALE_INK: tuple[int, int] | None = (20, 30)
@@ -35,16 +46,13 @@ DARK_INK: tuple[int, int] | None = (70, 70)
 FAINT_INK: tuple[int, int] | None = (10, 18)
 DARKEST_INK: tuple[int, int] | None = (130, 130)
 # Grey pixels (channels within 40 levels) at 0.4 of the photo's brightest are paper in shade
-# too (see proposals.candidates); None: only the photo-wide paper level.
+# too (see blobs.candidates); None: only the photo-wide paper level.
 SHADED_PAPER: tuple[int, float] | None = (40, 0.4)
-# Ink inside the card regions is on paper even where the photo-wide paper level says shade
-# (uneven light); training's candidates, drawn without regions, do not change.
-CARD_REGIONS_ARE_PAPER = True
 # A red index at a card's edge cuts its corner out of the card region (the region is the
 # paper, and the mask's opening eats the thin paper beside the glyph): a candidate off every
 # region takes the one most present within this reach (card widths).
 REGION_REACH = 0.15
-MIN_PROB = 0.2  # below this a crop is not an index hit at all (cards need more: layout)
+MIN_PROB = 0.2  # below this a crop is not an index hit at all (cards need more: cards.MIN_CARD)
 SECOND_LOOK = 0.02  # a blob read this well in some crop, but no hit, gets one more guess
 # A blob read this well, but under a card's 0.5, is cropped again this much larger (_larger),
 # and, when smaller than the photo's median index glyph, UNDERSIZED times larger too.
@@ -52,6 +60,15 @@ LARGER, LARGER_FROM, LARGER_BELOW = 1.15, 0.1, 0.5
 UNDERSIZED = 1.3
 MERGE_ACROSS, MERGE_ALONG = 0.15, 0.3  # one glyph's hits, in card widths (see _same_glyph)
 MERGE_TEN = 0.22  # a wide "10" index's halves lie up to this far apart across (card widths)
+# A card's two indices: read as the same card at least this surely, half a turn apart within
+# MEASURE_TURN degrees, the second where the deck-average diagonal points within
+# MEASURE_BEARING degrees (card_width_from_indices).
+MEASURE_PROB, MEASURE_TURN, MEASURE_BEARING = 0.5, 20.0, 8.0
+# The photo is read again at the card width its whole cards' indices measure when that and
+# the white regions' estimate lie more than this factor apart (and no width was given).
+REMEASURE = 1.25
+# Card widths tried, times the regions' estimate, when no whole card's indices were read.
+RESCALE = (2.0, 0.5, 3.0)
 
 
 @dataclass(frozen=True)
@@ -65,6 +82,137 @@ class IndexHit:
     angle: float  # the card's rotation, degrees counter-clockwise, as this index shows it
     runner_up: Card | None  # the next most likely card, to explain doubts
     size: float = 0.0  # the glyph's height as cropped (normalised px); 0: not known
+
+
+@dataclass(frozen=True, eq=False)
+class Readings:
+    """A photo's index hits and the scale they were read at.
+
+    ``image`` is the photo resized so a card is :data:`NORMAL_WIDTH` px wide, ``factor`` its
+    pixels per photo pixel, ``card_width`` the card width (photo px) that scale stands for;
+    the hits' places are ``image``'s pixels.
+    """
+
+    image: np.ndarray
+    factor: float
+    card_width: float
+    hits: tuple[IndexHit, ...]
+
+
+def normalise(image: np.ndarray, card_width: float) -> tuple[np.ndarray, float]:
+    """The photo resized so a card is :data:`NORMAL_WIDTH` px wide, and that factor."""
+    factor = NORMAL_WIDTH / card_width
+    h, w = image.shape[:2]
+    size = (max(1, round(w * factor)), max(1, round(h * factor)))
+    interp = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
+    return cv2.resize(image, size, interpolation=interp), factor
+
+
+def read_indices(
+    image: np.ndarray,
+    regions: Regions,
+    model: Path | Sequence[Path] | None = None,
+    *,
+    rescale: bool = True,
+) -> Readings:
+    """The index hits on ``image`` (a photo, its card ``regions`` found) at the card width the
+    regions give, or, unless that width is to be kept (``rescale`` false: it was given), at the
+    one the whole cards' own indices measure."""
+    card_width = regions.card_width
+    norm, factor = normalise(image, card_width)
+    hits = find_indices(norm, model, regions, factor)
+    measured = card_width_from_indices(hits)
+    if rescale and measured is None:
+        # No whole card's two indices were read: perhaps none lies whole on the table, or
+        # the white regions gave a fragment's size (a pale table merges with the cards).
+        # Try other scales; the first at which whole cards show both indices is kept.
+        longest = max(image.shape[:2])
+        for k in RESCALE:
+            width = card_width * k
+            if not MIN_CARD_PX <= width <= longest / 2:
+                continue
+            trial, f = normalise(image, width)
+            found = find_indices(trial, model, regions, f)
+            if (m := card_width_from_indices(found)) is not None:
+                card_width, norm, factor, hits, measured = width, trial, f, found, m
+                break
+    if rescale and measured and abs(np.log(measured / NORMAL_WIDTH)) > np.log(REMEASURE):
+        # The whole cards' own indices measure the card otherwise than the white regions
+        # did (a pale table, fans taken for cards): read the photo again at their size.
+        card_width *= measured / NORMAL_WIDTH
+        norm, factor = normalise(image, card_width)
+        hits = find_indices(norm, model, regions, factor)
+    return Readings(norm, factor, card_width, tuple(hits))
+
+
+def find_indices(
+    norm: np.ndarray,
+    model: Path | Sequence[Path] | None = None,
+    regions: Regions | None = None,
+    factor: float = 1.0,
+) -> list[IndexHit]:
+    """Index glyphs in a normalised image (cards :data:`NORMAL_WIDTH` px wide); ``regions``
+    and ``factor`` as in :func:`read_blobs`."""
+    read = _larger(norm, read_blobs(norm, model, regions, factor), model)
+    points, probs, rows_of = read.points, read.probs, read.rows_of
+    hits: list[IndexHit] = []
+    for rows in rows_of.values():
+        cards = probs[rows, :BACKGROUND]
+        k, label = np.unravel_index(int(np.argmax(cards)), cards.shape)
+        prob = float(cards[k, label])
+        if prob < MIN_PROB:
+            continue
+        order = np.argsort(cards[k])[::-1]
+        second = Card.from_id(int(order[1])) if cards[k, order[1]] > 0.05 else None
+        x, y, size, angle = points[rows[int(k)]]
+        hits.append(IndexHit(Card.from_id(int(label)), prob, x, y, angle, second, size))
+    return _merge(hits)
+
+
+def read_blobs(
+    norm: np.ndarray,
+    model: Path | Sequence[Path] | None = None,
+    regions: Regions | None = None,
+    factor: float = 1.0,
+    *,
+    shaded: tuple[int, float] | None = SHADED_PAPER,
+    hit_at: float = MIN_PROB,
+) -> BlobReadings:
+    """Every ink blob of a glyph's size, cropped in each orientation guessed and classified.
+
+    ``regions`` (from the photo, with ``factor`` = normalised px per photo px) adds the card
+    regions' axes as a second guess of each candidate's orientation. ``shaded`` is
+    :func:`~cardscore.vision.blobs.candidates`' rule for paper in shade; a blob read
+    under ``hit_at`` gets a guess more (:func:`_suit_guesses`).
+    """
+    card_mask = None
+    if regions is not None:
+        h, w = norm.shape[:2]
+        inside = (regions.labels > 0).astype(np.uint8)
+        card_mask = cv2.resize(inside, (w, h), interpolation=cv2.INTER_NEAREST)
+    blobs = candidates(norm, PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK, shaded)
+    # One blob is one glyph at most: its crops in every orientation guessed (local axes,
+    # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.
+    points: list[tuple[float, float, float, float]] = []
+    rows_of: dict[tuple[float, float], list[int]] = {}
+    _add_turns(_with_region_angles(blobs, regions, factor), points, rows_of)
+    reader = CropReader(norm, model)
+    probs = reader.read(points)
+    more = _suit_guesses(blobs, points, probs, rows_of, hit_at)
+    if more:
+        start = len(points)
+        _add_turns(more, points, rows_of)
+        probs = np.concatenate([probs, reader.read(points[start:])])
+    return BlobReadings(points, probs, rows_of)
+
+
+@dataclass(frozen=True)
+class BlobReadings:
+    """Every crop looked at and its class probabilities, grouped by the blob it came from."""
+
+    points: list[tuple[float, float, float, float]]  # x, y, size, angle (normalised px, deg)
+    probs: np.ndarray  # (len(points), 53)
+    rows_of: dict[tuple[float, float], list[int]]  # a blob's centre → its rows
 
 
 def _with_region_angles(
@@ -112,51 +260,6 @@ def _region_at(labels: np.ndarray, x: float, y: float, card: float) -> int:
     return region
 
 
-@dataclass(frozen=True)
-class BlobReadings:
-    """Every crop looked at and its class probabilities, grouped by the blob it came from."""
-
-    points: list[tuple[float, float, float, float]]  # x, y, size, angle (normalised px, deg)
-    probs: np.ndarray  # (len(points), 53)
-    rows_of: dict[tuple[float, float], list[int]]  # a blob's centre → its rows
-
-
-def read_blobs(
-    norm: np.ndarray,
-    model: Path | Sequence[Path] | None = None,
-    regions: Regions | None = None,
-    factor: float = 1.0,
-    *,
-    shaded: tuple[int, float] | None = SHADED_PAPER,
-    hit_at: float = MIN_PROB,
-) -> BlobReadings:
-    """Every ink blob of a glyph's size, cropped in each orientation guessed and classified.
-
-    ``regions`` (from the photo, with ``factor`` = normalised px per photo px) adds the card
-    regions' axes as a second guess of each candidate's orientation. ``shaded`` is
-    :func:`~cardscore.vision.proposals.candidates`' rule for paper in shade; a blob read
-    under ``hit_at`` gets a guess more (:func:`_suit_guesses`).
-    """
-    card_mask = None
-    if regions is not None and CARD_REGIONS_ARE_PAPER:
-        h, w = norm.shape[:2]
-        inside = (regions.labels > 0).astype(np.uint8)
-        card_mask = cv2.resize(inside, (w, h), interpolation=cv2.INTER_NEAREST)
-    blobs = candidates(norm, PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK, shaded)
-    # One blob is one glyph at most: its crops in every orientation guessed (local axes,
-    # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.
-    points: list[tuple[float, float, float, float]] = []
-    rows_of: dict[tuple[float, float], list[int]] = {}
-    _add_turns(_with_region_angles(blobs, regions, factor), points, rows_of)
-    probs = classify(crop_batch(norm, points), model)
-    more = _suit_guesses(blobs, points, probs, rows_of, hit_at)
-    if more:
-        start = len(points)
-        _add_turns(more, points, rows_of)
-        probs = np.concatenate([probs, classify(crop_batch(norm, points[start:]), model)])
-    return BlobReadings(points, probs, rows_of)
-
-
 def _glyph_size(
     points: list[tuple[float, float, float, float]],
     probs: np.ndarray,
@@ -170,30 +273,6 @@ def _glyph_size(
         if probs[rows, :BACKGROUND].max() >= MIN_PROB
     ]
     return float(np.median(sizes)) if len(sizes) >= 2 else None
-
-
-def find_indices(
-    norm: np.ndarray,
-    model: Path | Sequence[Path] | None = None,
-    regions: Regions | None = None,
-    factor: float = 1.0,
-) -> list[IndexHit]:
-    """Index glyphs in a normalised image (cards :data:`NORMAL_WIDTH` px wide); ``regions``
-    and ``factor`` as in :func:`read_blobs`."""
-    read = _larger(norm, read_blobs(norm, model, regions, factor), model)
-    points, probs, rows_of = read.points, read.probs, read.rows_of
-    hits: list[IndexHit] = []
-    for rows in rows_of.values():
-        cards = probs[rows, :BACKGROUND]
-        k, label = np.unravel_index(int(np.argmax(cards)), cards.shape)
-        prob = float(cards[k, label])
-        if prob < MIN_PROB:
-            continue
-        order = np.argsort(cards[k])[::-1]
-        second = Card.from_id(int(order[1])) if cards[k, order[1]] > 0.05 else None
-        x, y, size, angle = points[rows[int(k)]]
-        hits.append(IndexHit(Card.from_id(int(label)), prob, x, y, angle, second, size))
-    return _merge(hits)
 
 
 def _larger(
@@ -225,7 +304,7 @@ def _larger(
                     points.append((x, y, size * factor, angle))
     if len(points) == start:
         return read
-    more = classify(crop_batch(norm, points[start:]), model)
+    more = CropReader(norm, model).read(points[start:])
     return BlobReadings(points, np.concatenate([read.probs, more]), rows_of)
 
 
@@ -314,3 +393,42 @@ def glyph_reach(card: Card) -> float:
     """How far apart across (card widths) two readings of one index glyph of ``card`` lie at
     most: a wide "10"'s halves farther than any other glyph's crops."""
     return MERGE_TEN if card.rank is Rank.TEN else MERGE_ACROSS
+
+
+def card_width_from_indices(hits: Sequence[IndexHit]) -> float | None:
+    """The card width the hits' own whole cards measure (their pixels), or None under two.
+
+    A card seen whole shows its index twice, the second turned half a turn at the far end of
+    its diagonal; that diagonal is a card width times a deck-average factor (decks place
+    their indices a little differently: about ±10%), whatever the table's colour, so it
+    checks the card width the white regions gave. Each pair of surely read hits of one card
+    half a turn apart, the second lying where the first's diagonal points, measures one
+    card; the median of at least two is returned.
+
+    >>> from cardscore.cards import Card
+    >>> from cardscore.vision.readings import IndexHit
+    >>> a = IndexHit(Card("7d"), 0.9, 100.0, 100.0, 0.0, None)
+    >>> b = IndexHit(Card("7d"), 0.9, 100 + 0.74 * 150, 100 + 0.76 * 1.4 * 150, 180.0, None)
+    >>> c = IndexHit(Card("Kc"), 0.9, 400.0, 100.0, 0.0, None)
+    >>> d = IndexHit(Card("Kc"), 0.9, 400 + 0.74 * 150, 100 + 0.76 * 1.4 * 150, 180.0, None)
+    >>> round(card_width_from_indices([a, b, c, d]), 1)
+    150.0
+    >>> card_width_from_indices([a, b]) is None  # one card: not enough
+    True
+    """
+    sure = [h for h in hits if h.prob >= MEASURE_PROB]
+    widths = []
+    for i, a in enumerate(sure):
+        for b in sure[i + 1 :]:
+            if a.card != b.card or angle_gap(a.angle, b.angle + 180) > MEASURE_TURN:
+                continue
+            # A one-wide deck-average card turned like a: from its index to the other, twice
+            # the way to its centre. Seen from either index (a card is point-symmetric), the
+            # other lies along it: one card, measured once.
+            diagonal = 2 * index_to_centre(a.angle, 1.0)
+            offset = np.array([b.x - a.x, b.y - a.y])
+            cross = diagonal[0] * offset[1] - diagonal[1] * offset[0]
+            turn = np.degrees(np.arctan2(cross, diagonal @ offset))
+            if abs(turn) <= MEASURE_BEARING:
+                widths.append(float(np.hypot(*offset) / np.hypot(*diagonal)))
+    return float(np.median(widths)) if len(widths) >= 2 else None

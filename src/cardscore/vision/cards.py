@@ -1,11 +1,12 @@
-"""Third stage: index hits → physical cards → melds, piles and dollars, by geometry alone.
+"""Stage 3, index readings → physical cards, by geometry alone.
 
 A card shows the same index at two opposite corners; two hits of one card, turned 180° from
-each other and as far apart as a card's corners, are one physical card. Cards whose outlines
-overlap form a group: several cards make a meld, a lone red 3 is a dollar, a lone black 3 a
-loose card (3s never form a canastra), any other lone card is the top of a closed pile. A pile
-turned 90° to the melds is horizontal (clean), one lying like them vertical (dirty). Only melds
-that look legal and lie alike set that reference; without them the photo's own axes decide.
+each other and as far apart as a card's corners, are one physical card (:func:`pair_indices`).
+A card read too weakly to report alone counts where it completes a meld it lies in
+(:func:`adopt_weak`); a card of a meld seen by one index far off the meld's angle takes the
+meld's (:func:`straighten`); a spot read twice keeps one card (:func:`one_per_spot`).
+:func:`find_cards` runs them in that order. Cards whose outlines overlap lie together
+(:func:`group_cards`): the repairs and the groups start from that.
 """
 
 from __future__ import annotations
@@ -17,45 +18,38 @@ from itertools import combinations
 import cv2
 import numpy as np
 
-from cardscore.cards import Card, Rank
-from cardscore.tranca.melds import meld_problems
-from cardscore.vision.detect import IndexHit
-from cardscore.vision.proposals import angle_gap
+from cardscore.cards import Card
+from cardscore.vision.geometry import (
+    ASPECT,
+    INDEX_U,
+    INDEX_V,
+    NORMAL_WIDTH,
+    angle_gap,
+    card_axes,
+    common_upright,
+    index_to_centre,
+)
+from cardscore.vision.meld_rules import mends, plausible_meld
+from cardscore.vision.readings import IndexHit
 
 __all__ = [
-    "ASPECT",
+    "MIN_CARD",
+    "SAME_CARD",
     "Placement",
     "adopt_weak",
-    "card_axes",
-    "card_width_from_indices",
-    "common_upright",
+    "find_cards",
     "group_cards",
     "hit_centre",
-    "in_order",
-    "index_to_centre",
-    "is_dollar",
-    "is_pile_top",
-    "meld_doubts",
-    "meld_reference",
     "mendable",
     "one_per_spot",
-    "order_along",
     "pair_indices",
-    "pile_orientation",
-    "places_along",
-    "plausible_meld",
     "straighten",
 ]
 
-ASPECT = 1.4  # card height / width
-INDEX_U, INDEX_V = (
-    0.13,
-    0.12,
-)  # rank glyph centre from the top-left corner, in W and H (deck average)
-FLAG_BELOW = 0.9  # cards less sure than this are flagged for the user to confirm
+
+MIN_CARD = 0.5  # a card is reported from this score up (flagged below calibration.FLAG_AT)
 GROUPED = 0.12  # outlines sharing more than this fraction of a card lie in one group
 PAIR_ANGLE = 50.0  # a corner index's angle may come from its local edges, tens of degrees off
-COHERENT = 0.95  # mean resultant length of doubled angles: two cards within about 18°
 # A weak card this close (card widths, centre to centre) to a card found is another reading of
 # it. Not more: a tight fan puts the next card 0.25 W over, and a centre guessed from one index
 # (decks place their indices differently) can land 0.19 W from its neighbour's.
@@ -65,10 +59,6 @@ SAME_SPOT = 0.08  # two cards' centres this close (card widths): one card read t
 # one card's two corners read as different cards, each centre guessed from its own corner
 # with the deck-average offsets (a deck's own can put the two 0.25 W apart).
 TURNED, TURNED_SPOT = 20.0, 0.35
-# A card's two indices: read as the same card at least this surely, half a turn apart within
-# MEASURE_TURN degrees, the second where the deck-average diagonal points within
-# MEASURE_BEARING degrees (card_width_from_indices).
-MEASURE_PROB, MEASURE_TURN, MEASURE_BEARING = 0.5, 20.0, 8.0
 STRAIGHTEN = 15.0  # a one-index card this far (degrees) from its meld's angle takes the meld's
 
 
@@ -93,16 +83,25 @@ class Placement:
         return np.array([c - right - down, c + right - down, c + right + down, c - right + down])
 
 
-def card_axes(angle: float) -> tuple[np.ndarray, np.ndarray]:
-    """Unit vectors along a card turned ``angle``: its right and its down, in image px."""
-    t = np.deg2rad(angle)
-    return np.array([np.cos(t), -np.sin(t)]), np.array([np.sin(t), np.cos(t)])
+def find_cards(hits: Sequence[IndexHit]) -> tuple[Placement, ...]:
+    """The physical cards the index hits show (normalised px): corners paired, weak cards
+    that complete a meld adopted, one-index cards of a meld straightened, one card a spot.
 
-
-def index_to_centre(angle: float, w: float) -> np.ndarray:
-    """From a card's top-left corner index to its centre, for a card turned ``angle``."""
-    right, down = card_axes(angle)
-    return np.asarray((0.5 - INDEX_U) * w * right + (0.5 - INDEX_V) * w * ASPECT * down)
+    >>> from cardscore.vision.geometry import INDEX_U, INDEX_V
+    >>> far = ((1 - 2 * INDEX_U) * NORMAL_WIDTH, (1 - 2 * INDEX_V) * ASPECT * NORMAL_WIDTH)
+    >>> a = IndexHit(Card("7d"), 0.9, 100.0, 100.0, 0.0, None)
+    >>> b = IndexHit(Card("7d"), 0.8, 100.0 + far[0], 100.0 + far[1], 180.0, None)
+    >>> weak = IndexHit(Card("Kc"), 0.3, 500.0, 100.0, 0.0, None)
+    >>> [(p.card.code, round(p.confidence, 2), p.indices) for p in find_cards([a, b, weak])]
+    [('7d', 0.98, 2)]
+    """
+    paired = pair_indices(list(hits), NORMAL_WIDTH)
+    # A weak index hit counts only when the card's other corner agrees with it.
+    placed = [p for p in paired if p.confidence >= MIN_CARD]
+    weak = [p for p in paired if p.confidence < MIN_CARD]
+    placed += adopt_weak(placed, weak, NORMAL_WIDTH, group_cards(placed, NORMAL_WIDTH))
+    placed = straighten(placed, group_cards(placed, NORMAL_WIDTH), NORMAL_WIDTH)
+    return tuple(one_per_spot(placed, NORMAL_WIDTH))
 
 
 def hit_centre(hit: IndexHit, w: float) -> np.ndarray:
@@ -329,100 +328,6 @@ def _one_spot(p: Placement, q: Placement, w: float) -> bool:
     return bool(turned and d < TURNED_SPOT * w)
 
 
-def in_order(cards: Sequence[Card]) -> bool:
-    """Whether a run's cards, in their order along the fan, climb or fall one way (a 2, the
-    joker, anywhere; the ace high, as Tranca has it); any set is.
-
-    >>> from cardscore.cards import parse_cards
-    >>> [in_order(parse_cards(c)) for c in ("7h 8h 9h", "Kh Qh 2c Th", "Qh Kh Ah", "Jh 6h 7h 8h")]
-    [True, True, True, False]
-    """
-    ranks = [c.rank.index for c in cards if c.rank is not Rank.TWO]
-    steps = np.diff(ranks)
-    return bool((steps == 0).all() or (steps > 0).all() or (steps < 0).all())
-
-
-def places_along(members: Sequence[Placement]) -> np.ndarray | None:
-    """Each member's place along the fan they lie in (px, along the cards' common right);
-    ``None`` when they do not lie alike."""
-    common = common_upright([p.angle for p in members])
-    if common is None:
-        return None
-    right, _ = card_axes(common)
-    return np.array([np.array([p.x, p.y]) @ right for p in members])
-
-
-def order_along(members: Sequence[Placement]) -> list[int] | None:
-    """The members' positions in their order along the fan they lie in; ``None`` when they
-    do not lie alike."""
-    places = places_along(members)
-    return None if places is None else np.argsort(places).tolist()
-
-
-def _laid_right(codes: Sequence[Card], order: Sequence[int] | None) -> bool:
-    """A legal-looking meld, its run in order along the fan (when that is known)."""
-    return plausible_meld(codes) and (order is None or in_order([codes[k] for k in order]))
-
-
-def meld_doubts(cards: list[Placement], groups: list[list[int]]) -> dict[int, Card | None]:
-    """Cards that keep a group of three or more from looking like a meld, to be flagged.
-
-    Maps a card's index to its runner-up when swapping in the runner-ups of that card alone,
-    or else of two cards (one pair only), makes the group a legal-looking meld (Ts in a run of
-    clubs whose runner-up is Tc), else to ``None``. A group no single card explains has all
-    its cards flagged. A run out of order along its fan is no meld as laid (J♥ 6♥ 7♥ 8♥ 9♥
-    10♥: the 5♥ misread).
-    """
-    doubts: dict[int, Card | None] = {}
-    for group in groups:
-        if len(group) < 3:
-            continue
-        codes = [cards[i].card for i in group]
-        order = order_along([cards[i] for i in group])
-        if plausible_meld(codes):
-            if order is not None and not in_order([codes[k] for k in order]):
-                # Out of order: no runner-up or odd card to tell apart.
-                doubts.update(dict.fromkeys(group))
-            continue
-        mend = _mending(codes, [cards[i].runner_up for i in group])
-        if not _laid_right([mend.get(k, c) for k, c in enumerate(codes)], order):
-            mend = {}
-        fixes: dict[int, Card | None] = {group[k]: alt for k, alt in mend.items()}
-        if not fixes:
-            odd = [i for k, i in enumerate(group) if plausible_meld(codes[:k] + codes[k + 1 :])]
-            fixes = dict.fromkeys(odd or group)
-        doubts.update(fixes)
-    return doubts
-
-
-def _mending(codes: list[Card], runner_ups: list[Card | None]) -> dict[int, Card]:
-    """The runner-ups that make ``codes`` a meld: of one card if exactly one does, else of two
-    cards if exactly one pair does; ``{}`` when none or several would (nothing to choose by).
-
-    Two: in one held-out design a run's J and Q both read as a "10", each with its own card
-    as runner-up.
-    """
-    mends = _mends(codes, runner_ups)
-    if len(mends) != 1:
-        return {}
-    return {k: alt for k in mends[0] if (alt := runner_ups[k]) is not None}
-
-
-def _mends(codes: Sequence[Card], runner_ups: Sequence[Card | None]) -> list[tuple[int, ...]]:
-    """The fewest cards (one, else two) whose runner-ups swapped in make ``codes`` a meld:
-    every such choice; ``[]`` when none does."""
-    alts = {k: alt for k, alt in enumerate(runner_ups) if alt is not None}
-    for size in (1, 2):
-        mends = [
-            swap
-            for swap in combinations(sorted(alts), size)
-            if plausible_meld([alts[k] if k in swap else c for k, c in enumerate(codes)])
-        ]
-        if mends:
-            return mends
-    return []
-
-
 def mendable(cards: Sequence[Placement]) -> bool:
     """Whether these cards look like a legal meld (:func:`plausible_meld`) as read, or with
     the runner-ups of one or two of them (:func:`meld_doubts` will flag and mend those).
@@ -432,110 +337,4 @@ def mendable(cards: Sequence[Placement]) -> bool:
     (False, True)
     """
     codes = [p.card for p in cards]
-    return plausible_meld(codes) or bool(_mends(codes, [p.runner_up for p in cards]))
-
-
-def is_dollar(card: Card) -> bool:
-    """Red 3s are Tranca's dollars."""
-    return card.rank is Rank.THREE and card.suit.value in "hd"
-
-
-def is_pile_top(card: Card) -> bool:
-    """Can a lone card be the top of a closed canastra? Not a 3: 3s never go in melds."""
-    return card.rank is not Rank.THREE
-
-
-def plausible_meld(cards: Sequence[Card]) -> bool:
-    """Could these overlapping cards be a Tranca meld, as :mod:`cardscore.tranca.melds` has it?
-
-    Three or more must be a legal meld (one rank, or one suit in sequence, at most one 2 as
-    joker); two must become one with a single card more (a meld seen with one card missed).
-
-    >>> from cardscore.cards import parse_cards
-    >>> [plausible_meld(parse_cards(c)) for c in ("5h 6h 7h", "Kd Kc 2s", "5h 7h", "3s Qs", "9h 8c 2h")]
-    [True, True, True, False, False]
-    """
-    if len(cards) >= 3:
-        return not meld_problems(cards)
-    if len(cards) == 2:
-        return any(not meld_problems([*cards, Card.from_id(i)]) for i in range(52))
-    return False
-
-
-def common_upright(angles: Sequence[float]) -> float | None:
-    """The common long-axis direction (period 180°) of cards lying alike, else ``None``."""
-    t = np.deg2rad(np.array(angles, dtype=float) * 2)
-    c, s = float(np.cos(t).mean()), float(np.sin(t).mean())
-    if np.hypot(c, s) < COHERENT:
-        return None
-    return float(np.degrees(np.arctan2(s, c)) / 2)
-
-
-def meld_reference(melds: Sequence[Sequence[Placement]]) -> float | None:
-    """The upright direction the melds show, or ``None`` when they give no trustworthy one.
-
-    Only melds that are plausible (:func:`plausible_meld`) and whose cards lie alike count, and
-    they must agree with each other: a wrong group of two cards turned 90° to each other
-    (an overlapping pair on a photo) must not turn every lone card into a clean pile.
-
-    >>> run = [Placement(Card(c), 1.0, 0, 0, a, 1, None) for c, a in (("5h", 2), ("6h", -1), ("7h", 1))]
-    >>> odd = [Placement(Card(c), 1.0, 0, 0, a, 1, None) for c, a in (("3s", 81), ("Qs", 270))]
-    >>> round(meld_reference([run, odd]), 1), meld_reference([odd])
-    (0.7, None)
-    """
-    angles = []
-    for meld in melds:
-        own = [p.angle for p in meld]
-        if plausible_meld([p.card for p in meld]) and common_upright(own) is not None:
-            angles.extend(own)
-    return common_upright(angles) if angles else None
-
-
-def pile_orientation(pile_angle: float, reference: float | None) -> str:
-    """'horizontal' or 'vertical': relative to the melds' upright direction, else the photo's.
-
-    >>> pile_orientation(92.0, 1.0), pile_orientation(178.0, 3.0), pile_orientation(270.0, None)
-    ('horizontal', 'vertical', 'horizontal')
-    >>> pile_orientation(0.0, None), pile_orientation(0.0, 88.0)
-    ('vertical', 'horizontal')
-    """
-    return "horizontal" if angle_gap(pile_angle, reference or 0.0, 180.0) > 45 else "vertical"
-
-
-def card_width_from_indices(hits: Sequence[IndexHit]) -> float | None:
-    """The card width the hits' own whole cards measure (their pixels), or None under two.
-
-    A card seen whole shows its index twice, the second turned half a turn at the far end of
-    its diagonal; that diagonal is a card width times a deck-average factor (decks place
-    their indices a little differently: about ±10%), whatever the table's colour, so it
-    checks the card width the white regions gave. Each pair of surely read hits of one card
-    half a turn apart, the second lying where the first's diagonal points, measures one
-    card; the median of at least two is returned.
-
-    >>> from cardscore.cards import Card
-    >>> from cardscore.vision.detect import IndexHit
-    >>> a = IndexHit(Card("7d"), 0.9, 100.0, 100.0, 0.0, None)
-    >>> b = IndexHit(Card("7d"), 0.9, 100 + 0.74 * 150, 100 + 0.76 * 1.4 * 150, 180.0, None)
-    >>> c = IndexHit(Card("Kc"), 0.9, 400.0, 100.0, 0.0, None)
-    >>> d = IndexHit(Card("Kc"), 0.9, 400 + 0.74 * 150, 100 + 0.76 * 1.4 * 150, 180.0, None)
-    >>> round(card_width_from_indices([a, b, c, d]), 1)
-    150.0
-    >>> card_width_from_indices([a, b]) is None  # one card: not enough
-    True
-    """
-    sure = [h for h in hits if h.prob >= MEASURE_PROB]
-    widths = []
-    for i, a in enumerate(sure):
-        for b in sure[i + 1 :]:
-            if a.card != b.card or angle_gap(a.angle, b.angle + 180) > MEASURE_TURN:
-                continue
-            # A one-wide deck-average card turned like a: from its index to the other, twice
-            # the way to its centre. Seen from either index (a card is point-symmetric), the
-            # other lies along it: one card, measured once.
-            diagonal = 2 * index_to_centre(a.angle, 1.0)
-            offset = np.array([b.x - a.x, b.y - a.y])
-            cross = diagonal[0] * offset[1] - diagonal[1] * offset[0]
-            turn = np.degrees(np.arctan2(cross, diagonal @ offset))
-            if abs(turn) <= MEASURE_BEARING:
-                widths.append(float(np.hypot(*offset) / np.hypot(*diagonal)))
-    return float(np.median(widths)) if len(widths) >= 2 else None
+    return plausible_meld(codes) or bool(mends(codes, [p.runner_up for p in cards]))

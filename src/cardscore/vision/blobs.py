@@ -1,0 +1,174 @@
+"""The readings stage's candidates: ink blobs of an index glyph's size on paper, with their
+local axes.
+
+A corner index is a small ink glyph (the rank) with the suit under it, near a card's corner.
+Every ink blob of about that size on paper is a candidate; the readings stage
+(:mod:`~cardscore.vision.readings`) has the classifier look at a crop around each in the four
+orientations of its axes. Sizes are in the normalised image (a card
+:data:`~cardscore.vision.geometry.NORMAL_WIDTH` px wide), so any resolution works.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from cardscore.vision.geometry import NORMAL_WIDTH
+
+__all__ = ["INK_HIGH", "INK_LOW", "PAPER_LEVEL", "Candidate", "candidates"]
+
+
+INK_LOW, INK_HIGH = 45, 45  # black-hat levels of a glyph's strokes and of its darkest core
+PAPER_LEVEL = 0.7  # a blob lies on paper this bright, of the photo's brightest (99th pct.)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An ink blob that may be a rank glyph: centre, height (normalised px), local axis angle."""
+
+    x: float
+    y: float
+    size: float  # the blob's height along the card's axes
+    angle: float  # degrees, the local axis; the four orientations add k * 90
+
+
+def candidates(
+    norm: np.ndarray,
+    pale: tuple[int, int] | None = None,
+    cards: np.ndarray | None = None,
+    dark: tuple[int, int] | None = None,
+    faint: tuple[int, int] | None = None,
+    darkest: tuple[int, int] | None = None,
+    shaded: tuple[int, float] | None = None,
+) -> list[Candidate]:
+    """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
+
+    ``pale`` (ink levels like (:data:`INK_LOW`, :data:`INK_HIGH`), fainter than those) adds
+    the blobs of a second, fainter mask that are no candidate yet: a soft or over-exposed
+    photo leaves an index's strokes pale, and at the usual level a glyph falls apart into
+    fragments too small to be a candidate or of the wrong size to frame it. A blob both masks
+    find (same place, same size) is not looked at twice.
+
+    ``dark`` (levels above those) does the same with a darker mask: a thin, paler line
+    touching a glyph (a court card's printed frame, the edge or shadow of the next card in a
+    meld, a pip's stem) makes the two one blob, too large to be a glyph or framed around
+    both; the glyph's own strokes are darker and stand alone in it.
+
+    ``faint`` (levels under ``pale``'s) adds a third mask's new blobs for the thinnest, palest
+    indices of an over-exposed photo, whose strokes lie 10-30 grey levels under the paper;
+    given ``cards``, only those on a card region: at that level a wooden table's grain makes
+    glyph-sized blobs.
+
+    ``darkest`` (levels above ``dark``'s) adds a last mask's new blobs: a bold glyph printed
+    close to the big pip beside it (a court card's index in some designs) is one blob with it
+    even at ``dark``'s level, but only the glyph's and the pip's cores are that dark.
+
+    ``cards`` (a mask of the card regions at the normalised image's size) counts as paper
+    too: the photo-wide paper level misses cards in shade when the light is uneven.
+
+    ``shaded`` (a chroma, a fraction) counts as paper, too, the grey pixels (channels within
+    the chroma of each other) at least that fraction of the photo's brightest (its 99th
+    percentile, of which the paper level is :data:`PAPER_LEVEL`): a card in a dark corner of
+    the photo is grey, under the paper level and often in no card region (its outline is lost
+    against a dark table), where a wooden or felt table is coloured.
+    """
+    gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
+    brightest = float(np.percentile(gray, 99))
+    paper_level = PAPER_LEVEL * brightest
+    paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
+    if shaded is not None:
+        b, g, r = cv2.split(norm)  # OpenCV: numpy's per-pixel max over channels is 40x slower
+        chroma = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+        grey = (chroma < shaded[0]) & (gray >= shaded[1] * brightest)
+        grey_paper = cv2.dilate(grey.astype(np.uint8) * 255, np.ones((15, 15), np.uint8))
+        paper = cv2.max(paper, grey_paper)
+    if cards is not None:
+        # A card region's pixels count as paper (255) whatever their brightness.
+        paper = np.where(cards > 0, np.uint8(255), paper)
+    c4, s4 = _local_angles(gray)
+    hat = _black_hat(norm)  # every mask thresholds the same black-hat
+    out = _blobs(_strokes(hat, (INK_LOW, INK_HIGH)), paper, paper_level, c4, s4)
+    for levels, on_cards in ((pale, False), (dark, False), (faint, True), (darkest, False)):
+        if levels is None:
+            continue
+        before = list(out)
+        for c in _blobs(_strokes(hat, levels), paper, paper_level, c4, s4):
+            if on_cards and cards is not None and not cards[round(c.y), round(c.x)]:
+                continue  # off the cards: the table's grain and texture, never an index
+            if not any(
+                abs(c.x - k.x) < 0.25 * k.size
+                and abs(c.y - k.y) < 0.25 * k.size
+                and 0.8 < c.size / k.size < 1.25
+                for k in before
+            ):
+                out.append(c)
+    return out
+
+
+def _blobs(
+    ink: np.ndarray, paper: np.ndarray, paper_level: float, c4: np.ndarray, s4: np.ndarray
+) -> list[Candidate]:
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    wn = NORMAL_WIDTH
+    out: list[Candidate] = []
+    for i in range(1, count):
+        _, _, bw, bh, area = stats[i]
+        big = max(bw, bh)
+        if not (0.06 * wn <= big <= 0.34 * wn) or area < 0.0012 * wn * wn:
+            continue
+        cx, cy = centroids[i]
+        ix, iy = round(cx), round(cy)
+        if paper[iy, ix] < paper_level:
+            continue
+        phi = np.degrees(np.arctan2(s4[iy, ix], c4[iy, ix])) / 4.0
+        # A tilted glyph's box is larger than the glyph: undo that roughly.
+        size = big / (1 + 0.15 * abs(np.sin(np.deg2rad(2 * phi))))
+        out.append(Candidate(float(cx), float(cy), float(size), float((-phi) % 90.0)))
+    return out
+
+
+def _local_angles(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-pixel dominant edge direction modulo 90° (doubled-angle average over a card width).
+
+    Returns the 4φ cosine and sine sums; card edges and index strokes follow the card's axes.
+    """
+    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1)
+    mag2 = gx * gx + gy * gy
+    phi = np.arctan2(gy, gx)
+    k = int(NORMAL_WIDTH) | 1
+    c4 = cv2.boxFilter(mag2 * np.cos(4 * phi), -1, (k, k))
+    s4 = cv2.boxFilter(mag2 * np.sin(4 * phi), -1, (k, k))
+    return c4, s4
+
+
+def _black_hat(norm: np.ndarray) -> np.ndarray:
+    """Thin dark strokes (glyphs), not dark areas: a black-hat with a kernel wider than a stroke.
+
+    The darkest channel makes red ink as dark as black; large dark areas (the table beside a
+    card) are left out, so glyphs near a card's edge stay separate blobs.
+    """
+    darkest = norm.min(axis=2)
+    k = max(3, round(0.075 * NORMAL_WIDTH)) | 1
+    hat: np.ndarray = cv2.morphologyEx(
+        darkest, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    )
+    return hat
+
+
+def _strokes(hat: np.ndarray, levels: tuple[int, int]) -> np.ndarray:
+    """The ink mask, by hysteresis on the black-hat: a blob needs a clearly dark core (above
+    ``levels[1]``, usually :data:`INK_HIGH`) but keeps its paler, thinner strokes down to
+    ``levels[0]`` (:data:`INK_LOW`), so the pale indices of bright photos come out whole, not in
+    fragments of the wrong size."""
+    low, high = levels
+    weak = (hat > low).astype(np.uint8)
+    count, labels = cv2.connectedComponents(weak, connectivity=8)
+    strong = np.zeros(count, bool)
+    strong[np.unique(labels[hat > high])] = True
+    strong[0] = False
+    out: np.ndarray = strong[labels].astype(np.uint8) * 255
+    return out

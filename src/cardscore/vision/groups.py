@@ -1,0 +1,120 @@
+"""Stage 5, cards → groups: melds, closed piles (with their orientation), dollars and loose
+cards.
+
+Cards whose outlines overlap form a group (:func:`~cardscore.vision.cards.group_cards`):
+several cards make a meld, a lone red 3 is a dollar, a lone black 3 a loose card (3s never
+form a canastra), any other lone card is the top of a closed pile. A pile turned 90° to the
+melds is horizontal (clean), one lying like them vertical (dirty). Only melds that look legal
+and lie alike set that reference; without them the photo's own axes decide. What the groups
+are worth in a Tranca round lives with Tranca (:mod:`cardscore.tranca.photo`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from cardscore.cards import Card, Rank
+from cardscore.vision.cards import Placement, group_cards
+from cardscore.vision.geometry import NORMAL_WIDTH, angle_gap, common_upright
+from cardscore.vision.meld_rules import plausible_meld
+
+__all__ = ["Group", "find_groups", "is_dollar", "is_pile_top", "meld_reference", "pile_orientation"]
+
+
+class _Shown(Protocol):
+    """A card as reported (:class:`~cardscore.vision.recognition.SeenCard`)."""
+
+    @property
+    def card(self) -> Card: ...
+
+
+@dataclass(frozen=True)
+class Group:
+    """Cards lying together: a ``meld``, a closed ``pile`` (with orientation), a ``dollar``, or
+    a ``loose`` card that can be none of these (a lone black 3: no canastra is made of 3s)."""
+
+    kind: str
+    cards: tuple[int, ...]  # positions in :attr:`Recognition.cards`
+    orientation: str | None = None  # piles: "horizontal" (clean) or "vertical" (dirty)
+
+    def as_dict(self, seen: Sequence[_Shown]) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "cards": [seen[i].card.code for i in self.cards],
+            "positions": list(self.cards),
+        }
+        if self.orientation is not None:
+            out["orientation"] = self.orientation
+            out["clean"] = self.orientation == "horizontal"
+        return out
+
+
+def find_groups(cards: Sequence[Placement]) -> tuple[Group, ...]:
+    """The groups the cards (normalised px) lie in, in reading order: melds, piles, dollars
+    and loose cards (positions in ``cards``).
+
+    >>> run = [Placement(Card(c), 0.9, 100 + 40 * k, 100, 0, 1, None) for k, c in enumerate(["5h", "6h", "7h"])]
+    >>> lone = [Placement(Card(c), 0.9, 600, y, a, 1, None) for c, y, a in (("Kc", 100, 90), ("3d", 400, 0), ("3s", 700, 0))]
+    >>> [(g.kind, g.cards, g.orientation) for g in find_groups([*run, *lone])]
+    [('meld', (0, 1, 2), None), ('pile', (3,), 'horizontal'), ('dollar', (4,), None), ('loose', (5,), None)]
+    """
+    placed = list(cards)
+    w = NORMAL_WIDTH
+    raw = group_cards(placed, w)
+    reference = meld_reference([[placed[i] for i in g] for g in raw if len(g) > 1])
+    groups = []
+    for members in raw:
+        card = placed[members[0]]
+        if len(members) > 1:
+            groups.append(Group("meld", tuple(members)))
+        elif is_dollar(card.card):
+            groups.append(Group("dollar", tuple(members)))
+        elif not is_pile_top(card.card):
+            groups.append(Group("loose", tuple(members)))
+        else:
+            orientation = pile_orientation(card.angle, reference)
+            groups.append(Group("pile", tuple(members), orientation))
+    return tuple(groups)
+
+
+def is_dollar(card: Card) -> bool:
+    """Red 3s are Tranca's dollars."""
+    return card.rank is Rank.THREE and card.suit.value in "hd"
+
+
+def is_pile_top(card: Card) -> bool:
+    """Can a lone card be the top of a closed canastra? Not a 3: 3s never go in melds."""
+    return card.rank is not Rank.THREE
+
+
+def meld_reference(melds: Sequence[Sequence[Placement]]) -> float | None:
+    """The upright direction the melds show, or ``None`` when they give no trustworthy one.
+
+    Only melds that are plausible (:func:`plausible_meld`) and whose cards lie alike count, and
+    they must agree with each other: a wrong group of two cards turned 90° to each other
+    (an overlapping pair on a photo) must not turn every lone card into a clean pile.
+
+    >>> run = [Placement(Card(c), 1.0, 0, 0, a, 1, None) for c, a in (("5h", 2), ("6h", -1), ("7h", 1))]
+    >>> odd = [Placement(Card(c), 1.0, 0, 0, a, 1, None) for c, a in (("3s", 81), ("Qs", 270))]
+    >>> round(meld_reference([run, odd]), 1), meld_reference([odd])
+    (0.7, None)
+    """
+    angles = []
+    for meld in melds:
+        own = [p.angle for p in meld]
+        if plausible_meld([p.card for p in meld]) and common_upright(own) is not None:
+            angles.extend(own)
+    return common_upright(angles) if angles else None
+
+
+def pile_orientation(pile_angle: float, reference: float | None) -> str:
+    """'horizontal' or 'vertical': relative to the melds' upright direction, else the photo's.
+
+    >>> pile_orientation(92.0, 1.0), pile_orientation(178.0, 3.0), pile_orientation(270.0, None)
+    ('horizontal', 'vertical', 'horizontal')
+    >>> pile_orientation(0.0, None), pile_orientation(0.0, 88.0)
+    ('vertical', 'horizontal')
+    """
+    return "horizontal" if angle_gap(pile_angle, reference or 0.0, 180.0) > 45 else "vertical"

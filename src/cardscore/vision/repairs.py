@@ -1,0 +1,614 @@
+"""Stage 4, the repairs: physical cards → the cards a Tranca meld's regularity says were
+missed, read twice or misread, and what each card is read as.
+
+Every repair looks at the photo again only through the :class:`Reader` it is handed (crops →
+class probabilities, :class:`~cardscore.vision.crops.CropReader`), never by calling an earlier
+stage. In order (:func:`repair`):
+
+- **Gaps** (:func:`fill_gaps`). A meld is fanned at a regular step. The readings miss a card
+  whose index glyph merges with the big pip beside it or is too pale for every ink mask; two
+  of its neighbours then lie two steps apart. Its index sits where theirs do, one step over,
+  so the classifier looks there directly (turned a few degrees either way too: the
+  classifier wants the card's own angle, the fan's is its region's), and only readings that
+  keep the meld legal (a misread card mended by its runner-up included), of an index no card
+  found has taken, count. A meld of three missing its middle card is two cards in a row two
+  steps apart: halfway between them is looked at too, for a sure reading.
+- **Crowds** (:func:`drop_crowded`). The other way round, a crop straddling two fanned
+  indices can read as a card more (a "10" from a J and the next card's edge): it sits between
+  two cards one step apart, and is dropped.
+- **Doubts** (:func:`meld_doubts`). A meld that cannot be one points at a misread card: it is
+  flagged, and where one card's runner-up (or two cards') alone mends the meld, that card is
+  shown with its first reading as the alternative.
+- **Rereads** (:func:`reread_mends`). A card misread beyond its runner-up (a thin 8 read as a
+  10, then as a 6) leaves a run like 7♥ 10♥ 9♥ 10♥ that one card alone explains: the 8♥ the
+  classifier gave some, lesser belief. Each card of the meld is read again where its index
+  was found, and the surest reading, among those that make the meld legal with its cards in
+  order along the fan (a run climbs or falls as laid), replaces the card, flagged, if the
+  classifier gives it :data:`REREAD_MIN` or more and at least :data:`CLEAR` times any other
+  such reading. A fan with a gap in it is left alone: a card missed there, not one misread, is
+  the likelier fault (6♠…10♠ Q♠ would take the Q♠ for a J♠).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Protocol
+
+import numpy as np
+
+from cardscore.cards import Card, Rank
+from cardscore.vision.cards import SAME_CARD, Placement, group_cards, hit_centre, mendable
+from cardscore.vision.geometry import (
+    NORMAL_WIDTH,
+    angle_gap,
+    card_axes,
+    common_upright,
+    index_to_centre,
+)
+from cardscore.vision.labels import BACKGROUND
+from cardscore.vision.meld_rules import in_order, mends, plausible_meld
+from cardscore.vision.readings import MERGE_ACROSS, IndexHit, glyph_reach
+
+__all__ = [
+    "REREAD_MIN",
+    "CardReading",
+    "Reader",
+    "Repaired",
+    "drop_crowded",
+    "fill_gaps",
+    "meld_doubts",
+    "repair",
+    "reread_mends",
+]
+
+
+W = NORMAL_WIDTH
+GAP = 1.6  # a step this many times the fan's usual one holds a card more
+WIDE = 0.6  # so does one this wide (card widths) when every step is alike
+# A step measured against the fan's other steps (four cards or more) must be this wide too
+# (card widths, two of a table's tighter steps): centres guessed from wide "10"s, read off
+# their glyph's middle, leave a fan's steps uneven.
+GAPPED = 0.5
+ROW = 0.1  # card widths: two cards of a fan lie in a row, this far apart across it at most
+GAP_MIN = 0.1  # a legal reading this sure, in a gap, is a card (flagged)
+END_MIN = 0.3  # one step past an end (the table, or a card's face) needs a surer one
+SHARE = 0.5  # and at least this share of its crop's best reading of any card
+# Glyph heights tried: of the photo's median index read (decks differ: 0.1-0.2 card widths;
+# a reread: of the index's own), or of a card's width when no index was read.
+SIZES = (0.85, 1.0, 1.2)
+SIZES_UNKNOWN = (0.11, 0.14, 0.17)
+# Index spot offsets tried across and along the card (card widths): a centre guessed from one
+# index is off by as much as decks place their indices differently.
+ACROSS = (-0.08, -0.04, 0.0, 0.04, 0.08)
+ALONG = (-0.04, 0.0, 0.04)
+# Rotations tried (degrees from the fan's): its cards lie a few degrees apart, and the fan's
+# angle is often its region's, not theirs.
+TURNS = (-6.0, 0.0, 6.0)
+IN_CARD = 0.5  # card widths: the centre an index read implies lies this near its card found
+NEIGHBOUR = 0.5  # glyph heights: a probe's crop this near a found card's index re-reads it
+WEAK = 0.5  # an index read less surely is weak (as cards.MIN_CARD): maybe a misreading
+REREAD_MIN = 0.03  # the mending card's probability, best of its index's re-read crops
+CLEAR = 2.0  # and this many times any other mending reading's
+OWN_INDEX = 0.5  # card widths: an index hit this near where the card's index lies is its own
+
+
+class Reader(Protocol):
+    """What the repairs see the photo through: its shape, and the class probabilities (N, 53)
+    of crops at points (x, y, glyph height, angle; normalised px). A
+    :class:`~cardscore.vision.crops.CropReader`, or a test's stand-in."""
+
+    @property
+    def shape(self) -> tuple[int, ...]: ...
+
+    def read(self, points: list[tuple[float, float, float, float]]) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class CardReading:
+    """What a card found is read as once repaired: the card, the reader's own score for it, the
+    card it may be instead, and whether its meld doubts it (the user must confirm it)."""
+
+    card: Card
+    score: float
+    alternative: Card | None
+    doubted: bool
+
+
+@dataclass(frozen=True)
+class Repaired:
+    """The cards once repaired (as found, plus the gaps' cards, less the crowded readings;
+    normalised px) and what each is read as: ``readings[i]`` for ``cards[i]``."""
+
+    cards: tuple[Placement, ...]
+    readings: tuple[CardReading, ...]
+
+
+def repair(cards: Sequence[Placement], hits: Sequence[IndexHit], reader: Reader) -> Repaired:
+    """The repairs in order: the fans' gaps filled and crowded readings dropped, then each
+    meld's doubts mended by a runner-up, or else by its indices read again.
+
+    >>> class Blank:
+    ...     shape = (600, 900, 3)
+    ...     def read(self, points):
+    ...         out = np.zeros((len(points), BACKGROUND + 1)); out[:, BACKGROUND] = 1; return out
+    >>> run = [Placement(Card(c), 0.95, 100 + 36 * k, 300, 0, 1, r and Card(r)) for k, (c, r) in
+    ...        enumerate((("7h", None), ("8h", None), ("Th", "9h")))]
+    >>> [(r.card.code, r.alternative.code, r.doubted) for r in repair(run, [], Blank()).readings[2:]]
+    [('9h', 'Th', True)]
+    """
+    placed = list(cards)
+    found = list(hits)
+    placed += fill_gaps(reader, placed, group_cards(placed, W), found)
+    placed = drop_crowded(placed, group_cards(placed, W))
+    melds = [g for g in group_cards(placed, W) if len(g) > 1]
+    doubts = meld_doubts(placed, melds)
+    rereads = reread_mends(reader, placed, melds, found, doubts)
+    for group in melds:
+        if any(i in rereads for i in group):
+            for i in group:
+                doubts.pop(i, None)
+    return Repaired(
+        tuple(placed), tuple(_verdict(i, p, doubts, rereads) for i, p in enumerate(placed))
+    )
+
+
+def _verdict(
+    i: int,
+    card: Placement,
+    doubts: dict[int, Card | None],
+    rereads: dict[int, tuple[Card, float]],
+) -> CardReading:
+    """What the ``i``-th card is read as, its meld's doubts and rereads applied."""
+    if i in rereads:
+        read, score = rereads[i]
+        return CardReading(read, score, card.card, True)
+    mended = doubts.get(i)
+    if mended is not None:
+        # The runner-up's own probability is not kept; 1 - p bounds it from above.
+        return CardReading(mended, 1 - card.confidence, card.card, True)
+    return CardReading(card.card, card.confidence, card.runner_up, i in doubts)
+
+
+@dataclass(frozen=True)
+class _Probe:
+    """Where a missed card would lie (normalised px, degrees), and how sure a reading must be."""
+
+    centre: np.ndarray
+    angle: float
+    end: bool  # past the fan's first or last card (or between two only): needs a surer reading
+
+    @property
+    def least(self) -> float:
+        return END_MIN if self.end else GAP_MIN
+
+
+def fill_gaps(
+    reader: Reader,
+    placed: list[Placement],
+    groups: list[list[int]],
+    hits: list[IndexHit],
+) -> list[Placement]:
+    """Cards missed in the fans (``groups`` of ``placed``, normalised px): of three or more,
+    and of two with room for one card between them (:func:`_pair_probes`), read through
+    ``reader``.
+
+    Each has the probability of its reading as confidence (so it is flagged unless sure) and
+    one index.
+    """
+    glyphs = [h.size for h in hits if h.size > 0]
+    if glyphs:
+        sizes = [float(np.median(glyphs)) * k for k in SIZES]
+    else:
+        sizes = [W * k for k in SIZES_UNKNOWN]
+    found: list[Placement] = []
+    for group in groups:
+        members = [placed[i] for i in group]
+        if len(members) < 2:
+            continue
+        fan = _probes(members) if len(members) > 2 else _pair_probes(members)
+        probes = [p for p in fan if _open(p, hits, placed) and _on_photo(p, reader.shape, sizes[1])]
+        if not probes:
+            continue
+        crops = [_crops_at(p, sizes) for p in probes]
+        probs = reader.read([c for each in crops for c in each])
+        per = len(crops[0])
+        readings = [probs[k * per : (k + 1) * per, :BACKGROUND] for k in range(len(probes))]
+        # The surest probe first: its card then narrows what the others may be.
+        order = sorted(range(len(probes)), key=lambda k: -float(readings[k].max()))
+        added: list[Placement] = []
+        for done, k in enumerate(order):
+            card = _gap_card(readings[k], probes[k], members, free=done < len(order) - 1)
+            if card is None:
+                continue
+            best = int(np.argmax(readings[k][:, card.id]))
+            if _read_already(card, crops[k][best], probes[k], hits, placed):
+                continue
+            probe = probes[k]
+            x, y = (float(v) for v in probe.centre)
+            prob = float(readings[k][best, card.id])
+            new = Placement(card, prob, x, y, probe.angle, 1, None)
+            members.append(new)
+            added.append(new)
+        # A reading let in for a card still to come (``free``) that none gave spoils the meld.
+        if added and (mendable(members) or not mendable([placed[i] for i in group])):
+            found += added
+    return found
+
+
+def _along(members: Sequence[Placement]) -> tuple[float, np.ndarray] | None:
+    """The fan's upright angle (the end nearer the first card's) and each card's place along
+    it; ``None`` when the cards do not lie alike."""
+    common = common_upright([p.angle for p in members])
+    if common is None:
+        return None
+    if angle_gap(common, members[0].angle) > 90:
+        common += 180
+    right, _ = card_axes(common)
+    return common % 360, np.array([np.array([p.x, p.y]) @ right for p in members])
+
+
+def _usual_step(places: np.ndarray, smallest: bool = False) -> float | None:
+    """The median step between sorted places (or the ``smallest``), leaving out one card read
+    twice (too close).
+
+    The median: a centre guessed from one index can sit a tenth of a card off its step.
+    """
+    steps = np.diff(np.sort(places))
+    steps = steps[steps > SAME_CARD * W]
+    if not steps.size:
+        return None
+    return float(steps.min() if smallest else np.median(steps))
+
+
+def _probes(members: list[Placement]) -> list[_Probe]:
+    """Where the fan's step says a card may be missing: in its gaps, one step past either end."""
+    fan = _along(members)
+    if fan is None:
+        return []
+    angle, places = fan
+    usual = _usual_step(places)
+    if usual is None:
+        return []
+    order = np.argsort(places)
+    cards = [members[i] for i in order]
+    centres = [np.array([p.x, p.y]) for p in cards]
+    steps = np.diff(places[order])
+    out = []
+    for k, ((a, b), step) in enumerate(zip(pairwise(centres), steps, strict=True)):
+        missing = round(step / usual) - 1 if step >= GAP * usual else 0
+        if missing == 0 and len(steps) >= 3 and step >= GAPPED * W:
+            # With two of five cards missed, half the steps are gaps, their median too:
+            # measured against the other steps, then.
+            others = _usual_step(np.cumsum(np.r_[0.0, np.delete(steps, k)]))
+            if others is not None and step >= GAP * others:
+                missing = round(step / others) - 1
+        if missing == 0 and step >= WIDE * W:
+            missing = 1
+        for n in range(1, min(missing, 3) + 1):
+            out.append(_Probe(a + (b - a) * n / (missing + 1), angle, end=False))
+    right, _ = card_axes(angle)
+    out.append(_Probe(centres[0] - usual * right, angle, end=True))
+    # A last card read at both corners is the fan's top card: past it lies its own face.
+    if cards[-1].indices == 1:
+        out.append(_Probe(centres[-1] + usual * right, angle, end=True))
+    return out
+
+
+def _pair_probes(members: list[Placement]) -> list[_Probe]:
+    """Halfway between two cards lying alike, side by side in a row and a wide step apart
+    (a meld of three, its middle card missed); sure readings only (``end``): two cards
+    overlapping on a table are no fan, and halfway lies the top one's face."""
+    fan = _along(members)
+    if fan is None:
+        return []
+    angle, places = fan
+    a, b = (np.array([p.x, p.y]) for p in members)
+    _, down = card_axes(angle)
+    if abs(float((b - a) @ down)) > ROW * W or abs(places[1] - places[0]) < WIDE * W:
+        return []
+    return [_Probe((a + b) / 2, angle, end=True)]
+
+
+def _crops_at(probe: _Probe, sizes: Sequence[float]) -> list[tuple[float, float, float, float]]:
+    """Crops around where a card centred at the probe shows its top-left index, its glyph
+    any of these heights (normalised px)."""
+    out = []
+    for turn in TURNS:
+        angle = probe.angle + turn
+        spot = probe.centre - index_to_centre(angle, W)
+        right, down = card_axes(angle)
+        out += [
+            (float(p[0]), float(p[1]), size, angle)
+            for size in sizes
+            for du in ACROSS
+            for dv in ALONG
+            for p in (spot + (du * right + dv * down) * W,)
+        ]
+    return out
+
+
+def _open(probe: _Probe, hits: list[IndexHit], placed: list[Placement]) -> bool:
+    """No card found at the probe, and no index read there went into a card found (a card
+    whose corners paired with a neighbour's is placed off its step and leaves a false gap)."""
+    x, y = probe.centre
+    if any(np.hypot(p.x - x, p.y - y) < SAME_CARD * W for p in placed):
+        return False
+    sx, sy = probe.centre - index_to_centre(probe.angle, W)
+    return not any(
+        np.hypot(h.x - sx, h.y - sy) < MERGE_ACROSS * W and _in_a_card(h, placed, hits)
+        for h in hits
+    )
+
+
+def _on_photo(probe: _Probe, shape: tuple[int, ...], glyph: float) -> bool:
+    """Whether the index a card at the probe shows lies on the photo, a half glyph from its
+    edges: a crop past them is the edge's pixels smeared out (a fan's first card at the
+    border, its red index so stretched, read as a T♥ one step past it)."""
+    x, y = probe.centre - index_to_centre(probe.angle, W)
+    h, w = shape[:2]
+    m = glyph / 2
+    return bool(m <= x <= w - m and m <= y <= h - m)
+
+
+def _in_a_card(hit: IndexHit, placed: list[Placement], hits: Sequence[IndexHit]) -> bool:
+    """Whether an index read went into a card found: one of its card lies within half a card
+    width of where the index puts a card's centre (off by less than a fan's step when paired
+    with a neighbour's corner), and, for a weak reading, no surer reading of that card,
+    another glyph, does (of ``hits``). A weak misreading of the missed card's own index (a
+    German "B" read as an 8) has its card's twin steps away, or one step away with the
+    twin's own index read surely."""
+    x, y = hit_centre(hit, W)
+    return any(
+        p.card == hit.card
+        and np.hypot(p.x - x, p.y - y) < IN_CARD * W
+        and not any(_surer_twin(other, hit, p) for other in hits)
+        for p in placed
+    )
+
+
+def _surer_twin(other: IndexHit, hit: IndexHit, card: Placement) -> bool:
+    """Whether ``other`` is the found ``card``'s own index, read surer than ``hit``, a weak
+    reading, and apart from it (another glyph)."""
+    if hit.prob >= WEAK or other.card != hit.card or other.prob <= hit.prob:
+        return False
+    if np.hypot(other.x - hit.x, other.y - hit.y) <= glyph_reach(hit.card) * W:
+        return False
+    x, y = hit_centre(other, W)
+    return bool(np.hypot(card.x - x, card.y - y) < IN_CARD * W)
+
+
+def _read_already(
+    card: Card,
+    crop: tuple[float, float, float, float],
+    probe: _Probe,
+    hits: list[IndexHit],
+    placed: list[Placement],
+) -> bool:
+    """Whether a probe's winning ``crop`` reads an index that already went into a card found:
+    a probe past a fan's first card reaches that card's own index with its offsets, a wide
+    "10" most easily (its halves lie apart). In a gap, only a hit within the crop's glyph
+    height: a ten's halves lie closer than that, and two tens fanned a fifth of a card apart,
+    their glyphs small, are two cards. Whatever it reads, a crop within half a glyph of a found
+    card's index reads that index.
+    """
+    x, y, size, _ = crop
+    reach = glyph_reach(card) * W
+    if not probe.end:
+        reach = min(reach, size)
+    if any(
+        h.card == card and np.hypot(h.x - x, h.y - y) < reach and _in_a_card(h, placed, hits)
+        for h in hits
+    ):
+        return True
+    # A crop shifted off its spot onto a found card's index, half a glyph from it, reads that
+    # index with the card's edge beside it: a T♥ from a J♥ or a 6♥ and the edge.
+    return any(
+        np.hypot(h.x - x, h.y - y) < NEIGHBOUR * size and _in_a_card(h, placed, hits) for h in hits
+    )
+
+
+def _completable(members: list[Placement], free: bool) -> bool:
+    """A legal meld as read, or with a misread card mended (:func:`~.cards.mendable`), or
+    with one card more when ``free`` (a gap not read yet)."""
+    if mendable(members):
+        return True
+    cards = [p.card for p in members]
+    return free and any(plausible_meld([*cards, Card.from_id(c)]) for c in range(BACKGROUND))
+
+
+def _gap_card(
+    probs: np.ndarray, probe: _Probe, members: list[Placement], free: bool
+) -> Card | None:
+    """The likeliest card of a probe's crops (``probs``, crops × cards) that keeps the meld
+    (its ``members``) legal, sure enough, and not much less likely than another card in its
+    own crop."""
+    best = probs.max(axis=0)
+    x, y = (float(v) for v in probe.centre)
+    for c in np.argsort(best)[::-1]:
+        if best[c] < probe.least:
+            return None
+        crop = probs[int(np.argmax(probs[:, c]))]
+        card = Card.from_id(int(c))
+        if best[c] < SHARE * crop.max() or (probe.end and card.rank is Rank.TWO):
+            continue  # a big pip on a card's face reads like a 2's index
+        trial = Placement(card, float(best[c]), x, y, probe.angle, 1, None)
+        if _completable([*members, trial], free):
+            return card
+    return None
+
+
+def drop_crowded(placed: list[Placement], groups: list[list[int]]) -> list[Placement]:
+    """``placed`` less, in each illegal meld of four or more, the least sure card that alone
+    makes it illegal and has no room of its own on the fan (:func:`_has_room`)."""
+    drop = set()
+    for group in groups:
+        codes = [placed[i].card for i in group]
+        if len(group) < 4 or plausible_meld(codes):
+            continue
+        fan = _along([placed[i] for i in group])
+        if fan is None:
+            continue  # the cards do not lie alike: no fan to have room on
+        crowded = [
+            i
+            for k, i in enumerate(group)
+            if plausible_meld(codes[:k] + codes[k + 1 :]) and not _has_room(k, fan[1])
+        ]
+        if crowded:
+            drop.add(min(crowded, key=lambda i: placed[i].confidence))
+    return [p for i, p in enumerate(placed) if i not in drop]
+
+
+def _has_room(k: int, places: np.ndarray) -> bool:
+    """Whether the ``k``-th card of a fan (its cards' ``places`` along it) has a place of its
+    own: between neighbours two steps apart, or half a step or more past an end."""
+    mine = places[k]
+    rest = np.sort(np.delete(places, k))
+    # The smallest step: with one of four cards left out, the median is half a gap's.
+    usual = _usual_step(rest, smallest=True)
+    if usual is None:
+        return True
+    n = int(np.searchsorted(rest, mine))
+    if 0 < n < len(rest):
+        return bool(rest[n] - rest[n - 1] >= GAP * usual)
+    return bool(min(abs(mine - rest[0]), abs(mine - rest[-1])) >= 0.5 * usual)
+
+
+def meld_doubts(cards: list[Placement], groups: list[list[int]]) -> dict[int, Card | None]:
+    """Cards that keep a group of three or more from looking like a meld, to be flagged.
+
+    Maps a card's index to its runner-up when swapping in the runner-ups of that card alone,
+    or else of two cards (one pair only), makes the group a legal-looking meld (Ts in a run of
+    clubs whose runner-up is Tc), else to ``None``. A group no single card explains has all
+    its cards flagged. A run out of order along its fan is no meld as laid (J♥ 6♥ 7♥ 8♥ 9♥
+    10♥: the 5♥ misread).
+    """
+    doubts: dict[int, Card | None] = {}
+    for group in groups:
+        if len(group) < 3:
+            continue
+        codes = [cards[i].card for i in group]
+        order = order_along([cards[i] for i in group])
+        if plausible_meld(codes):
+            if order is not None and not in_order([codes[k] for k in order]):
+                # Out of order: no runner-up or odd card to tell apart.
+                doubts.update(dict.fromkeys(group))
+            continue
+        mend = _mending(codes, [cards[i].runner_up for i in group])
+        if not _laid_right([mend.get(k, c) for k, c in enumerate(codes)], order):
+            mend = {}
+        fixes: dict[int, Card | None] = {group[k]: alt for k, alt in mend.items()}
+        if not fixes:
+            odd = [i for k, i in enumerate(group) if plausible_meld(codes[:k] + codes[k + 1 :])]
+            fixes = dict.fromkeys(odd or group)
+        doubts.update(fixes)
+    return doubts
+
+
+def _mending(codes: list[Card], runner_ups: list[Card | None]) -> dict[int, Card]:
+    """The runner-ups that make ``codes`` a meld: of one card if exactly one does, else of two
+    cards if exactly one pair does; ``{}`` when none or several would (nothing to choose by).
+
+    Two: in one held-out design a run's J and Q both read as a "10", each with its own card
+    as runner-up.
+    """
+    found = mends(codes, runner_ups)
+    if len(found) != 1:
+        return {}
+    return {k: alt for k in found[0] if (alt := runner_ups[k]) is not None}
+
+
+def _laid_right(codes: Sequence[Card], order: Sequence[int] | None) -> bool:
+    """A legal-looking meld, its run in order along the fan (when that is known)."""
+    return plausible_meld(codes) and (order is None or in_order([codes[k] for k in order]))
+
+
+def places_along(members: Sequence[Placement]) -> np.ndarray | None:
+    """Each member's place along the fan they lie in (px, along the cards' common right);
+    ``None`` when they do not lie alike."""
+    common = common_upright([p.angle for p in members])
+    if common is None:
+        return None
+    right, _ = card_axes(common)
+    return np.array([np.array([p.x, p.y]) @ right for p in members])
+
+
+def order_along(members: Sequence[Placement]) -> list[int] | None:
+    """The members' positions in their order along the fan they lie in; ``None`` when they
+    do not lie alike."""
+    places = places_along(members)
+    return None if places is None else np.argsort(places).tolist()
+
+
+def reread_mends(
+    reader: Reader,
+    placed: list[Placement],
+    melds: list[list[int]],
+    hits: Sequence[IndexHit],
+    doubts: dict[int, Card | None],
+) -> dict[int, tuple[Card, float]]:
+    """For each meld (indices into ``placed``) with cards in doubt and no runner-up to mend
+    it (``doubts``, from :func:`meld_doubts`): its one card to
+    replace, by what, and that reading's probability."""
+    glyphs = [h.size for h in hits if h.size > 0]
+    glyph = float(np.median(glyphs)) if glyphs else 0.14 * W
+    out: dict[int, tuple[Card, float]] = {}
+    for group in melds:
+        members = [placed[i] for i in group]
+        if not any(i in doubts for i in group) or any(doubts.get(i) for i in group):
+            continue
+        places = places_along(members)
+        if places is None:
+            continue
+        steps = np.diff(np.sort(places))
+        if steps.max() >= GAP * np.median(steps):
+            continue  # a gap in the fan: a card missed, more likely than one misread
+        options = _options([p.card for p in members], np.argsort(places).tolist())
+        if not options:
+            continue
+        spots = sorted({k for k, _ in options})
+        points = {k: _index_points(members[k], hits, glyph) for k in spots}
+        probs = reader.read([pt for k in spots for pt in points[k]])
+        best: dict[int, np.ndarray] = {}
+        start = 0
+        for k in spots:
+            best[k] = probs[start : start + len(points[k])].max(axis=0)
+            start += len(points[k])
+        ranked = sorted(((float(best[k][c]), k, c) for k, c in options), reverse=True)
+        prob, k, c = ranked[0]
+        runner = ranked[1][0] if len(ranked) > 1 else 0.0
+        if prob >= REREAD_MIN and prob >= CLEAR * runner:
+            out[group[k]] = (Card.from_id(c), prob)
+    return out
+
+
+def _options(codes: list[Card], order: Sequence[int]) -> list[tuple[int, int]]:
+    """Every (position, card id) whose card put there makes ``codes`` a legal meld, its cards
+    in order along the fan (``order``: positions by place). Never a 2: a pip on a card's face
+    reads like a 2's index, and as the joker a 2 fits almost any meld."""
+    out = []
+    for k in range(len(codes)):
+        for c in range(BACKGROUND):
+            card = Card.from_id(c)
+            if card == codes[k] or card.rank is Rank.TWO:
+                continue
+            trial = [*codes[:k], card, *codes[k + 1 :]]
+            if plausible_meld(trial) and in_order([trial[i] for i in order]):
+                out.append((k, c))
+    return out
+
+
+def _index_points(
+    p: Placement, hits: Sequence[IndexHit], glyph: float
+) -> list[tuple[float, float, float, float]]:
+    """Crops of a card's index: at the hits that made it, else where its index lies."""
+    own = [
+        h
+        for h in hits
+        if h.card == p.card and np.hypot(*(hit_centre(h, W) - [p.x, p.y])) < OWN_INDEX * W
+    ]
+    if not own:
+        x, y = np.array([p.x, p.y]) - index_to_centre(p.angle, W)
+        return [(float(x), float(y), glyph * k, p.angle) for k in SIZES]
+    return [(h.x, h.y, (h.size or glyph) * k, h.angle) for h in own for k in SIZES]

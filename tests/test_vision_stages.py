@@ -1,0 +1,269 @@
+"""The recognition pipeline's stages, each on its own input, and their one-way order.
+
+photo → regions (card regions, card width) → readings (index hits at a confirmed scale) →
+cards (physical cards) → repairs (gaps, crowds, doubts, rereads through an injected reader)
+→ groups (melds, piles, dollars) → the Recognition; no module imports a later one.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import need_module
+
+need_module("cv2", "needs the vision extra (opencv)")
+need_module("onnxruntime", "needs the vision extra (onnxruntime)")
+
+from cardscore.cards import Card  # noqa: E402
+from cardscore.vision.cards import Placement, find_cards  # noqa: E402
+from cardscore.vision.geometry import ASPECT, INDEX_U, INDEX_V, index_to_centre  # noqa: E402
+from cardscore.vision.groups import find_groups  # noqa: E402
+from cardscore.vision.labels import BACKGROUND  # noqa: E402
+from cardscore.vision.readings import IndexHit, normalise, read_indices  # noqa: E402
+from cardscore.vision.regions import find_regions  # noqa: E402
+from cardscore.vision.repairs import CardReading, repair  # noqa: E402
+from tests.render_tables import DESIGNS, render_table  # noqa: E402
+
+VISION = Path(__file__).resolve().parent.parent / "src" / "cardscore" / "vision"
+# Every module of cardscore.vision, each after all it imports: the shared ground, the stages
+# in the order the data goes through them, then what reads their result.
+ORDER = (
+    "labels",
+    "image_io",
+    "calibration",
+    "geometry",
+    "meld_rules",
+    "deck",
+    "classifier",
+    "crops",
+    "regions",
+    "blobs",
+    "readings",
+    "cards",
+    "repairs",
+    "groups",
+    "recognition",
+    "annotate",
+    "hands",
+    "evaluate",
+    "learn",
+    "cli",
+)
+STAGES = ("regions", "readings", "cards", "repairs", "groups", "recognition")
+W = 120.0
+STEP = 0.3 * W
+
+
+def _imports(module: str) -> set[str]:
+    """The cardscore.vision modules ``module`` imports, at the top or inside a function."""
+    tree = ast.parse((VISION / f"{module}.py").read_text())
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+    prefix = "cardscore.vision."
+    return {n[len(prefix) :].split(".")[0] for n in names if n.startswith(prefix)} - {module}
+
+
+def test_every_vision_module_has_its_place_in_the_order() -> None:
+    modules = {p.stem for p in VISION.glob("*.py")} - {"__init__"}
+    assert modules == set(ORDER)
+
+
+@pytest.mark.parametrize("module", ORDER)
+def test_no_vision_module_imports_a_later_one(module: str) -> None:
+    later = set(ORDER[ORDER.index(module) + 1 :]) | {"train"}
+    assert _imports(module) & later == set()
+
+
+def test_the_later_stages_look_at_the_photo_only_through_the_reader_they_are_handed() -> None:
+    # Cards, repairs and groups work on what the stages before them found: none of them
+    # classifies, crops or finds anything in the photo itself.
+    pixels = {"classifier", "crops", "regions", "blobs", "image_io", "deck"}
+    for stage in ("cards", "repairs", "groups"):
+        assert _imports(stage) & pixels == set(), stage
+    assert _imports("repairs") & {"groups", "recognition"} == set()
+
+
+def test_the_stages_follow_each_other_in_the_recognition() -> None:
+    source = (VISION / "recognition.py").read_text()
+    body = source[source.index("def _recognize(") :]
+    calls = ("find_regions(", "read_indices(", "find_cards(", "repair(", "find_groups(")
+    assert [body.index(c) for c in calls] == sorted(body.index(c) for c in calls)
+    assert [s for s in STAGES if s in ORDER] == list(STAGES)
+
+
+# Regions: photo → card regions and the card width.
+
+
+def test_regions_give_the_width_of_the_white_cards_on_a_table() -> None:
+    image = np.full((600, 900, 3), (40, 110, 60), np.uint8)
+    for x in (100, 300, 500, 700):
+        image[200:340, x : x + 100] = 245  # cards 100 px wide, 140 high
+    regions = find_regions(image)
+    assert regions.card_width == pytest.approx(100, rel=0.05)
+    assert len(regions.angles) == 4
+    assert find_regions(image, 80.0).card_width == 80.0  # a width given is kept
+
+
+# Readings: card regions and scale → index hits at the scale whole cards confirm.
+
+
+def test_readings_read_a_tables_indices_at_the_scale_whole_cards_measure() -> None:
+    table = render_table(7000, DESIGNS[0], card_width=150)
+    regions = find_regions(table.image)
+    read = read_indices(table.image, regions)
+    assert read.card_width == pytest.approx(150, rel=0.12)
+    assert read.image.shape[1] == round(table.image.shape[1] * read.factor)
+    truth = {card for card, *_ in table.truth}
+    hits = {h.card for h in read.hits if h.prob >= 0.5}
+    assert len(hits & truth) >= 0.5 * len(truth)  # (the recognition's figures: vision_bench)
+    assert not hits - truth
+    # Told a wrong width, the readings measure the cards again; unless it is to be kept.
+    wrong = replace(regions, card_width=150 * 0.6)
+    assert read_indices(table.image, wrong).card_width == pytest.approx(150, rel=0.12)
+    assert read_indices(table.image, wrong, rescale=False).card_width == 90.0
+
+
+def test_normalise_scales_a_card_to_the_normal_width() -> None:
+    norm, factor = normalise(np.zeros((300, 400, 3), np.uint8), 60.0)
+    assert (factor, norm.shape) == (2.0, (600, 800, 3))
+
+
+# Cards: index hits → physical cards.
+
+
+def _index(code: str, x: float, prob: float, y: float = 300.0) -> IndexHit:
+    """The top-left index hit of an upright card centred at (x, y)."""
+    sx, sy = np.array([x, y]) - index_to_centre(0.0, W)
+    return IndexHit(Card(code), prob, float(sx), float(sy), 0.0, None)
+
+
+def test_cards_pair_two_corners_and_keep_a_weak_card_only_where_it_completes_a_meld() -> None:
+    far = np.array([(1 - 2 * INDEX_U) * W, (1 - 2 * INDEX_V) * ASPECT * W])
+    top = _index("Qd", 600, 0.8)
+    bottom = IndexHit(Card("Qd"), 0.7, top.x + far[0], top.y + far[1], 180.0, None)
+    queen = find_cards([top, bottom])
+    assert [(p.card.code, p.indices, round(p.confidence, 2)) for p in queen] == [("Qd", 2, 0.94)]
+    assert (queen[0].x, queen[0].y) == pytest.approx((600, 300))
+    # A weak Kc alone is no card; one step over a fan of kings, it completes the set.
+    assert find_cards([_index("Kc", 172, 0.3)]) == ()
+    fan = [_index("Kh", 100, 0.9), _index("Ks", 136, 0.9), _index("Kc", 172, 0.3)]
+    assert [(p.card.code, round(p.x)) for p in find_cards(fan)] == [
+        ("Kh", 100),
+        ("Ks", 136),
+        ("Kc", 172),
+    ]
+    # A weak 7c there would make no meld: left out.
+    fan[2] = _index("7c", 172, 0.3)
+    assert [p.card.code for p in find_cards(fan)] == ["Kh", "Ks"]
+
+
+def test_cards_keep_one_card_a_spot() -> None:
+    # One spot read as two cards (a glyph at two sizes, say): the surer stays.
+    read = find_cards([_index("9s", 300, 0.9), _index("8s", 303, 0.6)])
+    assert [p.card.code for p in read] == ["9s"]
+
+
+# Repairs: cards → cards repaired, through a stand-in reader.
+
+
+class _Reader:
+    """A stand-in for the photo: a crop at x reads as ``beliefs[round(x)]`` (card → p), any
+    other crop as ``elsewhere``; it keeps the points it was shown."""
+
+    shape = (600, 900, 3)
+
+    def __init__(self, beliefs: dict[int, dict[str, float]], elsewhere: dict[str, float]) -> None:
+        self.beliefs, self.elsewhere = beliefs, elsewhere
+        self.shown: list[tuple[float, float, float, float]] = []
+
+    def read(self, points: list[tuple[float, float, float, float]]) -> np.ndarray:
+        self.shown.extend(points)
+        out = np.zeros((len(points), BACKGROUND + 1))
+        for row, (x, *_) in zip(out, points, strict=True):
+            for code, p in self.beliefs.get(round(x), self.elsewhere).items():
+                row[Card(code).id] = p
+            row[BACKGROUND] = 1 - row.sum()
+        return out
+
+
+def _fan(codes: str, places: list[float]) -> tuple[list[Placement], list[IndexHit]]:
+    """Upright cards at these places along x, each with the index hit that made it."""
+    cards = [Placement(Card(c), 0.95, x, 300.0, 0.0, 1, None) for c, x in zip(codes.split(), places, strict=True)]  # fmt: skip
+    return cards, [replace(_index(p.card.code, p.x, 0.95), size=28.0) for p in cards]
+
+
+def test_repairs_fill_a_fans_gap_with_the_card_the_reader_sees_there() -> None:
+    cards, hits = _fan("Kh Ks Kc", [100, 100 + STEP, 100 + 3 * STEP])
+    reader = _Reader({}, {"Kd": 0.25})  # sure enough in a gap, not past an end
+    repaired = repair(cards, hits, reader)
+    assert [(p.card.code, round(p.x)) for p in repaired.cards[3:]] == [("Kd", 172)]
+    assert repaired.readings[3] == CardReading(Card("Kd"), 0.25, None, False)
+    assert all(not r.doubted for r in repaired.readings)
+    assert reader.shown  # it looked, and only through the reader
+    # Nothing there: the cards as they were, each read as found.
+    quiet = repair(cards, hits, _Reader({}, {}))
+    assert quiet.cards == tuple(cards)
+    assert [r.card for r in quiet.readings] == [p.card for p in cards]
+
+
+def test_repairs_read_again_the_card_that_alone_makes_a_run() -> None:
+    # 7h 8h 9h Th with the 8h read as a 6h and no runner-up: its index read again gives the
+    # 8h some belief, which mends the run; the card is flagged with the 6h as alternative.
+    cards, hits = _fan("7h 6h 9h Th", [100 + k * STEP for k in range(4)])
+    reader = _Reader({round(hits[1].x): {"6h": 0.9, "8h": 0.045}}, {})
+    repaired = repair(cards, hits, reader)
+    assert repaired.cards == tuple(cards)
+    assert [(r.card.code, r.doubted) for r in repaired.readings] == [
+        ("7h", False),
+        ("8h", True),
+        ("9h", False),
+        ("Th", False),
+    ]
+    assert repaired.readings[1].alternative == Card("6h")
+    assert repaired.readings[1].score == pytest.approx(0.045)
+    # The reader sees no 8h: every card of the run stays in doubt, none is changed.
+    doubted = repair(cards, hits, _Reader({}, {}))
+    assert [(r.card.code, r.doubted) for r in doubted.readings] == [
+        ("7h", True),
+        ("6h", True),
+        ("9h", True),
+        ("Th", True),
+    ]
+
+
+# Groups: cards → melds, piles (with orientation), dollars, loose cards.
+
+
+def test_groups_orient_piles_against_the_melds_and_tell_dollars_from_loose_threes() -> None:
+    tilt = 30.0
+    right = np.array([np.cos(np.deg2rad(tilt)), -np.sin(np.deg2rad(tilt))])
+    run = [
+        Placement(Card(c), 0.9, *(np.array([150.0, 200.0]) + k * STEP * right), tilt, 1, None)
+        for k, c in enumerate(("9c", "Tc", "Jc"))
+    ]
+    lone = [
+        Placement(Card("Qh"), 0.9, 700.0, 200.0, tilt, 1, None),  # lying like the run: dirty
+        Placement(Card("5s"), 0.9, 700.0, 500.0, tilt + 90, 1, None),  # turned to it: clean
+        Placement(Card("3h"), 0.9, 400.0, 800.0, 0.0, 1, None),
+        Placement(Card("3c"), 0.9, 700.0, 800.0, 0.0, 1, None),
+    ]
+    groups = find_groups([*run, *lone])
+    assert [(g.kind, g.cards, g.orientation) for g in groups] == [
+        ("meld", (0, 1, 2), None),
+        ("pile", (3,), "vertical"),
+        ("pile", (4,), "horizontal"),
+        ("dollar", (5,), None),
+        ("loose", (6,), None),
+    ]
+    # Without the run, the photo's axes decide: 30° is nearer upright than across.
+    assert [g.orientation for g in find_groups(lone)[:2]] == ["vertical", "horizontal"]
