@@ -27,9 +27,9 @@ def test_upgrade_creates_the_schema_once(tmp_path: Path) -> None:
     assert migrate.current_revision(engine) is None
     migrate.upgrade(engine)
     migrate.upgrade(engine)  # a second start changes nothing
-    assert migrate.current_revision(engine) == migrate.head_revision() == "0001"
+    assert migrate.current_revision(engine) == migrate.head_revision() == "0003"
     tables = set(inspect(engine).get_table_names())
-    assert {"matches", "rounds", "alembic_version"} <= tables
+    assert {"matches", "rounds", "match_decks", "alembic_version"} <= tables
     with engine.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
