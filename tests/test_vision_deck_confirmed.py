@@ -109,7 +109,7 @@ def test_nothing_to_learn_is_a_coded_problem(
         confirmed_examples(table.image, [])
     assert error.value.problems[0].code == "confirmed_none"
     # An outline on the bare cloth (top left corner of the table): no index lies there.
-    nowhere = Confirmed(Card("As"), ((2.0, 2.0), (40.0, 2.0), (40.0, 55.0), (2.0, 55.0)))
+    nowhere = Confirmed(Card("As"), ((2.0, 2.0), (62.0, 2.0), (62.0, 86.0), (2.0, 86.0)))
     with pytest.raises(CardscoreError, match="no index of the 1 confirmed card") as error:
         confirmed_examples(table.image, [nowhere])
     assert error.value.problems[0].code == "confirmed_not_found"

@@ -46,7 +46,14 @@ from cardscore.vision.deck import DeckProfile, model_hash, reading_with
 from cardscore.vision.detect import _region_at, find_indices, read_blobs
 from cardscore.vision.image_io import load_image
 from cardscore.vision.labels import BACKGROUND, CLASSES
-from cardscore.vision.proposals import NORMAL_WIDTH, Regions, crop_batch, find_regions, normalise
+from cardscore.vision.proposals import (
+    MIN_CARD_PX,
+    NORMAL_WIDTH,
+    Regions,
+    crop_batch,
+    find_regions,
+    normalise,
+)
 from cardscore.vision.recognition import Recognition, recognize
 
 __all__ = [
@@ -425,6 +432,13 @@ class Confirmed:
         return math.degrees(math.atan2(y0 - y1, x1 - x0)) + 0.0
 
 
+def _sides(outline: np.ndarray) -> tuple[float, float]:
+    """An outline's width and height (its top and left edges' lengths)."""
+    return float(np.linalg.norm(outline[1] - outline[0])), float(
+        np.linalg.norm(outline[3] - outline[0])
+    )
+
+
 def _gap(a: float, b: float) -> float:
     return abs((a - b + 180.0) % 360.0 - 180.0)
 
@@ -448,20 +462,29 @@ def confirmed_examples(
         raise CardscoreError(Problem.of("confirmed_none"))
     loaded = load_image(source)
     image, to_image = loaded.image, 1.0 / loaded.to_original
-    outlines = [np.array(c.corners, np.float64) * to_image for c in confirmed]
-    width = float(np.median([np.linalg.norm(o[1] - o[0]) for o in outlines]))
+    # Only an outline of a card's size has corners to look at (a card drawn as a point has not).
+    outlines = {
+        k: o
+        for k, c in enumerate(confirmed)
+        if len(c.corners) == 4
+        and min(_sides(o := np.array(c.corners, np.float64) * to_image)) >= MIN_CARD_PX
+    }
+    if not outlines:
+        raise CardscoreError(Problem.of("confirmed_not_found", n=len(confirmed)))
+    width = float(np.median([np.linalg.norm(o[1] - o[0]) for o in outlines.values()]))
     regions = find_regions(image, width)
     norm, factor = normalise(image, width)
     with reading_with(deck):
         hits = find_indices(norm, None, regions, factor)
-    frames = []
-    for outline in outlines:
+    frames = {}
+    for k, outline in outlines.items():
         o = outline * factor
         right, down = (o[1] - o[0] + o[2] - o[3]) / 4, (o[3] - o[0] + o[2] - o[1]) / 4
-        frames.append((o.mean(axis=0), right, down))
+        frames[k] = (o.mean(axis=0), right, down)
     best: dict[tuple[int, bool], tuple[float, tuple[float, float, float, float]]] = {}
     for hit in hits:
-        for k, ((centre, right, down), card) in enumerate(zip(frames, confirmed, strict=True)):
+        for k, (centre, right, down) in frames.items():
+            card = confirmed[k]
             d = np.array([hit.x, hit.y]) - centre
             du, dv = float(d @ right / (right @ right)), float(d @ down / (down @ down))
             if (du < 0) != (dv < 0) or not (
