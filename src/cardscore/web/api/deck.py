@@ -18,11 +18,17 @@ from cardscore.errors import CardscoreError, Problem
 from cardscore.web.api.routes import Key, Store, busy_response, photo_bytes
 from cardscore.web.decks import DeckStatus, DeckStore, teach
 from cardscore.web.photos import BusyError, RecognitionPool, recognizer
-from cardscore.web.problems import KEYED_RESPONSES, ProblemError, _response, validation_problems
+from cardscore.web.problems import (
+    KEYED_RESPONSES,
+    PROBLEM_RESPONSES,
+    ProblemError,
+    _response,
+    validation_problems,
+)
 
 __all__ = ["DeckOut", "ReadingIn", "router"]
 
-router = APIRouter(prefix="/api", tags=["deck"], responses=KEYED_RESPONSES)
+router = APIRouter(prefix="/api", tags=["deck"], responses={**PROBLEM_RESPONSES, **KEYED_RESPONSES})
 
 MAX_CONFIRMED = 208  # cards on one photo: four decks' worth is already more than any table
 
