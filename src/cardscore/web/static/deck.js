@@ -110,6 +110,9 @@ const DECK = (() => {
     const section = document.getElementById("deck");
     if (!section || !MATCH.photo || MATCH.access !== "edit") return;
     section.hidden = false;
+    // A new match may start from a spread photo: before any round, the deck comes first.
+    const entry = document.getElementById("entry");
+    if (!MATCH.count && entry) entry.before(section);
     const input = document.getElementById("deck-spread");
     input.addEventListener("change", () => teachSpread(input));
     const button = document.getElementById("deck-forget");
