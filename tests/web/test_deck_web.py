@@ -231,12 +231,13 @@ def test_a_failed_teaching_stores_nothing(any_client: TestClient) -> None:
     )
 
 
-def test_two_teachings_at_once_keep_both(client: TestClient) -> None:
+def test_two_teachings_at_once_keep_both(any_client: TestClient) -> None:
     """A write names the revision it learnt on: the one that comes second learns again on
     top of the first instead of overwriting it."""
     from cardscore.vision.learn import DeckMemory
     from cardscore.web.decks import DeckStore
 
+    client = any_client
     match = new_match(client, TRANCA)
     decks = DeckStore(client.app.state.store)  # type: ignore[attr-defined]
     memory = DeckMemory()
@@ -274,3 +275,38 @@ def test_a_profile_of_other_models_is_learnt_again_from_the_crops_kept(client: T
     assert again.revision == 3
     assert profile_from_bytes(again.profile).hashes == good.hashes
     assert DeckMemory.from_bytes(again.memory).photos == 1
+
+
+def test_a_teaching_that_loses_the_race_learns_again_on_top(
+    any_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another teaching lands while this one fits its profile: this one's write is refused
+    (the deck moved on), so it learns again from the deck as it is now, and keeps both."""
+    import numpy as np
+
+    from cardscore.vision.learn import DeckMemory, Examples
+    from cardscore.web import decks as module
+    from cardscore.web.decks import DeckStore, teach
+
+    client = any_client
+    match = new_match(client, TRANCA)
+    store = DeckStore(client.app.state.store)  # type: ignore[attr-defined]
+    crops = np.random.default_rng(0).integers(0, 255, (4, 32, 32, 3), dtype=np.uint8)
+    ours = Examples(crops, np.array([0, 52, 1, 52]))
+    theirs = Examples(crops[:2], np.array([5, 52]))
+    real_save = DeckStore.save
+    raced: list[int | None] = []
+
+    def racing_save(self: DeckStore, *args: Any) -> int | None:
+        if not raced:  # the other teaching, first to write
+            raced.append(real_save(self, match["id"], None, DeckMemory().add(theirs), b"p", 1))
+        return real_save(self, *args)
+
+    monkeypatch.setattr(module.DeckStore, "save", racing_save)
+    status = teach(store, match["id"], lambda _deck: ours)
+    assert raced == [1]
+    assert (status.revision, status.photos, status.cards) == (2, 2, 3)  # A♠ 2♠ and 6♠ (5)
+    stored = store.stored(match["id"])
+    assert stored is not None
+    kept = DeckMemory.from_bytes(stored.memory).examples.labels.tolist()
+    assert kept == [5, 52, 0, 52, 1, 52]  # theirs, then ours

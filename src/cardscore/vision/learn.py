@@ -483,8 +483,9 @@ def confirmed_examples(
         frames[k] = (o.mean(axis=0), right, down)
     best: dict[tuple[int, bool], tuple[float, tuple[float, float, float, float]]] = {}
     for hit in hits:
+        # A glyph is one card's: of the corners it could be, the one it lies nearest to.
+        places = []
         for k, (centre, right, down) in frames.items():
-            card = confirmed[k]
             d = np.array([hit.x, hit.y]) - centre
             du, dv = float(d @ right / (right @ right)), float(d @ down / (down @ down))
             if (du < 0) != (dv < 0) or not (
@@ -492,11 +493,14 @@ def confirmed_examples(
             ):
                 continue
             top = dv < 0
-            if _gap(hit.angle, card.angle + (0.0 if top else 180.0)) > CONFIRM_ANGLE:
+            if _gap(hit.angle, confirmed[k].angle + (0.0 if top else 180.0)) > CONFIRM_ANGLE:
                 continue
-            off = math.hypot(abs(du) - INDEX_SPOT[0], abs(dv) - INDEX_SPOT[1])
-            if (k, top) not in best or off < best[k, top][0]:
-                best[k, top] = (off, (hit.x, hit.y, hit.size, hit.angle))
+            places.append((math.hypot(abs(du) - INDEX_SPOT[0], abs(dv) - INDEX_SPOT[1]), k, top))
+        if not places:
+            continue
+        off, k, top = min(places)
+        if (k, top) not in best or off < best[k, top][0]:
+            best[k, top] = (off, (hit.x, hit.y, hit.size, hit.angle))
     found = sorted(best)
     points, cards = [best[key][1] for key in found], [confirmed[k].card.id for k, _ in found]
     learnt = {k for k, _ in found}

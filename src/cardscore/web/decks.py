@@ -111,15 +111,16 @@ class DeckStore:
             "updated_at": utcnow(),
         }
         revision = 1 if read is None else read + 1
-        with self.store.write_lock, self.store.write_engine.begin() as connection:
-            if read is None:
-                try:
+        if read is None:
+            try:
+                with self.store.write_lock, self.store.write_engine.begin() as connection:
                     connection.execute(
                         insert(_DECKS), {"match_id": match_id, "revision": revision, **values}
                     )
-                except IntegrityError:
-                    return None
-                return revision
+            except IntegrityError:  # another first teaching came first (rolled back)
+                return None
+            return revision
+        with self.store.write_lock, self.store.write_engine.begin() as connection:
             changed = connection.execute(
                 update(_DECKS)
                 .where(_DECKS.c.match_id == match_id, _DECKS.c.revision == read)
