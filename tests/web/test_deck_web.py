@@ -204,7 +204,15 @@ def test_a_failed_teaching_stores_nothing(any_client: TestClient) -> None:
     bad_card = _confirmed(seen, {"2d": "Zz"})
     refused = _teach(client, match, photo, bad_card, PT)
     assert refused.status_code == 422
-    assert refused.json()["problems"][0]["params"]["where"] == "card 4"
+    assert refused.json()["problems"][0]["params"]["where"] == "reading.cards.3"
+    assert messages(refused)[0].startswith("reading.cards.3: 'Zz' não é")
+    no_reading = client.post(
+        f"/api/matches/{match['id']}/deck/photos",
+        files={"photo": ("p.jpg", photo, "image/jpeg")},
+        headers={**key, **PT},
+    )
+    assert [p["code"] for p in no_reading.json()["problems"]] == ["deck_reading_field"]
+    assert "campo" in messages(no_reading)[0]
 
     nowhere = {"width": 10, "height": 10, "cards": [{"card": "As", "corners": [[0, 0]] * 4}]}
     refused = _teach(client, match, photo, nowhere, PT)

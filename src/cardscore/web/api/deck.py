@@ -164,7 +164,7 @@ async def teach_spread(request: Request, match_id: str, store: Store, key: Key) 
 
 def _reading(text: Any, language: str) -> ReadingIn:
     if not isinstance(text, str):
-        raise CardscoreError("send the confirmed reading as the multipart field 'reading' (JSON)")
+        raise CardscoreError([Problem.of("deck_reading_field", field="reading")])
     try:
         return ReadingIn.model_validate(json.loads(text))
     except json.JSONDecodeError as error:
@@ -199,7 +199,8 @@ async def teach_photo(request: Request, match_id: str, store: Store, key: Key) -
         try:
             cards.append(Card(given.card))
         except CardscoreError as error:
-            problems.extend(p.at(f"card {n + 1}") for p in error.problems)
+            # Placed as the request's fields are (as a validation error would say it).
+            problems.extend(p.at(f"reading.cards.{n}") for p in error.problems)
     if problems:
         raise CardscoreError(problems)
     data, info = await photo_bytes(request, photo)
