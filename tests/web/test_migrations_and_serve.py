@@ -29,7 +29,7 @@ def test_upgrade_creates_the_schema_once(tmp_path: Path) -> None:
     migrate.upgrade(engine)  # a second start changes nothing
     assert migrate.current_revision(engine) == migrate.head_revision() is not None
     tables = set(inspect(engine).get_table_names())
-    assert {"matches", "rounds", "play_games", "alembic_version"} <= tables
+    assert {"matches", "rounds", "match_decks", "play_games", "alembic_version"} <= tables
     with engine.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL

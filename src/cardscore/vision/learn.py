@@ -9,6 +9,11 @@ Two ways to show cardscore a deck:
 - **a spread** (:func:`learn_from_spread`): the whole deck face up, four rows by suit
   (♠ ♥ ♦ ♣), A to K left to right. Each card's place says what it is, so even cards the
   classifier cannot read yet are learnt: the ink blob at each of its two index corners.
+- **cards a player confirmed on a photo** (:func:`confirmed_examples`): each card's outline
+  as the reading drew it and the card the player says it is (a correction, or the reading
+  accepted). Only the confirmed cards' index crops are learnt, labelled as confirmed: a
+  corrected card teaches what the classifier got wrong. A :class:`DeckMemory` keeps what a
+  table taught so far (the web app keeps one per match) and fits its profile from all of it.
 
 Each index crop is an example of its card, and the crop turned a quarter, a half and
 three quarters an example of "no index" (an index shows only upright). A correction to
@@ -20,7 +25,12 @@ does not show stays as the shipped model reads it.
 from __future__ import annotations
 
 import csv
+import io
 import itertools
+import json
+import math
+import tempfile
+import zipfile
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,22 +43,27 @@ from cardscore.cards import Card, Rank, Suit, parse_cards
 from cardscore.errors import CardscoreError, Problem, catalogue
 from cardscore.vision.classifier import MODEL_PATHS, outputs
 from cardscore.vision.crops import crop_batch
-from cardscore.vision.deck import DeckProfile, model_hash
+from cardscore.vision.deck import DeckProfile, model_hash, reading_with
 from cardscore.vision.geometry import NORMAL_WIDTH
 from cardscore.vision.image_io import load_image
 from cardscore.vision.labels import BACKGROUND, CLASSES
 from cardscore.vision.readings import _region_at, find_indices, normalise, read_blobs
 from cardscore.vision.recognition import Recognition, recognize
-from cardscore.vision.regions import Regions, find_regions
+from cardscore.vision.regions import MIN_CARD_PX, Regions, find_regions
 
 __all__ = [
+    "Confirmed",
+    "DeckMemory",
     "Examples",
     "Learnt",
     "PhotoCheck",
     "SpreadError",
+    "confirmed_examples",
     "fit",
     "learn_from_labels",
     "learn_from_spread",
+    "profile_bytes",
+    "profile_from_bytes",
     "spread_examples",
 ]
 
@@ -375,3 +390,226 @@ def fit(
         examples_per_class,
         name,
     )
+
+
+# A hit read this far (degrees) from the axis its place on a confirmed card asks is another
+# glyph (a pip, a neighbour's index seen through the fan), not this card's index.
+CONFIRM_ANGLE = 25.0
+# An index lies within this many half sizes of its card's centre (the outline a reading
+# draws is a deck average: a little room).
+CONFIRM_REACH = 1.15
+# An index's centre in its card's frame, in half widths and half heights (the deck average
+# the readings' outlines assume: layout.INDEX_U, INDEX_V).
+INDEX_SPOT = (0.74, 0.76)
+# A deck memory keeps each card's newest crops and the newest "no index" crops up to the
+# total: about 750 bytes a crop compressed, so at most about 1.5 MB.
+CARD_CROPS, MEMORY_CROPS = 16, 2048
+MEMORY_FORMAT, MEMORY_VERSION = "cardscore-deck-memory", 1
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    """A card a player confirmed on a photo: what it is, and its outline as the reading
+    drew it (four corners, photo pixels, clockwise from the card's top-left, as
+    :attr:`SeenCard.corners <cardscore.vision.recognition.SeenCard.corners>` gives them).
+
+    >>> Confirmed(Card("Jd"), ((0, 0), (10, 0), (10, 14), (0, 14))).angle
+    0.0
+    """
+
+    card: Card
+    corners: tuple[tuple[float, float], ...]
+
+    @property
+    def angle(self) -> float:
+        """The card's rotation, degrees counter-clockwise (its top edge's direction)."""
+        (x0, y0), (x1, y1) = self.corners[0], self.corners[1]
+        return math.degrees(math.atan2(y0 - y1, x1 - x0)) + 0.0
+
+
+def _sides(outline: np.ndarray) -> tuple[float, float]:
+    """An outline's width and height (its top and left edges' lengths)."""
+    return float(np.linalg.norm(outline[1] - outline[0])), float(
+        np.linalg.norm(outline[3] - outline[0])
+    )
+
+
+def _gap(a: float, b: float) -> float:
+    return abs((a - b + 180.0) % 360.0 - 180.0)
+
+
+def confirmed_examples(
+    source: str | Path | bytes | np.ndarray,
+    confirmed: Sequence[Confirmed],
+    *,
+    deck: DeckProfile | None = None,
+) -> tuple[Examples, tuple[Card, ...]]:
+    """The index crops of the cards a player confirmed on a photo, each labelled with the
+    card confirmed (the reading corrected or accepted), and the cards none was found for.
+
+    The photo's index glyphs are found again (read with ``deck``, the profile the photo was
+    read with, if any); a glyph is a confirmed card's when it lies at one of the card's two
+    index corners, turned as that corner's index is: the glyph at the top left upright with
+    the card, the one at the bottom right upside down. Of several at one corner the nearest
+    to where the index belongs is taken. Nothing else on the photo is learnt.
+    """
+    if not confirmed:
+        raise CardscoreError(Problem.of("confirmed_none"))
+    loaded = load_image(source)
+    image, to_image = loaded.image, 1.0 / loaded.to_original
+    # Only an outline of a card's size has corners to look at (a card drawn as a point has not).
+    outlines = {
+        k: o
+        for k, c in enumerate(confirmed)
+        if len(c.corners) == 4
+        and min(_sides(o := np.array(c.corners, np.float64) * to_image)) >= MIN_CARD_PX
+    }
+    if not outlines:
+        raise CardscoreError(Problem.of("confirmed_not_found", n=len(confirmed)))
+    width = float(np.median([np.linalg.norm(o[1] - o[0]) for o in outlines.values()]))
+    regions = find_regions(image, width)
+    norm, factor = normalise(image, width)
+    with reading_with(deck):
+        hits = find_indices(norm, None, regions, factor)
+    frames = {}
+    for k, outline in outlines.items():
+        o = outline * factor
+        right, down = (o[1] - o[0] + o[2] - o[3]) / 4, (o[3] - o[0] + o[2] - o[1]) / 4
+        frames[k] = (o.mean(axis=0), right, down)
+    best: dict[tuple[int, bool], tuple[float, tuple[float, float, float, float]]] = {}
+    for hit in hits:
+        # A glyph is one card's: of the corners it could be, the one it lies nearest to.
+        places = []
+        for k, (centre, right, down) in frames.items():
+            d = np.array([hit.x, hit.y]) - centre
+            du, dv = float(d @ right / (right @ right)), float(d @ down / (down @ down))
+            if (du < 0) != (dv < 0) or not (
+                CORNER_U <= abs(du) <= CONFIRM_REACH and CORNER_V <= abs(dv) <= CONFIRM_REACH
+            ):
+                continue
+            top = dv < 0
+            if _gap(hit.angle, confirmed[k].angle + (0.0 if top else 180.0)) > CONFIRM_ANGLE:
+                continue
+            places.append((math.hypot(abs(du) - INDEX_SPOT[0], abs(dv) - INDEX_SPOT[1]), k, top))
+        if not places:
+            continue
+        off, k, top = min(places)
+        if (k, top) not in best or off < best[k, top][0]:
+            best[k, top] = (off, (hit.x, hit.y, hit.size, hit.angle))
+    found = sorted(best)
+    points, cards = [best[key][1] for key in found], [confirmed[k].card.id for k, _ in found]
+    learnt = {k for k, _ in found}
+    missed = tuple(c.card for k, c in enumerate(confirmed) if k not in learnt)
+    if not points:
+        raise CardscoreError(Problem.of("confirmed_not_found", n=len(confirmed)))
+    turned, labels = _turns(points, cards)
+    return Examples(crop_batch(norm, turned), np.array(labels, np.int64)), missed
+
+
+def _newest(examples: Examples) -> Examples:
+    """The newest :data:`CARD_CROPS` crops of each card, then the newest "no index" crops
+    while the total stays within :data:`MEMORY_CROPS`."""
+    labels = examples.labels
+    keep = np.zeros(len(labels), bool)
+    per_card: Counter[int] = Counter()
+    for i in range(len(labels) - 1, -1, -1):
+        label = int(labels[i])
+        if label != BACKGROUND and per_card[label] < CARD_CROPS:
+            per_card[label] += 1
+            keep[i] = True
+    room = MEMORY_CROPS - int(keep.sum())
+    for i in range(len(labels) - 1, -1, -1):
+        if room <= 0:
+            break
+        if labels[i] == BACKGROUND:
+            keep[i] = True
+            room -= 1
+    return Examples(examples.crops[keep], examples.labels[keep])
+
+
+@dataclass(frozen=True, eq=False)
+class DeckMemory:
+    """What a table taught about its deck so far: the crops learnt (each card's newest and
+    the newest "no index" ones, :data:`MEMORY_CROPS` at most), from how many photos, and
+    whether one was a spread. :meth:`profile` fits the profile to all of it, so each photo
+    adds to what the earlier ones taught instead of replacing it.
+
+    >>> memory = DeckMemory()
+    >>> memory.cards, memory.photos, len(DeckMemory.from_bytes(memory.to_bytes()).examples.labels)
+    (0, 0, 0)
+    """
+
+    examples: Examples = Examples(np.zeros((0, 32, 32, 3), np.uint8), np.zeros(0, np.int64))
+    photos: int = 0
+    spread: bool = False
+
+    @property
+    def cards(self) -> int:
+        """How many of the 52 cards have crops learnt."""
+        return len({int(k) for k in self.examples.labels if k != BACKGROUND})
+
+    def add(self, more: Examples, *, spread: bool = False) -> DeckMemory:
+        """This memory and one more photo's crops (a spread's when ``spread``)."""
+        joined = _newest(Examples.join([self.examples, more]))
+        return DeckMemory(joined, self.photos + 1, self.spread or spread)
+
+    def profile(self, name: str = "") -> DeckProfile:
+        """The profile fitted to every crop kept; pulled as a spread's when every card is
+        learnt, else as labelled photos' (cards not shown must stay as shipped)."""
+        strength = SPREAD_STRENGTH if self.cards == BACKGROUND else STRENGTH
+        return fit(self.examples, strength=strength, name=name)
+
+    def to_bytes(self) -> bytes:
+        """A NumPy archive (no pickles): a JSON header, the crops and their classes."""
+        header = {
+            "format": MEMORY_FORMAT,
+            "version": MEMORY_VERSION,
+            "photos": self.photos,
+            "spread": self.spread,
+        }
+        buffer = io.BytesIO()
+        np.savez_compressed(
+            buffer,
+            header=np.array(json.dumps(header)),
+            crops=self.examples.crops,
+            labels=self.examples.labels.astype(np.int16),
+        )
+        return buffer.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> DeckMemory:
+        """Reads :meth:`to_bytes`'s archive; a :class:`CardscoreError` for anything else."""
+        damaged = CardscoreError(Problem.of("deck_memory_damaged", format=MEMORY_FORMAT))
+        try:
+            with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+                header = json.loads(str(archive["header"]))
+                crops, labels = archive["crops"], archive["labels"].astype(np.int64)
+        except (zipfile.BadZipFile, ValueError, KeyError, OSError, EOFError):
+            raise damaged from None
+        if not (
+            isinstance(header, dict)
+            and header.get("format") == MEMORY_FORMAT
+            and header.get("version") == MEMORY_VERSION
+            and crops.dtype == np.uint8
+            and crops.shape[1:] == (32, 32, 3)
+            and labels.shape == crops.shape[:1]
+            and ((labels >= 0) & (labels < CLASSES)).all()
+        ):
+            raise damaged
+        return cls(Examples(crops, labels), int(header.get("photos", 0)), bool(header["spread"]))
+
+
+def profile_bytes(profile: DeckProfile) -> bytes:
+    """The profile's ``.deck`` file, as bytes (to keep in a database)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "profile.deck"
+        profile.save(path)
+        return path.read_bytes()
+
+
+def profile_from_bytes(data: bytes) -> DeckProfile:
+    """A profile from :func:`profile_bytes`' bytes (:meth:`DeckProfile.load`'s checks)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "profile.deck"
+        path.write_bytes(data)
+        return DeckProfile.load(path)

@@ -12,6 +12,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardscore._version import __version__
 from cardscore.web import migrate
+from cardscore.web.api.deck import router as deck_router
 from cardscore.web.api.routes import game_router
 from cardscore.web.api.routes import router as api_router
 from cardscore.web.db import make_engine
@@ -64,9 +65,9 @@ class _SecurityHeaders:
 
 
 def _is_upload(path: str) -> bool:
-    """Photo uploads (stateless, or under a match) get the larger body limit."""
+    """Photo uploads (stateless, or under a match, a deck spread too) get the larger limit."""
     return path.startswith("/api/photos") or (
-        path.startswith("/api/matches/") and path.endswith("/photos")
+        path.startswith("/api/matches/") and path.endswith(("/photos", "/deck/spread"))
     )
 
 
@@ -106,6 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_problem_handlers(app, html=error_page)
     app.state.games = games = web_games()  # the pages offer what the routes serve
     app.include_router(api_router)
+    app.include_router(deck_router)
     app.include_router(live_router)
     app.include_router(game_router(games))
     for game in games:

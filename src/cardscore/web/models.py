@@ -1,5 +1,5 @@
-"""Tables: a match (its game, settings, secret-key hashes and version) and its rounds; a game
-of *Play Tranca* being played.
+"""Tables: a match (its game, settings, secret-key hashes and version), its rounds and its deck;
+a game of *Play Tranca* being played.
 
 A round is stored whole, as the JSON document the game's parser reads, in one row; the match's
 ``version`` goes up by one on every change, so a client that saw an older version gets a 409.
@@ -12,10 +12,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, LargeBinary, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "MatchRow", "PlayGameRow", "RoundRow", "utcnow"]
+__all__ = ["Base", "DeckRow", "MatchRow", "PlayGameRow", "RoundRow", "utcnow"]
 
 
 def utcnow() -> datetime:
@@ -68,3 +68,21 @@ class PlayGameRow(Base):
     over: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class DeckRow(Base):
+    """What a match's photos taught recognition about its deck (:mod:`cardscore.web.decks`)."""
+
+    __tablename__ = "match_decks"
+
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    revision: Mapped[int] = mapped_column(Integer)
+    format: Mapped[int] = mapped_column(Integer)  # the profile's file format version
+    cards: Mapped[int] = mapped_column(Integer)  # cards with crops learnt (of 52)
+    photos: Mapped[int] = mapped_column(Integer)  # photos that taught it, a spread counted
+    spread: Mapped[bool] = mapped_column(Boolean)
+    profile: Mapped[bytes] = mapped_column(LargeBinary)  # a .deck file
+    memory: Mapped[bytes] = mapped_column(LargeBinary)  # the crops (learn.DeckMemory)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -23,8 +23,9 @@ _NEEDS = ("onnxruntime", "cv2")  # the vision extra (cardscore.vision itself is 
 
 
 @cache
-def recognizer() -> Callable[[bytes], dict[str, Any]] | None:
-    """``read(photo_bytes) -> recognition as JSON`` when recognition is installed, else ``None``."""
+def recognizer() -> Callable[..., dict[str, Any]] | None:
+    """``read(photo_bytes[, deck]) -> recognition as JSON`` when recognition is installed, else
+    ``None``; ``deck``: a :class:`~cardscore.vision.deck.DeckProfile` to read with."""
     try:
         if any(importlib.util.find_spec(name) is None for name in _NEEDS):
             return None
@@ -32,8 +33,8 @@ def recognizer() -> Callable[[bytes], dict[str, Any]] | None:
         return None
     vision = importlib.import_module("cardscore.vision")
 
-    def read(data: bytes) -> dict[str, Any]:
-        result: dict[str, Any] = vision.recognize(data).as_dict()
+    def read(data: bytes, deck: Any = None) -> dict[str, Any]:
+        result: dict[str, Any] = vision.recognize(data, deck=deck).as_dict()
         return result
 
     return read

@@ -228,6 +228,11 @@ class MatchStore:
             threading.Lock() if engine.dialect.name == "sqlite" else nullcontext()
         )
 
+    @property
+    def write_lock(self) -> AbstractContextManager[Any]:
+        """Held around every write transaction (SQLite's writers queue here, in order)."""
+        return self._write_lock
+
     def create(self, game: str, request: Mapping[str, Any]) -> Created:
         config = _adapter(game).new_config(request)
         edit_key = new_key()

@@ -24,6 +24,7 @@ from cardscore.web.api.schemas import (
     StandingsOut,
     VersionIn,
 )
+from cardscore.web.decks import DeckStore, reading_profile
 from cardscore.web.games import WebGame, get_adapter
 from cardscore.web.photos import BusyError, RecognitionPool, recognizer
 from cardscore.web.problems import (
@@ -33,11 +34,11 @@ from cardscore.web.problems import (
     _response,
     problem_response,
 )
-from cardscore.web.security import check_image
+from cardscore.web.security import ImageInfo, check_image
 from cardscore.web.standings import standings
 from cardscore.web.store import MatchStore, Snapshot
 
-__all__ = ["game_router", "match_out", "router"]
+__all__ = ["busy_response", "game_router", "match_out", "photo_bytes", "router"]
 
 router = APIRouter(prefix="/api", responses=PROBLEM_RESPONSES)
 _bearer = HTTPBearer(
@@ -228,8 +229,8 @@ _PHOTO_RESPONSES: dict[int | str, dict[str, Any]] = {
 RETRY_AFTER_S = 5
 
 
-async def _read_photo(request: Request, photo: StarletteUploadFile) -> Response:
-    """Check a photo (type sniffed, bytes and pixels limited) and recognize it, in turn."""
+async def photo_bytes(request: Request, photo: StarletteUploadFile) -> tuple[bytes, ImageInfo]:
+    """A photo's bytes, checked: type sniffed, bytes and pixels limited (from its header)."""
     settings = request.app.state.settings
     limit: int = settings.max_upload_bytes
     data = await photo.read(limit + 1)
@@ -237,21 +238,36 @@ async def _read_photo(request: Request, photo: StarletteUploadFile) -> Response:
         raise ProblemError(413, f"the photo is larger than {limit:,} bytes")
     if not data:
         raise CardscoreError("the photo is empty")
+    return data, check_image(data, settings.max_upload_pixels)  # the header only: cheap
+
+
+def busy_response() -> Response:
+    """503 with Retry-After: no turn in the recognition pool now."""
+    return problem_response(
+        503,
+        [f"the server is reading other photos: try again in {RETRY_AFTER_S} seconds"],
+        "busy",
+        headers={"Retry-After": str(RETRY_AFTER_S)},
+    )
+
+
+async def _read_photo(
+    request: Request, photo: StarletteUploadFile, deck: Callable[[], Any] | None = None
+) -> Response:
+    """Check a photo and recognize it, in turn (with the profile ``deck`` gives, if any)."""
+    data, info = await photo_bytes(request, photo)
     pool: RecognitionPool = request.app.state.photo_pool
-    info = check_image(data, settings.max_upload_pixels)  # the header only: cheap
     read = recognizer()
     recognized = None
     try:
         if read is not None:
             async with pool.turn(info.width * info.height):
-                recognized = await run_in_threadpool(read, data)
+                profile = None if deck is None else await run_in_threadpool(deck)
+                # Without a deck the reader is called as it always was (one argument).
+                args = (data,) if profile is None else (data, profile)
+                recognized = await run_in_threadpool(read, *args)
     except BusyError:
-        return problem_response(
-            503,
-            [f"the server is reading other photos: try again in {RETRY_AFTER_S} seconds"],
-            "busy",
-            headers={"Retry-After": str(RETRY_AFTER_S)},
-        )
+        return busy_response()
     out = PhotoOut(format=info.format, width=info.width, height=info.height, recognized=recognized)
     return Response(out.model_dump_json(), media_type="application/json")
 
@@ -306,7 +322,9 @@ async def match_photo(request: Request, match_id: str, store: Store, key: Key) -
     photo = form.get("photo")
     if not isinstance(photo, StarletteUploadFile):
         raise CardscoreError("send the photo as the multipart field 'photo'")
-    return await _read_photo(request, photo)
+    decks = DeckStore(store)
+    # The match's photos are read with what its deck learnt (cardscore.web.decks).
+    return await _read_photo(request, photo, lambda: reading_profile(decks, match_id))
 
 
 def game_router(games: Sequence[WebGame]) -> APIRouter:

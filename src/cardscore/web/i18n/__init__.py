@@ -35,6 +35,8 @@ JS_KEYS = (
     *("pending_refused", "pending_save_anyway", "pending_discard", "pending_discard_confirm"),
     *("tally.table_points", "tally.clean_canastras", "tally.dirty_canastras"),
     *("tally.twos_canastras", "tally.dollars", "tally.trancas", "tally.hand_points"),
+    *("deck_none", "deck_learnt_one", "deck_learnt", "deck_learning", "deck_taught"),
+    *("deck_forget_confirm",),
 )
 
 

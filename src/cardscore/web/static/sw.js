@@ -5,7 +5,7 @@
 "use strict";
 const CACHE = "cardscore-v1";
 const STATIC = [
-  "/static/app.css", "/static/match.js", "/static/tranca.js", "/static/gongzhu.js",
+  "/static/app.css", "/static/match.js", "/static/deck.js", "/static/tranca.js", "/static/gongzhu.js",
   "/static/crosskings.js", "/static/home.js", "/static/tranca_new.js", "/static/pwa.js",
   "/static/manifest.webmanifest", "/static/icons/icon-192.png",
 ];

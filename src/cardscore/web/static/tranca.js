@@ -347,7 +347,8 @@
       const seen = data.recognized;
       endReplace();
       const image = await copy;
-      photos[index] = { seen, codes: seen.cards.map((c) => c.card), fixed: [], image, view: null };
+      // `upload`: the very bytes read, kept (not in the draft) to teach the deck once saved.
+      photos[index] = { seen, codes: seen.cards.map((c) => c.card), fixed: [], image, view: null, upload: small || file };
       photos[index].view = drawPhoto(index, image || URL.createObjectURL(file), seen);
       applyPhoto(index);
       savePhotos();
@@ -358,6 +359,36 @@
     } finally {
       if (input.isConnected) input.disabled = false;
     }
+  }
+
+  // The photos that teach the match's deck once their round is saved: every photo while the
+  // deck has learnt nothing yet, then those with a correction. A photo teaches the cards as
+  // confirmed (a deleted card teaches nothing); the library learns only those.
+  function photosToTeach() {
+    if (typeof DECK === "undefined" || !MATCH.photo) return [];
+    return Object.values(photos)
+      .filter((photo) => !DECK.learnt || photo.fixed.length)
+      .map((photo) => ({
+        blob: photo.upload || blobOf(photo.image),
+        width: photo.seen.image.width,
+        height: photo.seen.image.height,
+        cards: photo.seen.cards
+          .map((card, i) => (photo.codes[i] ? { card: photo.codes[i], corners: card.corners } : null))
+          .filter(Boolean),
+      }))
+      .filter((photo) => photo.blob && photo.cards.length);
+  }
+
+  // The kept copy (a data: URL) as a Blob: after a reload only it is left of the photo.
+  function blobOf(dataUrl) {
+    if (!dataUrl || !dataUrl.startsWith("data:")) return null;
+    const [head, body] = dataUrl.split(",", 2);
+    const bytes = Uint8Array.from(atob(body), (c) => c.charCodeAt(0));
+    return new Blob([bytes], { type: head.slice(5).split(";")[0] || "image/jpeg" });
+  }
+
+  async function teachDeck(photo) {
+    await DECK.teachPhoto(photo.blob, photo.width, photo.height, photo.cards);
   }
 
   // What the photo's cards (as corrected) make: the groups recognition found, in its order.
@@ -588,7 +619,9 @@
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       saveDraft();
-      await saveRound(readForm(), editing, () => { forgetDraft(); buildForm({ tally: quick }); });
+      const teach = quick ? [] : photosToTeach();
+      const saved = await saveRound(readForm(), editing, () => { forgetDraft(); buildForm({ tally: quick }); });
+      if (saved) for (const photo of teach) await teachDeck(photo);
     });
     // Switching the kind of entry starts that kind's form afresh (the round being edited stays).
     for (const [id, tally] of [["card-entry", false], ["quick-entry", true]]) {

@@ -1,7 +1,7 @@
 """Games played against the computer (Play Tranca), kept in the database, not in one process.
 
 Revision ID: 0004
-Revises: 0001
+Revises: 0003
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-down_revision: str | None = "0001"
+down_revision: str | None = "0003"
 branch_labels = None
 depends_on = None
 
