@@ -19,7 +19,12 @@ __all__ = ["MAX_PIXELS", "ImageError", "LoadedImage", "image_size", "load_image"
 
 MAX_PIXELS = 120_000_000  # 120 MP: larger than any phone photo, small enough to decode
 _MP = f"{MAX_PIXELS / 1e6:.0f}"  # as messages show it
-_DECODE_TARGET = 14_000_000  # decode big photos reduced until they are about this size
+# JPEGs above this many pixels are decoded at half scale, above four times it at quarter scale
+# (libjpeg scales in the DCT, so the full-size image is never allocated). A 12 MP phone photo
+# comes out 2000×1500 and a 48–50 MP one about 2100×1450: its cards still wider than the
+# 120 px the recogniser reads them at, for a table framed like the shared photos, at a quarter
+# of the decoding, the proposals' pixel work and the memory. Up to 10 MP stays as it is.
+_DECODE_TARGET = 10_000_000
 
 
 class ImageError(CardscoreError):
