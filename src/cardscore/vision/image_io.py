@@ -19,7 +19,14 @@ __all__ = ["MAX_PIXELS", "ImageError", "LoadedImage", "image_size", "load_image"
 
 MAX_PIXELS = 120_000_000  # 120 MP: larger than any phone photo, small enough to decode
 _MP = f"{MAX_PIXELS / 1e6:.0f}"  # as messages show it
-_DECODE_TARGET = 14_000_000  # decode big photos reduced until they are about this size
+# JPEGs above _HALF_ABOVE pixels are decoded at half scale, above _QUARTER_ABOVE at quarter
+# scale; libjpeg scales in the DCT, so the full-size image is never allocated. A 12 MP phone
+# photo comes out 2000×1500, its cards still wider than the 120 px the recogniser reads them
+# at (framed like the shared photos), for a quarter of the decoding and the proposals' pixel
+# work. 48–50 MP photos stay at half (about 12 MP): at quarter the shared photos' upscales lost
+# two of 66 cards. Up to 10 MP stays as it is.
+_HALF_ABOVE = 10_000_000
+_QUARTER_ABOVE = 64_000_000
 
 
 class ImageError(CardscoreError):
@@ -101,9 +108,9 @@ def _decode(data: bytes, name: str) -> LoadedImage:
     flags, factor = cv2.IMREAD_COLOR, 1.0
     if size is not None and data[:2] == b"\xff\xd8":
         pixels = size[0] * size[1]
-        if pixels > 4 * _DECODE_TARGET:
+        if pixels > _QUARTER_ABOVE:
             flags, factor = cv2.IMREAD_REDUCED_COLOR_4, 4.0
-        elif pixels > _DECODE_TARGET:
+        elif pixels > _HALF_ABOVE:
             flags, factor = cv2.IMREAD_REDUCED_COLOR_2, 2.0
     buffer = np.frombuffer(data, np.uint8)
     try:

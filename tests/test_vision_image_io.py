@@ -1,0 +1,107 @@
+"""Large photos: decoded already reduced, in the right scale, read as their originals are;
+the classifier's batches give the outputs of one call."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import SHARED, need, need_module
+
+cv2 = need_module("cv2", "needs the vision extra (opencv)")
+need_module("onnxruntime", "needs the vision extra (onnxruntime)")
+
+from cardscore.vision import classifier, recognize  # noqa: E402
+from cardscore.vision.image_io import _HALF_ABOVE, _QUARTER_ABOVE, load_image  # noqa: E402
+
+# The most pixels a decoded photo may have: just under the half-scale threshold, or a quarter
+# of the quarter-scale one.
+CAP = max(_HALF_ABOVE, _QUARTER_ABOVE // 4)
+
+
+def _jpeg(width: int, height: int, box: tuple[int, int, int, int]) -> bytes:
+    """A grey photo with one white box (x0, y0, x1, y1) on it, as JPEG bytes."""
+    image = np.full((height, width, 3), 90, np.uint8)
+    x0, y0, x1, y1 = box
+    image[y0:y1, x0:x1] = 255
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return bytes(data)
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "factor"),
+    [
+        (3000, 2000, 1),  # the shared photos: as they are
+        (3648, 2736, 1),  # 10 MP
+        (4000, 3000, 2),  # 12 MP phone photo
+        (6000, 4000, 2),  # 24 MP
+        (8660, 5773, 2),  # 50 MP
+        (9600, 7200, 4),  # 69 MP
+    ],
+)
+def test_a_large_jpeg_is_decoded_reduced_and_maps_back_to_the_photos_pixels(
+    width: int, height: int, factor: int
+) -> None:
+    box = (width // 3, height // 4, width // 3 + width // 10, height // 4 + height // 7)
+    loaded = load_image(_jpeg(width, height, box))
+    h, w = loaded.image.shape[:2]
+    assert loaded.to_original == factor
+    assert (w, h) == (-(-width // factor), -(-height // factor))  # libjpeg rounds up
+    assert w * h <= CAP
+    # The white box, found in the decoded pixels and scaled back, lies where it was drawn.
+    ys, xs = np.nonzero(loaded.image[..., 1] > 200)
+    found = np.array([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]) * loaded.to_original
+    np.testing.assert_allclose(found, box, atol=2 * factor)
+
+
+def test_a_png_or_an_array_is_never_reduced() -> None:
+    image = np.zeros((3000, 4000, 3), np.uint8)
+    assert load_image(image).to_original == 1.0
+    ok, png = cv2.imencode(".png", image)
+    assert ok
+    loaded = load_image(bytes(png))
+    assert (loaded.to_original, loaded.image.shape) == (1.0, (3000, 4000, 3))
+
+
+@pytest.mark.needs_shared
+@pytest.mark.parametrize("size", [(4242, 2828), (8660, 5773)])  # 12 and 50 MP, 3:2
+def test_a_large_upscale_of_a_shared_photo_reads_the_same_cards_in_the_same_places(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    photo = SHARED / "data" / "real-photos" / "train_01.jpg"
+    need(photo.exists(), f"{photo} not found (set CARDSCORE_SHARED)")
+    original = cv2.imread(str(photo))
+    path = tmp_path / "big.jpg"
+    big = cv2.resize(original, size, interpolation=cv2.INTER_CUBIC)
+    assert cv2.imwrite(str(path), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    del big
+    sx, sy = size[0] / original.shape[1], size[1] / original.shape[0]
+    want = recognize(photo)
+    got = recognize(path)
+    assert len(want.cards) == 11
+    assert sorted((c.card.code, c.flagged) for c in got.cards) == sorted(
+        (c.card.code, c.flagged) for c in want.cards
+    )
+    # Positions come in the big photo's pixels: each card where its original was, scaled
+    # (within a twentieth of a card).
+    places = {c.card: (c.x, c.y) for c in want.cards}
+    for seen in got.cards:
+        x, y = places[seen.card]
+        assert abs(seen.x - x * sx) < 0.05 * want.card_width * sx, seen
+        assert abs(seen.y - y * sy) < 0.05 * want.card_width * sy, seen
+
+
+def test_crops_in_batches_give_the_outputs_of_one_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    crops = np.random.default_rng(24).integers(0, 256, (70, 32, 32, 3), dtype=np.uint8)
+    for path in classifier.MODEL_PATHS:
+        whole = classifier.outputs(path, crops)
+        monkeypatch.setattr(classifier, "BATCH", 16)  # 16, 16, 16, 16 and 6 crops
+        parts = classifier.outputs(path, crops)
+        monkeypatch.undo()
+        for a, b in zip(whole, parts, strict=True):
+            assert a.shape == b.shape
+            assert a.shape[0] == 70
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
