@@ -2,6 +2,11 @@
 
 A round is stored whole, as the JSON document the game's parser reads, in one row; the match's
 ``version`` goes up by one on every change, so a client that saw an older version gets a 409.
+
+Each change also stores what checking it found: each round's scores and running totals
+(``rounds.checked``) and the match's totals, winner and statistics (``matches.summary``, which
+names the rules that worked it out and the version it belongs to), so that a server that never
+read the match shows it without checking every round again (see :mod:`cardscore.web.store`).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ class MatchRow(Base):
     edit_key_hash: Mapped[str] = mapped_column(String(64))
     share_key_hash: Mapped[str] = mapped_column(String(64))
     version: Mapped[int] = mapped_column(Integer)
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -44,4 +50,5 @@ class RoundRow(Base):
     )
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
     document: Mapped[dict[str, Any]] = mapped_column(JSON)
+    checked: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
