@@ -25,21 +25,33 @@ the match's state), once per process.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    Text,
+    bindparam,
+    delete,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.exc import DBAPIError
 
 from cardscore._version import __version__
 from cardscore.errors import CardscoreError
 from cardscore.web.db import write_engine
 from cardscore.web.games import GameAdapter, Summary, get_adapter
-from cardscore.web.games.base import Played
+from cardscore.web.games.base import Played, RoundSummary
 from cardscore.web.live import NOTIFY
 from cardscore.web.models import MatchRow, RoundRow, utcnow
 from cardscore.web.problems import ProblemError
@@ -68,12 +80,14 @@ _SELECT_MATCH = select(
 _SELECT_STORED = _SELECT_MATCH.add_columns(_MATCHES.c.summary)
 _SELECT_VERSION = select(_MATCHES.c.version).where(_MATCHES.c.id == bindparam("match_id"))
 _SELECT_ROUNDS = (
-    select(_ROUNDS.c.document, _ROUNDS.c.checked)
+    # The breakdowns as the text stored (decoded only for the rounds a page shows).
+    select(_ROUNDS.c.document, _ROUNDS.c.checked, sql_cast(_ROUNDS.c.detail, Text).label("detail"))
     .where(_ROUNDS.c.match_id == bindparam("match_id"))
     .order_by(_ROUNDS.c.number)
 )
 _SUMMARY = bindparam("new_summary", type_=_MATCHES.c.summary.type)
 _CHECKED = bindparam("new_checked", type_=_ROUNDS.c.checked.type)
+_DETAIL = bindparam("new_detail", type_=_ROUNDS.c.detail.type)
 _BUMP = (
     update(_MATCHES)
     .where(_MATCHES.c.id == bindparam("match_id"), _MATCHES.c.version == bindparam("sent"))
@@ -89,7 +103,7 @@ _STORE_SUMMARY = (
 _STORE_CHECKED = (
     update(_ROUNDS)
     .where(_ROUNDS.c.match_id == bindparam("in_match"), _ROUNDS.c.number == bindparam("n"))
-    .values(checked=_CHECKED)
+    .values(checked=_CHECKED, detail=_DETAIL)
 )
 _INSERT_ROUNDS = insert(_ROUNDS)
 _DELETE_AFTER = delete(_ROUNDS).where(
@@ -101,6 +115,7 @@ _REPLACE_ROUND = (
     .values(
         document=bindparam("new_document", type_=_ROUNDS.c.document.type),
         checked=_CHECKED,
+        detail=_DETAIL,
         created_at=bindparam("now", type_=_ROUNDS.c.created_at.type),
     )
 )
@@ -166,10 +181,41 @@ def _record(adapter: GameAdapter, version: int, summary: Summary) -> dict[str, A
     return {"rules": _rules(adapter), "version": version, "match": match}
 
 
-def _stored_summary(adapter: GameAdapter, row: Any, checked: list[Any]) -> Summary | None:
-    """The summary stored with the match (``row`` from ``_SELECT_STORED``, ``checked`` its
-    rounds' in order), or None unless this process's rules worked it out at the match's
-    version, for every round."""
+def _checked(round_: RoundSummary) -> dict[str, Any]:
+    """A round's columns ``checked`` and ``detail`` (as statement parameters)."""
+    checked = {k: v for k, v in round_.items() if k != "detail"}
+    return {"new_checked": checked, "new_detail": round_["detail"]}
+
+
+class _Detail(Mapping[str, Any]):
+    """A round's breakdowns as stored, decoded when first looked at (a page shows the last
+    rounds of a match; its chart needs only every round's totals)."""
+
+    __slots__ = ("_text", "_value")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._value: dict[str, Any] | None = None
+
+    def _decoded(self) -> dict[str, Any]:
+        if self._value is None:
+            self._value = json.loads(self._text)
+        return self._value
+
+    def __getitem__(self, key: str) -> Any:
+        return self._decoded()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._decoded())
+
+    def __len__(self) -> int:
+        return len(self._decoded())
+
+
+def _stored_summary(adapter: GameAdapter, row: Any, rounds_rows: list[Any]) -> Summary | None:
+    """The summary stored with the match (``row`` from ``_SELECT_STORED``, ``rounds_rows`` its
+    rounds' from ``_SELECT_ROUNDS``), or None unless this process's rules worked it out at the
+    match's version, for every round."""
     record = row.summary
     if (
         not isinstance(record, dict)
@@ -178,10 +224,13 @@ def _stored_summary(adapter: GameAdapter, row: Any, checked: list[Any]) -> Summa
         or not isinstance(record.get("match"), dict)
     ):
         return None
-    for number, round_ in enumerate(checked, start=1):
-        if not isinstance(round_, dict) or round_.get("number") != number:
+    rounds: list[RoundSummary] = []
+    for number, stored in enumerate(rounds_rows, start=1):
+        round_, detail = stored.checked, stored.detail
+        if not isinstance(round_, dict) or round_.get("number") != number or detail is None:
             return None
-    return cast(Summary, {**record["match"], "rounds": checked})
+        rounds.append(cast(RoundSummary, {**round_, "detail": _Detail(detail)}))
+    return cast(Summary, {**record["match"], "rounds": rounds})
 
 
 class _Stored:
@@ -371,9 +420,9 @@ class MatchStore:
 
     @staticmethod
     def _rounds(connection: Connection, match_id: str) -> tuple[list[dict[str, Any]], list[Any]]:
-        """The match's round documents and what checking each found (None if not stored)."""
+        """The match's round documents, and its rounds' rows (with what checking found)."""
         rows = connection.execute(_SELECT_ROUNDS, {"match_id": match_id}).all()
-        return [r.document for r in rows], [r.checked for r in rows]
+        return [r.document for r in rows], list(rows)
 
     def peek(self, match_id: str, key: str | None) -> tuple[Access, int]:
         """The key's access to the match and the match's version now (reads one row)."""
@@ -451,7 +500,7 @@ class MatchStore:
         """Store what checking the match found, for every round, if it is still at the version
         that was checked; whether it was stored."""
         rounds = [
-            {"in_match": match_id, "n": number, "new_checked": round_}
+            {"in_match": match_id, "n": number, **_checked(round_)}
             for number, round_ in enumerate(summary["rounds"], start=1)
         ]
         record = _record(_adapter(kept.game), kept.version, summary)
@@ -527,7 +576,8 @@ class MatchStore:
                             "match_id": match_id,
                             "number": n,
                             "document": d,
-                            "checked": summary["rounds"][n - 1],
+                            "checked": _checked(summary["rounds"][n - 1])["new_checked"],
+                            "detail": summary["rounds"][n - 1]["detail"],
                             "created_at": now,
                         }
                         for n, d in enumerate(new[len(old) :], start=len(old) + 1)
@@ -538,7 +588,7 @@ class MatchStore:
                 values = {
                     "in_match": match_id,
                     "n": index + 1,
-                    "new_checked": summary["rounds"][index],
+                    **_checked(summary["rounds"][index]),
                 }
                 if _differ(old[index], new[index]):
                     replaced.append({**values, "new_document": new[index], "now": now})

@@ -1,8 +1,9 @@
 """What checking a match found, stored beside its rounds.
 
-``rounds.checked``: the round's scores, running totals and breakdowns; ``matches.summary``: the
+``rounds.checked``: the round's scores and running totals; ``rounds.detail``: its breakdowns
+(apart, so that a page decodes only those of the rounds it shows); ``matches.summary``: the
 match's totals, winner and statistics, with the rules and the match version they belong to.
-Both start empty: the first read of a match stored before this revision checks it whole, as
+They start empty: the first read of a match stored before this revision checks it whole, as
 before, and stores what it found (:mod:`cardscore.web.store`); the scoring rules live in the
 code, not here.
 
@@ -26,10 +27,12 @@ def upgrade() -> None:
         matches.add_column(sa.Column("summary", sa.JSON(), nullable=True))
     with op.batch_alter_table("rounds") as rounds:
         rounds.add_column(sa.Column("checked", sa.JSON(), nullable=True))
+        rounds.add_column(sa.Column("detail", sa.JSON(), nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("rounds") as rounds:
+        rounds.drop_column("detail")
         rounds.drop_column("checked")
     with op.batch_alter_table("matches") as matches:
         matches.drop_column("summary")
