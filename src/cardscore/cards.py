@@ -256,6 +256,15 @@ def _parse_name(token: str) -> Card | None:
 
 
 _NOTATIONS = (_parse_code, _parse_name)
+# Every token _parse_code reads, whole: most items of a round or a hand are one such code, and a
+# look-up here reads it without the splitting and the regular expressions.
+_EXACT: dict[str, Card] = {
+    r + s: _BY_ID[rank.index * 4 + suit.index]
+    for rank_token, rank in _RANK_TOKENS.items()
+    for suit_token, suit in _SUIT_TOKENS.items()
+    for r in {rank_token, rank_token.upper()}
+    for s in {suit_token, suit_token.upper()}
+}
 _SEPARATORS = re.compile(r"[\s,;]+")
 _RUN = re.compile(rf"(?:{_CODE.pattern}){{2,}}", re.IGNORECASE)  # codes run together: AsAh
 
@@ -316,7 +325,11 @@ def parse_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
     tokens: list[str | Card] = []
     for item in [cards] if isinstance(cards, str) else cards:
         if isinstance(item, str):
-            tokens.extend(_tokens(item))
+            card = _EXACT.get(item)
+            if card is not None:
+                tokens.append(card)
+            else:
+                tokens.extend(_tokens(item))
         else:
             tokens.append(item)
     parsed: list[Card] = []
