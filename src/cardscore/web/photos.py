@@ -30,9 +30,11 @@ def recognizer() -> Callable[[bytes], dict[str, Any]] | None:
             return None
     except (ImportError, ValueError):
         return None
-    vision = importlib.import_module("cardscore.vision")
 
     def read(data: bytes) -> dict[str, Any]:
+        # Imported at the first photo, not here: every match page asks whether photos can be
+        # read, and OpenCV and NumPy would make a new worker's first page that much slower.
+        vision = importlib.import_module("cardscore.vision")
         result: dict[str, Any] = vision.recognize(data).as_dict()
         return result
 
