@@ -160,7 +160,7 @@ class Card:
     @property
     def id(self) -> int:
         """Compact integer form, 0…51: ``rank.index * 4 + suit.index``."""
-        return self.rank.index * 4 + self.suit.index
+        return _IDS[self]
 
     @classmethod
     def from_id(cls, card_id: int) -> Card:
@@ -183,7 +183,7 @@ class Card:
         return f"Card({self.code!r})"
 
     def __str__(self) -> str:
-        return self.rank.label + self.suit.symbol
+        return _TEXTS[self]
 
     def _repr_html_(self) -> str:
         colour = "#c62828" if self.suit.is_red else "#111"
@@ -202,6 +202,9 @@ def _card_from_id(card_id: int) -> Card:
 
 
 _BY_ID: tuple[Card, ...] = tuple(_make_card(rank, suit) for rank in RANKS for suit in SUITS)
+# Worked out once for the 52 (scoring asks for them for every card of every round).
+_IDS: dict[Card, int] = {card: i for i, card in enumerate(_BY_ID)}
+_TEXTS: dict[Card, str] = {card: card.rank.label + card.suit.symbol for card in _BY_ID}
 
 # --- notations -------------------------------------------------------------------------------
 # Each notation is one small parser returning a Card or None; parse_card tries them in turn.
