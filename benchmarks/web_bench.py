@@ -12,7 +12,7 @@ else the machine is doing: 2 cores / that figure bounds the throughput of an idl
 Big match: 1,000 Tranca rounds are saved through the API; the share page is then loaded as a
 phone opens it (size, and time on loopback: server time plus a local transfer), on the server
 that saved the rounds and on a second server on the same database that never saw the match (it
-checks all 1,000 rounds first). Then 50 followers each hold an event stream and, on each save's
+reads what checking the rounds found, stored with them at each save). Then 50 followers each hold an event stream and, on each save's
 event, fetch the page as ``match.js`` does; the latency is from sending the save to each
 follower's page being in hand.
 

@@ -169,3 +169,29 @@ def test_multiset_check_names_each_overused_card() -> None:
         "A♥ appears 3 times, but 2 decks hold only 2",
     )
     check_decks(table, decks=4)
+
+
+@given(st.lists(st.text(alphabet="0123456789tjqkaTJQKAshdcSHDCx♠♤♥♡♦♢♣♧ ,", max_size=4)))
+def test_a_list_of_codes_reads_as_each_read_in_turn(items: list[str]) -> None:
+    """``parse_cards`` reads a whole code of a list at once (most items are one): it must read
+    what splitting the item and reading each token says, errors and positions included."""
+
+    def slowly(texts: list[str]) -> tuple[Card, ...] | str:
+        try:
+            return parse_cards(" ".join(t for t in texts if t.strip()) if texts else "")
+        except InvalidCardError as error:
+            return str(error)
+
+    try:
+        fast: tuple[Card, ...] | str = parse_cards(items)
+    except InvalidCardError as error:
+        fast = str(error)
+    # A list item with separators inside is read as several tokens; joined with spaces the
+    # same tokens come in the same order.
+    assert fast == slowly(items)
+
+
+def test_cards_hash_as_they_compare() -> None:
+    assert {parse_card("Ah"): 1}[Card(Rank.ACE, Suit.HEARTS)] == 1
+    assert len({parse_card(t) for t in ("AH", "ah", "A♥", "ace_hearts", "Ah")}) == 1
+    assert hash(pickle.loads(pickle.dumps(parse_card("Ts")))) == hash(parse_card("10s"))

@@ -58,6 +58,10 @@ class Rank(Enum):
     KING = "K"
     ACE = "A"
 
+    # Each member is the only one of its value, and equal only to itself: the identity hash
+    # (in C) says the same as Enum's (a Python call per hash, in every set and dict of cards).
+    __hash__ = object.__hash__
+
     @property
     def index(self) -> int:
         """0 for a two … 12 for an ace (ace high)."""
@@ -84,6 +88,8 @@ class Suit(Enum):
     HEARTS = "h"
     DIAMONDS = "d"
     CLUBS = "c"
+
+    __hash__ = object.__hash__  # as Rank's
 
     @property
     def index(self) -> int:
@@ -130,6 +136,10 @@ class Card:
     rank: Rank
     suit: Suit
 
+    # The 52 cards are the only ones (see above): equal cards are the same object, so the
+    # identity hash (in C) agrees with equality and costs no Python call.
+    __hash__ = object.__hash__
+
     def __new__(cls, card: str | Rank, suit: Suit | None = None) -> Card:
         if isinstance(card, Rank) and isinstance(suit, Suit):
             return _BY_ID[_RANK_INDEX[card] * 4 + _SUIT_INDEX[suit]]
@@ -150,7 +160,7 @@ class Card:
     @property
     def id(self) -> int:
         """Compact integer form, 0…51: ``rank.index * 4 + suit.index``."""
-        return self.rank.index * 4 + self.suit.index
+        return _IDS[self]
 
     @classmethod
     def from_id(cls, card_id: int) -> Card:
@@ -173,7 +183,7 @@ class Card:
         return f"Card({self.code!r})"
 
     def __str__(self) -> str:
-        return self.rank.label + self.suit.symbol
+        return _TEXTS[self]
 
     def _repr_html_(self) -> str:
         colour = "#c62828" if self.suit.is_red else "#111"
@@ -192,6 +202,9 @@ def _card_from_id(card_id: int) -> Card:
 
 
 _BY_ID: tuple[Card, ...] = tuple(_make_card(rank, suit) for rank in RANKS for suit in SUITS)
+# Worked out once for the 52 (scoring asks for them for every card of every round).
+_IDS: dict[Card, int] = {card: i for i, card in enumerate(_BY_ID)}
+_TEXTS: dict[Card, str] = {card: card.rank.label + card.suit.symbol for card in _BY_ID}
 
 # --- notations -------------------------------------------------------------------------------
 # Each notation is one small parser returning a Card or None; parse_card tries them in turn.
@@ -246,6 +259,15 @@ def _parse_name(token: str) -> Card | None:
 
 
 _NOTATIONS = (_parse_code, _parse_name)
+# Every token _parse_code reads, whole: most items of a round or a hand are one such code, and a
+# look-up here reads it without the splitting and the regular expressions.
+_EXACT: dict[str, Card] = {
+    r + s: _BY_ID[rank.index * 4 + suit.index]
+    for rank_token, rank in _RANK_TOKENS.items()
+    for suit_token, suit in _SUIT_TOKENS.items()
+    for r in {rank_token, rank_token.upper()}
+    for s in {suit_token, suit_token.upper()}
+}
 _SEPARATORS = re.compile(r"[\s,;]+")
 _RUN = re.compile(rf"(?:{_CODE.pattern}){{2,}}", re.IGNORECASE)  # codes run together: AsAh
 
@@ -306,7 +328,11 @@ def parse_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
     tokens: list[str | Card] = []
     for item in [cards] if isinstance(cards, str) else cards:
         if isinstance(item, str):
-            tokens.extend(_tokens(item))
+            card = _EXACT.get(item)
+            if card is not None:
+                tokens.append(card)
+            else:
+                tokens.extend(_tokens(item))
         else:
             tokens.append(item)
     parsed: list[Card] = []

@@ -169,22 +169,26 @@ def test_a_process_behind_checks_only_the_rounds_it_lacks(
 
     monkeypatch.setattr(TrancaAdapter, "open", counting_open)
     assert follower.read(match.id, key).version == 4
-    assert opened == [3]  # never seen: checked whole
-    saver.add_round(match.id, key, 4, ROUND)
-    saver.add_round(match.id, key, 5, ROUND)
+    assert opened == []  # never seen: shown as stored, nothing checked
+    assert follower.add_round(match.id, key, 4, ROUND).version == 5
+    assert opened == [3]  # a save needs the match's state: checked whole, once
+    saver.add_round(match.id, key, 5, ROUND)  # `saver` kept version 4: takes on round 4
+    saver.add_round(match.id, key, 6, ROUND)
     caught_up = follower.read(match.id, key)
-    assert opened == [3]  # two rounds checked on top of the three kept
+    assert opened == [3]  # two rounds checked on top of the four kept
     fresh = MatchStore(engine).read(match.id, key)
     assert (caught_up.version, caught_up.documents) == (fresh.version, fresh.documents)
     assert caught_up.summary == fresh.summary
     # And a save through the process that was behind builds on it.
-    assert follower.add_round(match.id, key, 6, ROUND).version == 7
+    assert follower.add_round(match.id, key, 7, ROUND).version == 8
+    assert opened == [3]
     # An edit elsewhere changes an old round: what is kept is not a beginning any more.
     other = {"teams": [ROUND["teams"][0], {**ROUND["teams"][1], "melds": [["QS", "QD", "QC"]]}]}
-    saver.edit_round(match.id, key, 7, 1, other)
-    assert opened[-1] == 6  # the edit itself rescores the match
-    follower.read(match.id, key)
-    assert opened[-2:] == [6, 6]  # and the follower checks it whole
+    saver.edit_round(match.id, key, 8, 1, other)
+    assert opened[-1] == 7  # the edit itself rescores the match
+    edited = follower.read(match.id, key)
+    assert opened == [3, 7]  # and the follower reads what the edit stored
     fresh = MatchStore(engine).read(match.id, key)
-    assert follower.read(match.id, key).summary == fresh.summary
+    assert edited.summary == fresh.summary
+    assert edited.summary == TrancaAdapter().summary(fresh.config, fresh.documents)
     engine.dispose()

@@ -27,7 +27,7 @@ def test_upgrade_creates_the_schema_once(tmp_path: Path) -> None:
     assert migrate.current_revision(engine) is None
     migrate.upgrade(engine)
     migrate.upgrade(engine)  # a second start changes nothing
-    assert migrate.current_revision(engine) == migrate.head_revision() is not None
+    assert migrate.current_revision(engine) == migrate.head_revision() == "0004"
     tables = set(inspect(engine).get_table_names())
     assert {"matches", "rounds", "match_decks", "play_games", "alembic_version"} <= tables
     with engine.connect() as connection:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 
@@ -116,3 +119,25 @@ def test_api_docs_need_nothing_from_outside(client: TestClient) -> None:
     assert page.status_code == 200
     assert "POST /api/matches/{match_id}/rounds" in page.text
     assert "http" not in page.text.split("<main>")[1].replace("/api/openapi.json", "")
+
+
+def test_a_match_page_leaves_recognition_unimported(tmp_path: Path) -> None:
+    """A new worker's first match page only asks whether photos can be read: OpenCV, NumPy and
+    the recognizer load at the first photo (in a fresh process: other tests import them)."""
+    script = f"""
+import sys
+from fastapi.testclient import TestClient
+from cardscore.web.app import create_app
+from cardscore.web.settings import Settings
+client = TestClient(create_app(Settings(database_url="sqlite:///{tmp_path}/db.sqlite3")))
+body = {{"game": "tranca", "players": 4, "teams": [{{"name": "A"}}, {{"name": "B"}}]}}
+created = client.post("/api/matches", json=body).json()
+page = client.get(f"/m/{{created['id']}}/{{created['edit_key']}}")
+assert page.status_code == 200, page.text
+print(sorted(m for m in ("cv2", "numpy", "cardscore.vision") if m in sys.modules))
+"""
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"

@@ -5,6 +5,12 @@ A round is stored whole, as the JSON document the game's parser reads, in one ro
 ``version`` goes up by one on every change, so a client that saw an older version gets a 409.
 A played game is one row too: the engine's record of the whole game (deck and actions), which
 any server process replays, with its own version.
+
+Each change also stores what checking it found: each round's scores and running totals
+(``rounds.checked``) and breakdowns (``rounds.detail``, apart: a page decodes only those of the
+rounds it shows) and the match's totals, winner and statistics (``matches.summary``, which
+names the rules that worked it out and the version it belongs to), so that a server that never
+read the match shows it without checking every round again (see :mod:`cardscore.web.store`).
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ class MatchRow(Base):
     edit_key_hash: Mapped[str] = mapped_column(String(64))
     share_key_hash: Mapped[str] = mapped_column(String(64))
     version: Mapped[int] = mapped_column(Integer)
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -47,6 +54,8 @@ class RoundRow(Base):
     )
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
     document: Mapped[dict[str, Any]] = mapped_column(JSON)
+    checked: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    detail: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

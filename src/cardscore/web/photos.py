@@ -31,9 +31,11 @@ def recognizer() -> Callable[..., dict[str, Any]] | None:
             return None
     except (ImportError, ValueError):
         return None
-    vision = importlib.import_module("cardscore.vision")
 
     def read(data: bytes, deck: Any = None) -> dict[str, Any]:
+        # Imported at the first photo, not here: every match page asks whether photos can be
+        # read, and OpenCV and NumPy would make a new worker's first page that much slower.
+        vision = importlib.import_module("cardscore.vision")
         result: dict[str, Any] = vision.recognize(data, deck=deck).as_dict()
         return result
 

@@ -11,24 +11,47 @@ so a save that names a version kept here checks and scores only its new round, a
 before its write; the ``UPDATE … WHERE version`` still decides, in the database, whether the match
 is really at that version. A match kept at an older version whose rounds begin the stored ones
 (another process added rounds) is brought up to date by checking only the rounds it lacks;
-anything else (a restart, an edit elsewhere, a failed change) is read back and re-checked whole.
+anything else (a restart, an edit elsewhere, a failed change) is read back.
+
+What checking found is stored with the rounds, in the transaction that moves the version on: each
+round's scores, running totals and breakdowns, and the match's totals, winner and statistics,
+marked with the rules that worked them out and the version they belong to. A server that never
+read the match shows it from those (a 1,000-round match is read, not re-checked); it re-checks
+the match whole, and stores what it found, when they are missing (a match saved before they
+were stored), were worked out by other rules (another release, a game's new ``rules``) or belong
+to another version. A change to a match read that way checks it whole first (its new round needs
+the match's state), once per process.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    Text,
+    bindparam,
+    delete,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy import cast as sql_cast
+from sqlalchemy.exc import DBAPIError
 
+from cardscore._version import __version__
 from cardscore.errors import CardscoreError
 from cardscore.web.db import write_engine
 from cardscore.web.games import GameAdapter, Summary, get_adapter
-from cardscore.web.games.base import Played
+from cardscore.web.games.base import Played, RoundSummary
 from cardscore.web.live import NOTIFY
 from cardscore.web.models import MatchRow, RoundRow, utcnow
 from cardscore.web.problems import ProblemError
@@ -54,16 +77,33 @@ _SELECT_MATCH = select(
     _MATCHES.c.share_key_hash,
     _MATCHES.c.version,
 ).where(_MATCHES.c.id == bindparam("match_id"))
+_SELECT_STORED = _SELECT_MATCH.add_columns(_MATCHES.c.summary)
 _SELECT_VERSION = select(_MATCHES.c.version).where(_MATCHES.c.id == bindparam("match_id"))
-_SELECT_DOCUMENTS = (
-    select(_ROUNDS.c.document)
+_SELECT_ROUNDS = (
+    # The breakdowns as the text stored (decoded only for the rounds a page shows).
+    select(_ROUNDS.c.document, _ROUNDS.c.checked, sql_cast(_ROUNDS.c.detail, Text).label("detail"))
     .where(_ROUNDS.c.match_id == bindparam("match_id"))
     .order_by(_ROUNDS.c.number)
 )
+_SUMMARY = bindparam("new_summary", type_=_MATCHES.c.summary.type)
+_CHECKED = bindparam("new_checked", type_=_ROUNDS.c.checked.type)
+_DETAIL = bindparam("new_detail", type_=_ROUNDS.c.detail.type)
 _BUMP = (
     update(_MATCHES)
     .where(_MATCHES.c.id == bindparam("match_id"), _MATCHES.c.version == bindparam("sent"))
-    .values(version=bindparam("next", type_=_MATCHES.c.version.type), updated_at=_NOW)
+    .values(
+        version=bindparam("next", type_=_MATCHES.c.version.type), updated_at=_NOW, summary=_SUMMARY
+    )
+)
+_STORE_SUMMARY = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("match_id"), _MATCHES.c.version == bindparam("at"))
+    .values(summary=_SUMMARY)
+)
+_STORE_CHECKED = (
+    update(_ROUNDS)
+    .where(_ROUNDS.c.match_id == bindparam("in_match"), _ROUNDS.c.number == bindparam("n"))
+    .values(checked=_CHECKED, detail=_DETAIL)
 )
 _INSERT_ROUNDS = insert(_ROUNDS)
 _DELETE_AFTER = delete(_ROUNDS).where(
@@ -74,6 +114,8 @@ _REPLACE_ROUND = (
     .where(_ROUNDS.c.match_id == bindparam("in_match"), _ROUNDS.c.number == bindparam("n"))
     .values(
         document=bindparam("new_document", type_=_ROUNDS.c.document.type),
+        checked=_CHECKED,
+        detail=_DETAIL,
         created_at=bindparam("now", type_=_ROUNDS.c.created_at.type),
     )
 )
@@ -115,11 +157,117 @@ class _Kept:
     share_key_hash: str
     version: int
     played: Played
+    stored: bool
+    """Whether the database holds what checking found for every round at ``version``, by the
+    rules of this process (else a change stores it for every round)."""
 
     @classmethod
-    def of(cls, row: Any, played: Played) -> _Kept:
+    def of(cls, row: Any, played: Played, stored: bool) -> _Kept:
         """The match's row (from ``_SELECT_MATCH``) with its rounds, opened."""
-        return cls(row.game, row.config, row.edit_key_hash, row.share_key_hash, row.version, played)
+        return cls(
+            row.game, row.config, row.edit_key_hash, row.share_key_hash, row.version, played, stored
+        )
+
+
+def _rules(adapter: GameAdapter) -> str:
+    """What stored results must have been worked out by to be shown as they are."""
+    return f"{adapter.name} {adapter.rules} cardscore {__version__}"
+
+
+def _record(adapter: GameAdapter, version: int, summary: Summary) -> dict[str, Any]:
+    """What ``matches.summary`` holds: the summary less its rounds (each round's row has its
+    own), the rules that worked it out and the version it belongs to."""
+    match = {k: v for k, v in summary.items() if k != "rounds"}
+    return {"rules": _rules(adapter), "version": version, "match": match}
+
+
+def _checked(round_: RoundSummary) -> dict[str, Any]:
+    """A round's columns ``checked`` and ``detail`` (as statement parameters)."""
+    checked = {k: v for k, v in round_.items() if k != "detail"}
+    return {"new_checked": checked, "new_detail": round_["detail"]}
+
+
+class _Detail(Mapping[str, Any]):
+    """A round's breakdowns as stored, decoded when first looked at (a page shows the last
+    rounds of a match; its chart needs only every round's totals)."""
+
+    __slots__ = ("_text", "_value")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._value: dict[str, Any] | None = None
+
+    def _decoded(self) -> dict[str, Any]:
+        if self._value is None:
+            self._value = json.loads(self._text)
+        return self._value
+
+    def __getitem__(self, key: str) -> Any:
+        return self._decoded()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._decoded())
+
+    def __len__(self) -> int:
+        return len(self._decoded())
+
+
+def _stored_summary(adapter: GameAdapter, row: Any, rounds_rows: list[Any]) -> Summary | None:
+    """The summary stored with the match (``row`` from ``_SELECT_STORED``, ``rounds_rows`` its
+    rounds' from ``_SELECT_ROUNDS``), or None unless this process's rules worked it out at the
+    match's version, for every round."""
+    record = row.summary
+    if (
+        not isinstance(record, dict)
+        or record.get("rules") != _rules(adapter)
+        or record.get("version") != row.version
+        or not isinstance(record.get("match"), dict)
+    ):
+        return None
+    rounds: list[RoundSummary] = []
+    for number, stored in enumerate(rounds_rows, start=1):
+        round_, detail = stored.checked, stored.detail
+        if not isinstance(round_, dict) or round_.get("number") != number or detail is None:
+            return None
+        rounds.append(cast(RoundSummary, {**round_, "detail": _Detail(detail)}))
+    return cast(Summary, {**record["match"], "rounds": rounds})
+
+
+class _Stored:
+    """:class:`Played` for a match read from its stored results: shown as stored, and checked
+    whole (which a new round needs: the match's state) only when something is added."""
+
+    def __init__(
+        self,
+        adapter: GameAdapter,
+        config: Mapping[str, Any],
+        documents: list[dict[str, Any]],
+        summary: Summary,
+    ) -> None:
+        self._adapter = adapter
+        self._config = config
+        self._documents = documents
+        self._summary = summary
+        self._played: Played | None = None
+
+    @property
+    def opened(self) -> bool:
+        """Whether the match was checked whole (something was added)."""
+        return self._played is not None
+
+    @property
+    def documents(self) -> list[dict[str, Any]]:
+        return self._documents if self._played is None else self._played.documents
+
+    def add(self, document: Mapping[str, Any]) -> None:
+        if self._played is None:
+            self._played = self._adapter.open(self._config, self._documents)
+        self._played.add(document)
+
+    def summary(self) -> Summary:
+        if self._played is not None:
+            return self._played.summary()
+        return cast(Summary, {**self._summary, "rounds": list(self._summary["rounds"])})
 
 
 class Recent:
@@ -207,6 +355,19 @@ def _access(match_id: str, key: str | None, row: Any, *, write: bool) -> Access:
 Change = Callable[[GameAdapter, Mapping[str, Any], Played], Played]
 
 
+def _differ(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    return before is not after and before != after
+
+
+def _first_change(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> int:
+    """The index of the first round a change added or replaced (the number of rounds left
+    when it only took rounds away)."""
+    for index, (before, after) in enumerate(zip(old, new, strict=False)):
+        if _differ(before, after):
+            return index
+    return min(len(old), len(new))
+
+
 class MatchStore:
     def __init__(self, engine: Engine, recent: int = 64) -> None:
         self.engine = engine
@@ -256,15 +417,17 @@ class MatchStore:
         return Created(match_id, game, 1, edit_key, share_key)
 
     @staticmethod
-    def _row(connection: Connection, match_id: str) -> Any:
-        row = connection.execute(_SELECT_MATCH, {"match_id": match_id}).one_or_none()
+    def _row(connection: Connection, match_id: str, statement: Any = _SELECT_MATCH) -> Any:
+        row = connection.execute(statement, {"match_id": match_id}).one_or_none()
         if row is None:
             raise ProblemError(404, f"there is no match {match_id!r}", "not-found")
         return row
 
     @staticmethod
-    def _documents(connection: Connection, match_id: str) -> list[dict[str, Any]]:
-        return list(connection.scalars(_SELECT_DOCUMENTS, {"match_id": match_id}))
+    def _rounds(connection: Connection, match_id: str) -> tuple[list[dict[str, Any]], list[Any]]:
+        """The match's round documents, and its rounds' rows (with what checking found)."""
+        rows = connection.execute(_SELECT_ROUNDS, {"match_id": match_id}).all()
+        return [r.document for r in rows], list(rows)
 
     def peek(self, match_id: str, key: str | None) -> tuple[Access, int]:
         """The key's access to the match and the match's version now (reads one row)."""
@@ -278,70 +441,131 @@ class MatchStore:
             row = self._row(connection, match_id)
             access = _access(match_id, key, row, write=False)
             seen = self.recent.look(match_id, row.version)
-            if seen is None:
-                documents = self._documents(connection, match_id)
+            if seen is None:  # the same snapshot: the version cannot have moved on
+                row = self._row(connection, match_id, _SELECT_STORED)
+                documents, checked = self._rounds(connection, match_id)
         if seen is not None:
             documents, summary = seen
             return Snapshot(match_id, row.game, row.config, documents, row.version, access, summary)
-        played = self._open(match_id, row, documents, catch_up=keep)
-        summary = played.summary()
+        kept = self._opened(match_id, row, documents, checked, catch_up=keep)
+        summary = kept.played.summary()
+        if not kept.stored:
+            kept = replace(kept, stored=self._store_checked(match_id, kept, summary))
         snapshot = Snapshot(
-            match_id, row.game, row.config, list(played.documents), row.version, access, summary
+            match_id,
+            row.game,
+            row.config,
+            list(kept.played.documents),
+            row.version,
+            access,
+            summary,
         )
         if keep:
-            self.recent.put(match_id, _Kept.of(row, played))
+            self.recent.put(match_id, kept)
         return snapshot
 
-    def _open(
-        self, match_id: str, row: Any, documents: list[dict[str, Any]], catch_up: bool = True
-    ) -> Played:
-        """The match's rounds, checked: only those past an older version kept here, when the
-        rounds kept are the first of ``documents`` (another worker added rounds); else all."""
-        kept = self.recent.take_older(match_id, row.version) if catch_up else None
-        if kept is not None:
-            old = kept.played.documents
-            if len(old) <= len(documents) and documents[: len(old)] == old:
-                try:
-                    for document in documents[len(old) :]:
-                        kept.played.add(document)  # checked as a save checks it
-                except CardscoreError:
-                    pass
-                else:
-                    if kept.played.documents == documents:  # no reply was added on the way
-                        return kept.played
-        return _adapter(row.game).open(row.config, documents)
+    def _opened(
+        self,
+        match_id: str,
+        row: Any,
+        documents: list[dict[str, Any]],
+        checked: list[Any],
+        catch_up: bool = True,
+    ) -> _Kept:
+        """The match (``row`` from ``_SELECT_STORED``) at its version: as stored when what was
+        stored can be trusted; else checked whole."""
+        adapter = _adapter(row.game)
+        summary = _stored_summary(adapter, row, checked)
+        caught = self._caught_up(match_id, row, documents) if catch_up else None
+        if caught is not None:
+            return _Kept.of(row, caught, summary is not None)
+        if summary is not None:
+            return _Kept.of(row, _Stored(adapter, row.config, documents, summary), True)
+        return _Kept.of(row, adapter.open(row.config, documents), False)
+
+    def _caught_up(self, match_id: str, row: Any, documents: list[dict[str, Any]]) -> Played | None:
+        """The match kept here at an older version, with the rounds it lacks checked, when the
+        rounds kept are the first of ``documents`` (another worker added rounds)."""
+        kept = self.recent.take_older(match_id, row.version)
+        if kept is None or (isinstance(kept.played, _Stored) and not kept.played.opened):
+            return None  # what is stored now costs nothing more to show
+        old = kept.played.documents
+        if len(old) > len(documents) or documents[: len(old)] != old:
+            return None
+        try:
+            for document in documents[len(old) :]:
+                kept.played.add(document)  # checked as a save checks it
+        except CardscoreError:
+            return None
+        if kept.played.documents != documents:  # a reply was added on the way
+            return None
+        return kept.played
+
+    def _store_checked(self, match_id: str, kept: _Kept, summary: Summary) -> bool:
+        """Store what checking the match found, for every round, if it is still at the version
+        that was checked; whether it was stored."""
+        rounds = [
+            {"in_match": match_id, "n": number, **_checked(round_)}
+            for number, round_ in enumerate(summary["rounds"], start=1)
+        ]
+        record = _record(_adapter(kept.game), kept.version, summary)
+        try:
+            with self._write_lock, self.write_engine.begin() as connection:
+                stored = connection.execute(
+                    _STORE_SUMMARY,
+                    {"match_id": match_id, "at": kept.version, "new_summary": record},
+                )
+                if stored.rowcount != 1:
+                    return False  # changed meanwhile: whoever changed it stored its own
+                if rounds:
+                    connection.execute(_STORE_CHECKED, rounds)
+        except DBAPIError:
+            return False  # the read stands without it (the next read tries again)
+        return True
 
     def _load(self, match_id: str, key: str | None, version: int) -> _Kept:
-        """The match at ``version`` from the database, re-checked whole (not kept here)."""
+        """The match at ``version`` from the database (not kept here)."""
         with self.read_engine.begin() as connection:
-            row = self._row(connection, match_id)
+            row = self._row(connection, match_id, _SELECT_STORED)
             _access(match_id, key, row, write=True)
             if row.version != version:
                 raise _conflict(match_id, version, row.version)
-            documents = self._documents(connection, match_id)
-        played = self._open(match_id, row, documents)
-        return _Kept.of(row, played)
+            documents, checked = self._rounds(connection, match_id)
+        return self._opened(match_id, row, documents, checked)
 
     def _change(self, match_id: str, key: str | None, version: int, change: Change) -> Snapshot:
         """Apply ``change`` to the match at ``version`` and store the result, all or nothing.
 
         The rounds are checked outside the write transaction, on the match at ``version``; the
         write then succeeds only if the match is still at that version (the version moves on
-        every change), so what was checked is what is stored. The write lock is held only for
-        the few statements and the commit.
+        every change), so what was checked is what is stored, with what checking found. The
+        write lock is held only for the few statements and the commit.
         """
         kept = self.recent.take(match_id, version)
         if kept is None:
             kept = self._load(match_id, key, version)
         else:
             _access(match_id, key, kept, write=True)
+        adapter = _adapter(kept.game)
         old = list(kept.played.documents)
-        played = change(_adapter(kept.game), kept.config, kept.played)
+        played = change(adapter, kept.config, kept.played)
         new = played.documents
+        summary = played.summary()
+        changed = _first_change(old, new)
+        # Rounds after the first changed one have new running totals; all of them when what
+        # was stored before is missing or by other rules.
+        rechecked = changed if kept.stored else 0
         now = utcnow()
         with self._write_lock, self.write_engine.begin() as connection:
             bumped = connection.execute(
-                _BUMP, {"match_id": match_id, "sent": version, "next": version + 1, "now": now}
+                _BUMP,
+                {
+                    "match_id": match_id,
+                    "sent": version,
+                    "next": version + 1,
+                    "now": now,
+                    "new_summary": _record(adapter, version + 1, summary),
+                },
             )
             if bumped.rowcount != 1:
                 current = connection.scalar(_SELECT_VERSION, {"match_id": match_id})
@@ -353,18 +577,32 @@ class MatchStore:
                 connection.execute(
                     _INSERT_ROUNDS,
                     [
-                        {"match_id": match_id, "number": n, "document": d, "created_at": now}
+                        {
+                            "match_id": match_id,
+                            "number": n,
+                            "document": d,
+                            "checked": _checked(summary["rounds"][n - 1])["new_checked"],
+                            "detail": summary["rounds"][n - 1]["detail"],
+                            "created_at": now,
+                        }
                         for n, d in enumerate(new[len(old) :], start=len(old) + 1)
                     ],
                 )
-            changed = min(len(old), len(new))
-            for number, (before, after) in enumerate(zip(old, new, strict=False), start=1):
-                if before is not after and before != after:
-                    changed = min(changed, number - 1)
-                    connection.execute(
-                        _REPLACE_ROUND,
-                        {"in_match": match_id, "n": number, "new_document": after, "now": now},
-                    )
+            replaced, rescored = [], []
+            for index in range(rechecked, min(len(old), len(new))):
+                values = {
+                    "in_match": match_id,
+                    "n": index + 1,
+                    **_checked(summary["rounds"][index]),
+                }
+                if _differ(old[index], new[index]):
+                    replaced.append({**values, "new_document": new[index], "now": now})
+                else:
+                    rescored.append(values)
+            if replaced:
+                connection.execute(_REPLACE_ROUND, replaced)
+            if rescored:
+                connection.execute(_STORE_CHECKED, rescored)
             if self._notify:  # other servers' pages hear of it once this commits
                 connection.execute(NOTIFY, {"payload": f"{match_id} {version + 1}"})
         # Worked out before the match goes back where another change may take it.
@@ -375,10 +613,10 @@ class MatchStore:
             list(new),
             version + 1,
             "edit",
-            played.summary(),
+            summary,
             changed,
         )
-        self.recent.put(match_id, replace(kept, version=version + 1, played=played))
+        self.recent.put(match_id, replace(kept, version=version + 1, played=played, stored=True))
         for listener in self.listeners:
             listener(match_id, version + 1)
         return snapshot

@@ -86,6 +86,10 @@ class GameAdapter(Protocol):
     name: str
     replaceable: bool
     """Whether a past round may be replaced (not where the computer played some of them)."""
+    rules: str
+    """The edition of how this adapter checks and scores: change it when a stored match would
+    now be scored differently, and stored results are worked out again on their next read
+    (a new cardscore release does that for every game)."""
 
     def new_config(self, request: Mapping[str, Any]) -> dict[str, Any]:
         """Check a new match's settings; return what to store. Raises CardscoreError."""
@@ -127,6 +131,7 @@ class Defaults:
     """The usual answers to the optional parts of :class:`GameAdapter`."""
 
     replaceable = True
+    rules = "1"
 
     def public_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
         return dict(config)

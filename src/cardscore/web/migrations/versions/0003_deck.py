@@ -7,7 +7,7 @@ taught it). ``revision`` moves on with every change, so two photos teaching at o
 lose one another's crops. The row goes with its match.
 
 Revision ID: 0003
-Revises: 0001
+Revises: 0002
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003"
-down_revision: str | None = "0001"
+down_revision: str | None = "0002"
 branch_labels = None
 depends_on = None
 
