@@ -118,6 +118,7 @@ def test_the_deck_needs_the_edit_key(client: TestClient) -> None:
         "spread": False,
         "revision": 0,
         "version": None,
+        "teach": "every_photo",  # while it learnt nothing, every photo teaches
     }
     assert _row(client, match["id"]) is None
 
@@ -140,6 +141,7 @@ def test_a_correction_teaches_the_matchs_next_photos_and_is_stored(any_client: T
     assert (body["learnt"], body["cards"], body["photos"], body["spread"]) == (True, 6, 1, False)
     assert body["revision"] == 1
     assert body["version"] == 1
+    assert body["teach"] == "corrections"  # now only corrected photos teach
     key = bearer(match["edit_key"])
     deck = client.get(f"/api/matches/{match['id']}/deck", headers=key).json()
     assert deck == {k: v for k, v in body.items() if k not in ("taught", "missed")}
@@ -156,7 +158,7 @@ def test_a_correction_teaches_the_matchs_next_photos_and_is_stored(any_client: T
 
     gone = client.delete(f"/api/matches/{match['id']}/deck", headers=key)
     assert gone.status_code == 200
-    assert gone.json()["learnt"] is False
+    assert (gone.json()["learnt"], gone.json()["teach"]) == (False, "every_photo")
     assert _row(client, match["id"]) is None
     assert "2d" in [c["card"] for c in _read(client, match, second.image)["cards"]]
 
@@ -261,7 +263,8 @@ def test_two_teachings_at_once_keep_both(any_client: TestClient) -> None:
 def test_a_profile_of_other_models_is_learnt_again_from_the_crops_kept(client: TestClient) -> None:
     """After the server's models change, the match's deck is fitted again from its stored
     crops the next time a photo is read: no error, no lost teaching."""
-    from cardscore.vision.learn import DeckMemory, profile_bytes, profile_from_bytes
+    from cardscore.vision.deck import DeckProfile
+    from cardscore.vision.learn import DeckMemory
     from cardscore.web.decks import DeckStore
 
     match = new_match(client, TRANCA)
@@ -271,17 +274,17 @@ def test_a_profile_of_other_models_is_learnt_again_from_the_crops_kept(client: T
     decks = DeckStore(client.app.state.store)  # type: ignore[attr-defined]
     stored = decks.stored(match["id"])
     assert stored is not None
-    good = profile_from_bytes(stored.profile)
+    good = DeckProfile.from_bytes(stored.profile)
     stale = type(good)(
         good.models, ("0" * 64,) * len(good.models), good.weights, good.biases, good.examples
     )
     memory = DeckMemory.from_bytes(stored.memory)
-    assert decks.save(match["id"], stored.revision, memory, profile_bytes(stale), 1) == 2
+    assert decks.save(match["id"], stored.revision, memory, stale.to_bytes(), 1) == 2
     assert "Jd" in [c["card"] for c in _read(client, match, render_table(36, PLAIN).image)["cards"]]
     again = decks.stored(match["id"])
     assert again is not None
     assert again.revision == 3
-    assert profile_from_bytes(again.profile).hashes == good.hashes
+    assert DeckProfile.from_bytes(again.profile).hashes == good.hashes
     assert DeckMemory.from_bytes(again.memory).photos == 1
 
 
