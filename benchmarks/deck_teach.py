@@ -15,9 +15,10 @@ import os
 import statistics
 import time
 
+from tests.render_tables import DESIGNS, render_table, spread
+
 from cardscore.vision import recognize
 from cardscore.vision.learn import Confirmed, DeckMemory, confirmed_examples, spread_examples
-from tests.render_tables import DESIGNS, render_table, spread
 
 
 def main() -> None:

@@ -41,6 +41,7 @@ import numpy as np
 
 from cardscore.cards import Card, Rank, Suit, parse_cards
 from cardscore.errors import CardscoreError, Problem, catalogue
+from cardscore.vision.blas import one_blas_thread
 from cardscore.vision.classifier import MODEL_PATHS, outputs
 from cardscore.vision.crops import crop_batch
 from cardscore.vision.deck import DeckProfile, model_hash, reading_with
@@ -425,6 +426,29 @@ def fit_embedded(
     weight /= m
     params: list[np.ndarray] = [np.zeros((CLASSES, e.shape[1]), np.float32) for e in embeddings]
     params += [np.zeros(CLASSES, np.float32) for _ in embeddings]
+    with one_blas_thread():  # many small products: threads only wait for one another
+        _adam(embeddings, base, target, weight, params, strength, steps)
+    return DeckProfile(
+        tuple(models),
+        seen.hashes,
+        tuple(params[:m]),
+        tuple(params[m:]),
+        tuple(int(k) for k in counts),
+        name,
+    )
+
+
+def _adam(
+    embeddings: list[np.ndarray],
+    base: np.ndarray,
+    target: np.ndarray,
+    weight: np.ndarray,
+    params: list[np.ndarray],
+    strength: float,
+    steps: int,
+) -> None:
+    """Adam's ``steps`` on ``params`` (each member's weights, then biases), in place."""
+    m = len(embeddings)
     moment = [np.zeros_like(p) for p in params]
     square = [np.zeros_like(p) for p in params]
     for step in range(1, steps + 1):
@@ -445,14 +469,6 @@ def fit_embedded(
             sq *= 0.999
             sq += 0.001 * g * g
             p -= RATE * (mo / (1 - 0.9**step)) / (np.sqrt(sq / (1 - 0.999**step)) + 1e-8)
-    return DeckProfile(
-        tuple(models),
-        seen.hashes,
-        tuple(params[:m]),
-        tuple(params[m:]),
-        tuple(int(k) for k in counts),
-        name,
-    )
 
 
 # A hit read this far (degrees) from the axis its place on a confirmed card asks is another
