@@ -481,7 +481,8 @@ CONFIRM_REACH = 1.15
 # the readings' outlines assume: layout.INDEX_U, INDEX_V).
 INDEX_SPOT = (0.74, 0.76)
 # A deck memory keeps each card's newest crops and the newest "no index" crops up to the
-# total: about 750 bytes a crop compressed, so at most about 1.5 MB.
+# total: about 750 bytes a crop compressed and 250 for the models' outputs, so at most about
+# 2 MB.
 CARD_CROPS, MEMORY_CROPS = 16, 2048
 # Version 2 keeps the models' outputs for the crops too; version 1 (crops only) still loads.
 MEMORY_FORMAT, MEMORY_VERSION = "cardscore-deck-memory", 2

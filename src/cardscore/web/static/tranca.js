@@ -365,7 +365,7 @@
   // says (DECK.teaches: GET …/deck's `teach`). A photo teaches the cards as confirmed (a
   // deleted card teaches nothing); the library learns only those.
   function photosToTeach() {
-    if (typeof DECK === "undefined" || !MATCH.photo) return [];
+    if (typeof DECK === "undefined" || !DECK.teaches || !MATCH.photo) return [];
     return Object.values(photos)
       .filter((photo) => DECK.teaches(photo.fixed.length > 0))
       .map((photo) => ({
