@@ -321,3 +321,50 @@ def test_a_teaching_that_loses_the_race_learns_again_on_top(
     assert stored is not None
     kept = DeckMemory.from_bytes(stored.memory).examples.labels.tolist()
     assert kept == [5, 52, 0, 52, 1, 52]  # theirs, then ours
+
+
+def test_a_teaching_runs_the_models_on_its_new_crops_only(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stored memory keeps the models' outputs: a second teaching runs them on its own
+    crops; a memory whose outputs are another models' is run again whole, and stored so."""
+    import numpy as np
+
+    from cardscore.vision import learn
+    from cardscore.vision.classifier import MODEL_PATHS
+    from cardscore.vision.learn import DeckMemory, Embedded, Examples
+    from cardscore.web.decks import DeckStore, teach
+
+    match = new_match(client, TRANCA)
+    store = DeckStore(client.app.state.store)  # type: ignore[attr-defined]
+    crops = np.random.default_rng(1).integers(0, 255, (6, 32, 32, 3), dtype=np.uint8)
+    runs: list[int] = []
+    real = learn.outputs
+
+    def counted(path: Any, batch: Any, threads: int = 2) -> Any:
+        runs.append(len(batch))
+        return real(path, batch, threads)
+
+    monkeypatch.setattr(learn, "outputs", counted)
+    teach(store, match["id"], lambda _deck: Examples(crops[:4], np.array([0, 52, 1, 52])))
+    runs.clear()
+    teach(store, match["id"], lambda _deck: Examples(crops[4:], np.array([2, 52])))
+    assert runs == [2] * len(MODEL_PATHS)
+    stored = store.stored(match["id"])
+    assert stored is not None
+    memory = DeckMemory.from_bytes(stored.memory)
+    assert memory.seen is not None
+    assert len(memory.seen) == 6
+
+    # The server's models changed: the outputs kept are refused, every crop is run again.
+    old = Embedded(("0" * 64,) * len(MODEL_PATHS), memory.seen.logits, memory.seen.embeddings)
+    stale = DeckMemory(memory.examples, memory.photos, False, old)
+    assert store.save(match["id"], stored.revision, stale, stored.profile, 1) is not None
+    runs.clear()
+    teach(store, match["id"], lambda _deck: Examples(crops[:2], np.array([3, 52])))
+    assert sorted(runs) == sorted([6] * len(MODEL_PATHS) + [2] * len(MODEL_PATHS))
+    again = store.stored(match["id"])
+    assert again is not None
+    seen = DeckMemory.from_bytes(again.memory).seen
+    assert seen is not None
+    assert seen.hashes == memory.seen.hashes
