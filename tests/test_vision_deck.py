@@ -78,6 +78,26 @@ def test_a_profile_round_trips_through_its_file(tmp_path: Path) -> None:
     assert "4 cards learnt" in repr(again)
 
 
+def test_a_profiles_bytes_are_its_file(tmp_path: Path) -> None:
+    """What a database keeps (:meth:`DeckProfile.to_bytes`) is the ``.deck`` file, byte for
+    byte, and reads back as the file does."""
+    profile = fit(_index_crops(), steps=10, name="in a database")
+    path = tmp_path / "ours.deck"
+    profile.save(path)
+    data = profile.to_bytes()
+    assert data == path.read_bytes()
+    again = DeckProfile.from_bytes(data)
+    loaded = DeckProfile.load(path)
+    assert (again.name, again.hashes, again.examples) == (
+        loaded.name,
+        loaded.hashes,
+        loaded.examples,
+    )
+    for a, b in zip(again.weights + again.biases, loaded.weights + loaded.biases, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert again.to_bytes() == data  # float16 weights: a second round trip changes nothing
+
+
 def test_a_profile_raises_the_cards_it_was_taught() -> None:
     examples = _index_crops()
     before = classify(examples.crops)
@@ -154,6 +174,9 @@ def test_bad_profile_files_say_what_is_wrong(tmp_path: Path, content: bytes, mes
     with pytest.raises(DeckProfileError, match=message) as error:
         DeckProfile.load(path)
     assert "bad.deck" in error.value.problems[0]
+    with pytest.raises(DeckProfileError, match=message) as error:
+        DeckProfile.from_bytes(content, "match 7's deck")
+    assert "match 7's deck" in error.value.problems[0]
 
 
 def test_cli_deck_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,6 +7,10 @@ in :func:`~cardscore.vision.learn.confirmed_examples` was tuned on them."""
 
 from __future__ import annotations
 
+import io
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -19,17 +23,24 @@ need_module("onnxruntime", "needs the vision extra (onnxruntime)")
 
 from cardscore.cards import Card  # noqa: E402
 from cardscore.errors import CardscoreError  # noqa: E402
-from cardscore.vision import Recognition, recognize  # noqa: E402
+from cardscore.vision import (  # noqa: E402
+    Recognition,
+    learn,
+    recognize,
+)
+from cardscore.vision.deck import DeckProfile  # noqa: E402
 from cardscore.vision.labels import BACKGROUND  # noqa: E402
 from cardscore.vision.learn import (  # noqa: E402
     CARD_CROPS,
     MEMORY_CROPS,
     Confirmed,
     DeckMemory,
+    Embedded,
     Examples,
     confirmed_examples,
-    profile_bytes,
-    profile_from_bytes,
+    fit,
+    teach_rule,
+    teaches,
 )
 from tests.render_tables import DESIGNS, Table, render_table  # noqa: E402
 
@@ -127,7 +138,7 @@ def test_a_deck_memory_and_its_profile_round_trip_through_bytes(
     np.testing.assert_array_equal(again.examples.crops, memory.examples.crops)
     np.testing.assert_array_equal(again.examples.labels, memory.examples.labels)
     profile = again.profile("again")
-    loaded = profile_from_bytes(profile_bytes(profile))
+    loaded = DeckProfile.from_bytes(profile.to_bytes())
     assert (loaded.name, loaded.hashes, loaded.examples) == (
         "again",
         profile.hashes,
@@ -154,7 +165,7 @@ def test_a_memory_keeps_each_cards_newest_crops_within_its_size(photos: list[lis
         ids = [1000 * n + k for k in range(len(labels))]
         everything += list(zip(ids, labels, strict=True))
         crops = np.array(ids, np.int64).reshape(-1, 1, 1, 1)
-        memory = memory.add(Examples(crops, np.array(labels, np.int64)))
+        memory = memory.add(Examples(crops, np.array(labels, np.int64)), models=())
     kept = list(
         zip(memory.examples.crops.ravel().tolist(), memory.examples.labels.tolist(), strict=True)
     )
@@ -169,3 +180,129 @@ def test_a_memory_keeps_each_cards_newest_crops_within_its_size(photos: list[lis
     assert sorted(kept) == sorted(want)
     assert len(kept) <= MEMORY_CROPS
     assert [i for i, _ in kept] == sorted(i for i, _ in kept)  # in the order taught
+
+
+@pytest.fixture(scope="module")
+def taught(corrected: tuple[Table, Recognition, list[Confirmed]]) -> Examples:
+    table, _result, confirmed = corrected
+    return confirmed_examples(table.image, confirmed)[0]
+
+
+def _halves(examples: Examples) -> tuple[Examples, Examples]:
+    half = len(examples.labels) // 2
+    return (
+        Examples(examples.crops[:half], examples.labels[:half]),
+        Examples(examples.crops[half:], examples.labels[half:]),
+    )
+
+
+def _model_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of crops of each call that runs a model, from now on."""
+    runs: list[int] = []
+    real = learn.outputs
+
+    def counted(path: Path, crops: np.ndarray, threads: int = 2) -> tuple[np.ndarray, np.ndarray]:
+        runs.append(len(crops))
+        return real(path, crops, threads)
+
+    monkeypatch.setattr(learn, "outputs", counted)
+    return runs
+
+
+def _same_profile(a: DeckProfile, b: DeckProfile) -> None:
+    assert (a.hashes, a.examples) == (b.hashes, b.examples)
+    for x, y in zip(a.weights + a.biases, b.weights + b.biases, strict=True):
+        np.testing.assert_allclose(x, y, atol=2e-3)
+
+
+def test_a_second_teaching_runs_the_models_on_its_new_crops_only(
+    taught: Examples, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = _halves(taught)
+    runs = _model_runs(monkeypatch)
+    memory = DeckMemory().add(first)
+    assert runs == [0, 0, len(first.labels), len(first.labels)]  # two members
+    runs.clear()
+    memory = memory.add(second)
+    assert runs == [len(second.labels)] * 2
+    runs.clear()
+    profile = memory.profile("both")
+    again = DeckMemory.from_bytes(memory.to_bytes()).profile("both")
+    assert runs == []  # the profile, even from the stored bytes, runs no model
+    # The same as a refit that runs the models on every stored crop.
+    full = DeckMemory(memory.examples, memory.photos).profile("both")
+    assert runs == [len(taught.labels)] * 2
+    _same_profile(profile, full)
+    _same_profile(again, full)
+    # And (float16 outputs kept, not float32) close to fitting the crops afresh.
+    fresh = fit(taught, name="both")
+    for x, y in zip(profile.weights, fresh.weights, strict=True):
+        assert np.abs(x - y).max() < 0.05 * np.abs(y).max()
+
+
+def test_a_first_version_memory_crops_only_still_loads(
+    taught: Examples, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A memory stored before the models' outputs were kept: read, then run on every crop."""
+    buffer = io.BytesIO()
+    header = {"format": "cardscore-deck-memory", "version": 1, "photos": 3, "spread": False}
+    np.savez_compressed(
+        buffer,
+        header=np.array(json.dumps(header)),
+        crops=taught.crops,
+        labels=taught.labels.astype(np.int16),
+    )
+    old = DeckMemory.from_bytes(buffer.getvalue())
+    assert (old.photos, old.spread, old.seen) == (3, False, None)
+    np.testing.assert_array_equal(old.examples.labels, taught.labels)
+    runs = _model_runs(monkeypatch)
+    more = old.add(Examples(taught.crops[:4], taught.labels[:4]))
+    assert sorted(runs) == [4, 4, len(taught.labels), len(taught.labels)]
+    assert more.photos == 4
+    assert more.seen is not None
+    assert len(more.seen) == len(taught.labels) + 4
+
+
+def test_outputs_of_other_models_are_computed_again(
+    taught: Examples, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory = DeckMemory().add(taught)
+    assert memory.seen is not None
+    stale = Embedded(("0" * 64,) * 2, memory.seen.logits, memory.seen.embeddings)
+    kept = DeckMemory.from_bytes(
+        DeckMemory(memory.examples, memory.photos, False, stale).to_bytes()
+    )
+    assert kept.seen is not None
+    assert kept.seen.hashes == stale.hashes
+    runs = _model_runs(monkeypatch)
+    rerun = kept.rerun()
+    assert runs == [len(taught.labels)] * 2
+    assert rerun.seen is not None
+    assert rerun.seen.hashes == memory.seen.hashes
+    _same_profile(rerun.profile(), memory.profile())
+
+
+def test_outputs_that_do_not_fit_the_crops_are_a_damaged_memory(taught: Examples) -> None:
+    memory = DeckMemory().add(taught)
+    assert memory.seen is not None
+    short = memory.seen.take(np.arange(len(taught.labels) - 1))
+    with pytest.raises(CardscoreError) as error:
+        DeckMemory.from_bytes(DeckMemory(memory.examples, 1, False, short).to_bytes())
+    assert error.value.problems[0].code == "deck_memory_damaged"
+
+
+def test_which_photos_teach() -> None:
+    """Every photo while the deck has learnt nothing, then only the corrected ones."""
+    assert teach_rule(False) == "every_photo"
+    assert teach_rule(True) == "corrections"
+    table = {
+        (learnt, corrected): teaches(teach_rule(learnt), corrected)
+        for learnt in (False, True)
+        for corrected in (False, True)
+    }
+    assert table == {
+        (False, False): True,
+        (False, True): True,
+        (True, False): False,
+        (True, True): True,
+    }

@@ -118,6 +118,7 @@ def test_the_deck_needs_the_edit_key(client: TestClient) -> None:
         "spread": False,
         "revision": 0,
         "version": None,
+        "teach": "every_photo",  # while it learnt nothing, every photo teaches
     }
     assert _row(client, match["id"]) is None
 
@@ -140,6 +141,7 @@ def test_a_correction_teaches_the_matchs_next_photos_and_is_stored(any_client: T
     assert (body["learnt"], body["cards"], body["photos"], body["spread"]) == (True, 6, 1, False)
     assert body["revision"] == 1
     assert body["version"] == 1
+    assert body["teach"] == "corrections"  # now only corrected photos teach
     key = bearer(match["edit_key"])
     deck = client.get(f"/api/matches/{match['id']}/deck", headers=key).json()
     assert deck == {k: v for k, v in body.items() if k not in ("taught", "missed")}
@@ -156,7 +158,7 @@ def test_a_correction_teaches_the_matchs_next_photos_and_is_stored(any_client: T
 
     gone = client.delete(f"/api/matches/{match['id']}/deck", headers=key)
     assert gone.status_code == 200
-    assert gone.json()["learnt"] is False
+    assert (gone.json()["learnt"], gone.json()["teach"]) == (False, "every_photo")
     assert _row(client, match["id"]) is None
     assert "2d" in [c["card"] for c in _read(client, match, second.image)["cards"]]
 
@@ -261,7 +263,8 @@ def test_two_teachings_at_once_keep_both(any_client: TestClient) -> None:
 def test_a_profile_of_other_models_is_learnt_again_from_the_crops_kept(client: TestClient) -> None:
     """After the server's models change, the match's deck is fitted again from its stored
     crops the next time a photo is read: no error, no lost teaching."""
-    from cardscore.vision.learn import DeckMemory, profile_bytes, profile_from_bytes
+    from cardscore.vision.deck import DeckProfile
+    from cardscore.vision.learn import DeckMemory
     from cardscore.web.decks import DeckStore
 
     match = new_match(client, TRANCA)
@@ -271,17 +274,17 @@ def test_a_profile_of_other_models_is_learnt_again_from_the_crops_kept(client: T
     decks = DeckStore(client.app.state.store)  # type: ignore[attr-defined]
     stored = decks.stored(match["id"])
     assert stored is not None
-    good = profile_from_bytes(stored.profile)
+    good = DeckProfile.from_bytes(stored.profile)
     stale = type(good)(
         good.models, ("0" * 64,) * len(good.models), good.weights, good.biases, good.examples
     )
     memory = DeckMemory.from_bytes(stored.memory)
-    assert decks.save(match["id"], stored.revision, memory, profile_bytes(stale), 1) == 2
+    assert decks.save(match["id"], stored.revision, memory, stale.to_bytes(), 1) == 2
     assert "Jd" in [c["card"] for c in _read(client, match, render_table(36, PLAIN).image)["cards"]]
     again = decks.stored(match["id"])
     assert again is not None
     assert again.revision == 3
-    assert profile_from_bytes(again.profile).hashes == good.hashes
+    assert DeckProfile.from_bytes(again.profile).hashes == good.hashes
     assert DeckMemory.from_bytes(again.memory).photos == 1
 
 
@@ -318,3 +321,50 @@ def test_a_teaching_that_loses_the_race_learns_again_on_top(
     assert stored is not None
     kept = DeckMemory.from_bytes(stored.memory).examples.labels.tolist()
     assert kept == [5, 52, 0, 52, 1, 52]  # theirs, then ours
+
+
+def test_a_teaching_runs_the_models_on_its_new_crops_only(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stored memory keeps the models' outputs: a second teaching runs them on its own
+    crops; a memory whose outputs are another models' is run again whole, and stored so."""
+    import numpy as np
+
+    from cardscore.vision import learn
+    from cardscore.vision.classifier import MODEL_PATHS
+    from cardscore.vision.learn import DeckMemory, Embedded, Examples
+    from cardscore.web.decks import DeckStore, teach
+
+    match = new_match(client, TRANCA)
+    store = DeckStore(client.app.state.store)  # type: ignore[attr-defined]
+    crops = np.random.default_rng(1).integers(0, 255, (6, 32, 32, 3), dtype=np.uint8)
+    runs: list[int] = []
+    real = learn.outputs
+
+    def counted(path: Any, batch: Any, threads: int = 2) -> Any:
+        runs.append(len(batch))
+        return real(path, batch, threads)
+
+    monkeypatch.setattr(learn, "outputs", counted)
+    teach(store, match["id"], lambda _deck: Examples(crops[:4], np.array([0, 52, 1, 52])))
+    runs.clear()
+    teach(store, match["id"], lambda _deck: Examples(crops[4:], np.array([2, 52])))
+    assert runs == [2] * len(MODEL_PATHS)
+    stored = store.stored(match["id"])
+    assert stored is not None
+    memory = DeckMemory.from_bytes(stored.memory)
+    assert memory.seen is not None
+    assert len(memory.seen) == 6
+
+    # The server's models changed: the outputs kept are refused, every crop is run again.
+    old = Embedded(("0" * 64,) * len(MODEL_PATHS), memory.seen.logits, memory.seen.embeddings)
+    stale = DeckMemory(memory.examples, memory.photos, False, old)
+    assert store.save(match["id"], stored.revision, stale, stored.profile, 1) is not None
+    runs.clear()
+    teach(store, match["id"], lambda _deck: Examples(crops[:2], np.array([3, 52])))
+    assert sorted(runs) == sorted([6] * len(MODEL_PATHS) + [2] * len(MODEL_PATHS))
+    again = store.stored(match["id"])
+    assert again is not None
+    seen = DeckMemory.from_bytes(again.memory).seen
+    assert seen is not None
+    assert seen.hashes == memory.seen.hashes

@@ -102,8 +102,16 @@ class DeckProfile:
                 )
             )
 
-    def save(self, path: Path) -> None:
-        """Writes the profile (``.deck``: a NumPy archive with a JSON header)."""
+    def to_bytes(self) -> bytes:
+        """The profile's ``.deck`` file as bytes (a NumPy archive with a JSON header), to keep
+        in a database; :meth:`save` writes exactly these bytes.
+
+        >>> import numpy as np
+        >>> p = DeckProfile(("a.onnx",), ("0" * 64,), (np.ones((53, 4), np.float32),),
+        ...                 (np.zeros(53, np.float32),), (1,) * 53, "ours")
+        >>> DeckProfile.from_bytes(p.to_bytes()).name, p.to_bytes() == p.to_bytes()
+        ('ours', True)
+        """
         header = {
             "format": FORMAT,
             "version": VERSION,
@@ -118,7 +126,11 @@ class DeckProfile:
             arrays[f"bias{m}"] = b.astype(np.float32)
         buffer = io.BytesIO()
         np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]
-        path.write_bytes(buffer.getvalue())
+        return buffer.getvalue()
+
+    def save(self, path: Path) -> None:
+        """Writes the profile (``.deck``: :meth:`to_bytes`)."""
+        path.write_bytes(self.to_bytes())
 
     @classmethod
     def load(cls, path: Path) -> DeckProfile:
@@ -133,6 +145,12 @@ class DeckProfile:
             raise DeckProfileError(
                 Problem.of("deck_profile_unreadable", path=where, error=str(error))
             ) from None
+        return cls.from_bytes(data, where)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, where: str = "deck profile") -> DeckProfile:
+        """Reads :meth:`to_bytes`' bytes; a :class:`DeckProfileError` (its problems placed at
+        ``where``: the file's path, say) names what is wrong with any others."""
         if len(data) > MAX_BYTES:
             raise DeckProfileError(Problem.of("deck_profile_too_big", path=where))
         try:

@@ -29,18 +29,19 @@ import io
 import itertools
 import json
 import math
-import tempfile
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Literal
 
 import cv2
 import numpy as np
 
 from cardscore.cards import Card, Rank, Suit, parse_cards
 from cardscore.errors import CardscoreError, Problem, catalogue
+from cardscore.vision.blas import one_blas_thread
 from cardscore.vision.classifier import MODEL_PATHS, outputs
 from cardscore.vision.crops import crop_batch
 from cardscore.vision.deck import DeckProfile, model_hash, reading_with
@@ -54,17 +55,20 @@ from cardscore.vision.regions import MIN_CARD_PX, Regions, find_regions
 __all__ = [
     "Confirmed",
     "DeckMemory",
+    "Embedded",
     "Examples",
     "Learnt",
     "PhotoCheck",
     "SpreadError",
     "confirmed_examples",
+    "embed",
     "fit",
+    "fit_embedded",
     "learn_from_labels",
     "learn_from_spread",
-    "profile_bytes",
-    "profile_from_bytes",
     "spread_examples",
+    "teach_rule",
+    "teaches",
 ]
 
 # The pull of the correction towards zero (per weight, squared). Photos show part of a deck:
@@ -329,6 +333,50 @@ def learn_from_spread(photo: str | Path | np.ndarray, *, name: str = "") -> Lear
     return Learnt(profile, (), len(examples.labels))
 
 
+@dataclass(frozen=True, eq=False)
+class Embedded:
+    """What the models make of some crops: each member's logits (N, 53) and embedding
+    (N, D), the penultimate layer a profile's correction reads, and the models' SHA-256."""
+
+    hashes: tuple[str, ...]
+    logits: tuple[np.ndarray, ...]
+    embeddings: tuple[np.ndarray, ...]
+
+    def __len__(self) -> int:
+        return len(self.logits[0]) if self.logits else 0
+
+    def take(self, rows: np.ndarray) -> Embedded:
+        """These rows only (an index or a mask)."""
+        return Embedded(
+            self.hashes,
+            tuple(a[rows] for a in self.logits),
+            tuple(a[rows] for a in self.embeddings),
+        )
+
+    def then(self, more: Embedded) -> Embedded:
+        """These rows, then ``more``'s (of the same models)."""
+        if not len(more):
+            return self
+        if not len(self):
+            return more
+        return Embedded(
+            self.hashes,
+            tuple(np.concatenate(p) for p in zip(self.logits, more.logits, strict=True)),
+            tuple(np.concatenate(p) for p in zip(self.embeddings, more.embeddings, strict=True)),
+        )
+
+
+def embed(crops: np.ndarray, models: Sequence[Path] = MODEL_PATHS) -> Embedded:
+    """Runs each model on ``crops``: the one slow step of learning, which
+    :class:`DeckMemory` therefore does once per crop and keeps."""
+    parts = [outputs(p, crops) for p in models]
+    return Embedded(
+        tuple(model_hash(p) for p in models),
+        tuple(logits for logits, _ in parts),
+        tuple(embedding for _, embedding in parts),
+    )
+
+
 def fit(
     examples: Examples,
     models: Sequence[Path] = MODEL_PATHS,
@@ -337,39 +385,79 @@ def fit(
     steps: int = STEPS,
     name: str = "",
 ) -> DeckProfile:
-    """The last-layer corrections that make the ensemble read ``examples`` right.
-
-    Adam on the cross-entropy of the members' mean logits (as :func:`classify` averages
-    them), plus ``strength`` times the corrections' squared size.
-    """
+    """The last-layer corrections that make the ensemble read ``examples`` right (see
+    :func:`fit_embedded`)."""
     if len(examples.labels) == 0:
         raise CardscoreError(Problem.of("no_crops"))
-    base, embeddings = zip(*(outputs(p, examples.crops) for p in models), strict=True)
-    n = len(examples.labels)
+    seen = embed(examples.crops, models)
+    names = tuple(p.name for p in models)
+    return fit_embedded(seen, examples.labels, names, strength=strength, steps=steps, name=name)
+
+
+def fit_embedded(
+    seen: Embedded,
+    labels: np.ndarray,
+    models: Sequence[str],
+    *,
+    strength: float = STRENGTH,
+    steps: int = STEPS,
+    name: str = "",
+) -> DeckProfile:
+    """The corrections for crops the models (named ``models``) already ran on.
+
+    Adam on the cross-entropy of the members' mean logits (as :func:`classify` averages
+    them), plus ``strength`` times the corrections' squared size. All in float32: a float64
+    gradient would double every step's cost.
+    """
+    if len(labels) == 0:
+        raise CardscoreError(Problem.of("no_crops"))
+    base: np.ndarray = np.sum([b.astype(np.float32) for b in seen.logits], axis=0)
+    embeddings = [e.astype(np.float32) for e in seen.embeddings]
+    n, m = len(labels), len(embeddings)
     target = np.zeros((n, CLASSES), np.float32)
-    target[np.arange(n), examples.labels] = 1.0
+    target[np.arange(n), labels] = 1.0
     # Each card weighs the same, whatever its count, and "no index" as much as all cards
     # together: a deck's court panels and big pips must not become indices.
-    counts = np.bincount(examples.labels, minlength=CLASSES).astype(np.float32)
+    counts = np.bincount(labels, minlength=CLASSES).astype(np.float32)
     cards = max(1.0, float(np.count_nonzero(counts[:BACKGROUND])))
-    share = np.where(np.arange(CLASSES) == BACKGROUND, cards, 1.0)
-    weight = (share / np.maximum(counts, 1))[examples.labels][:, None]
+    share = np.where(np.arange(CLASSES) == BACKGROUND, cards, 1.0).astype(np.float32)
+    weight = (share / np.maximum(counts, 1))[labels][:, None]
     weight /= weight.sum()
-    params = [np.zeros((CLASSES, e.shape[1]), np.float32) for e in embeddings]
+    weight /= m
+    params: list[np.ndarray] = [np.zeros((CLASSES, e.shape[1]), np.float32) for e in embeddings]
     params += [np.zeros(CLASSES, np.float32) for _ in embeddings]
+    with one_blas_thread():  # many small products: threads only wait for one another
+        _adam(embeddings, base, target, weight, params, strength, steps)
+    return DeckProfile(
+        tuple(models),
+        seen.hashes,
+        tuple(params[:m]),
+        tuple(params[m:]),
+        tuple(int(k) for k in counts),
+        name,
+    )
+
+
+def _adam(
+    embeddings: list[np.ndarray],
+    base: np.ndarray,
+    target: np.ndarray,
+    weight: np.ndarray,
+    params: list[np.ndarray],
+    strength: float,
+    steps: int,
+) -> None:
+    """Adam's ``steps`` on ``params`` (each member's weights, then biases), in place."""
+    m = len(embeddings)
     moment = [np.zeros_like(p) for p in params]
     square = [np.zeros_like(p) for p in params]
-    m = len(models)
     for step in range(1, steps + 1):
-        logits = (
-            sum(
-                b + e @ w.T + c
-                for b, e, w, c in zip(base, embeddings, params[:m], params[m:], strict=True)
-            )
-            / m
+        logits: np.ndarray = base + sum(
+            e @ w.T for e, w in zip(embeddings, params[:m], strict=True)
         )
+        logits = (logits + sum(params[m:])) / m
         z = np.exp(logits - logits.max(axis=1, keepdims=True))
-        grad_logits = (z / z.sum(axis=1, keepdims=True) - target) * weight / m
+        grad_logits = (z / z.sum(axis=1, keepdims=True) - target) * weight
         grads = [
             grad_logits.T @ e + 2 * strength * w
             for e, w in zip(embeddings, params[:m], strict=True)
@@ -381,15 +469,6 @@ def fit(
             sq *= 0.999
             sq += 0.001 * g * g
             p -= RATE * (mo / (1 - 0.9**step)) / (np.sqrt(sq / (1 - 0.999**step)) + 1e-8)
-    examples_per_class = tuple(int(k) for k in counts)
-    return DeckProfile(
-        tuple(p.name for p in models),
-        tuple(model_hash(p) for p in models),
-        tuple(params[:m]),
-        tuple(params[m:]),
-        examples_per_class,
-        name,
-    )
 
 
 # A hit read this far (degrees) from the axis its place on a confirmed card asks is another
@@ -402,9 +481,12 @@ CONFIRM_REACH = 1.15
 # the readings' outlines assume: layout.INDEX_U, INDEX_V).
 INDEX_SPOT = (0.74, 0.76)
 # A deck memory keeps each card's newest crops and the newest "no index" crops up to the
-# total: about 750 bytes a crop compressed, so at most about 1.5 MB.
+# total: about 750 bytes a crop compressed and 250 for the models' outputs, so at most about
+# 2 MB.
 CARD_CROPS, MEMORY_CROPS = 16, 2048
-MEMORY_FORMAT, MEMORY_VERSION = "cardscore-deck-memory", 1
+# Version 2 keeps the models' outputs for the crops too; version 1 (crops only) still loads.
+MEMORY_FORMAT, MEMORY_VERSION = "cardscore-deck-memory", 2
+MEMORY_VERSIONS = (1, 2)
 
 
 @dataclass(frozen=True)
@@ -506,10 +588,9 @@ def confirmed_examples(
     return Examples(crop_batch(norm, turned), np.array(labels, np.int64)), missed
 
 
-def _newest(examples: Examples) -> Examples:
-    """The newest :data:`CARD_CROPS` crops of each card, then the newest "no index" crops
-    while the total stays within :data:`MEMORY_CROPS`."""
-    labels = examples.labels
+def _newest(labels: np.ndarray) -> np.ndarray:
+    """Which rows to keep (a mask): the newest :data:`CARD_CROPS` crops of each card, then
+    the newest "no index" crops while the total stays within :data:`MEMORY_CROPS`."""
     keep = np.zeros(len(labels), bool)
     per_card: Counter[int] = Counter()
     for i in range(len(labels) - 1, -1, -1):
@@ -524,7 +605,22 @@ def _newest(examples: Examples) -> Examples:
         if labels[i] == BACKGROUND:
             keep[i] = True
             room -= 1
-    return Examples(examples.crops[keep], examples.labels[keep])
+    return keep
+
+
+def _embed_kept(crops: np.ndarray, models: Sequence[Path]) -> Embedded:
+    """:func:`embed`, rounded as :meth:`DeckMemory.to_bytes` keeps it (float16): a profile
+    fitted from embeddings just computed is the one fitted from the same embeddings stored."""
+    seen = embed(crops, models)
+    rounded = tuple(a.astype(np.float16).astype(np.float32) for a in seen.logits)
+    return Embedded(
+        seen.hashes,
+        rounded,
+        tuple(a.astype(np.float16).astype(np.float32) for a in seen.embeddings),
+    )
+
+
+EMPTY = Examples(np.zeros((0, 32, 32, 3), np.uint8), np.zeros(0, np.int64))
 
 
 @dataclass(frozen=True, eq=False)
@@ -534,82 +630,159 @@ class DeckMemory:
     whether one was a spread. :meth:`profile` fits the profile to all of it, so each photo
     adds to what the earlier ones taught instead of replacing it.
 
+    Running the models on the crops is what learning spends its time on, so the memory keeps
+    what they made of each crop (``seen``, tied to the models' hashes): a teaching runs them
+    on its new crops only. With other models installed, every crop kept is run again.
+
     >>> memory = DeckMemory()
     >>> memory.cards, memory.photos, len(DeckMemory.from_bytes(memory.to_bytes()).examples.labels)
     (0, 0, 0)
     """
 
-    examples: Examples = Examples(np.zeros((0, 32, 32, 3), np.uint8), np.zeros(0, np.int64))
+    examples: Examples = EMPTY
     photos: int = 0
     spread: bool = False
+    seen: Embedded | None = None  # the models' outputs for ``examples``, row by row
 
     @property
     def cards(self) -> int:
         """How many of the 52 cards have crops learnt."""
         return len({int(k) for k in self.examples.labels if k != BACKGROUND})
 
-    def add(self, more: Examples, *, spread: bool = False) -> DeckMemory:
-        """This memory and one more photo's crops (a spread's when ``spread``)."""
-        joined = _newest(Examples.join([self.examples, more]))
-        return DeckMemory(joined, self.photos + 1, self.spread or spread)
+    def embedded(self, models: Sequence[Path] = MODEL_PATHS) -> Embedded:
+        """The models' outputs for every crop kept: those kept if the models are the same."""
+        hashes = tuple(model_hash(p) for p in models)
+        if self.seen is not None and self.seen.hashes == hashes:
+            return self.seen
+        return _embed_kept(self.examples.crops, models)
 
-    def profile(self, name: str = "") -> DeckProfile:
+    def rerun(self, models: Sequence[Path] = MODEL_PATHS) -> DeckMemory:
+        """This memory with the models' outputs for every crop (run again unless kept)."""
+        return replace(self, seen=self.embedded(models))
+
+    def add(
+        self, more: Examples, *, spread: bool = False, models: Sequence[Path] = MODEL_PATHS
+    ) -> DeckMemory:
+        """This memory and one more photo's crops (a spread's when ``spread``), with the
+        models' outputs for all of them (run on the new crops only, unless the models
+        changed)."""
+        joined = Examples.join([self.examples, more])
+        seen = self.embedded(models).then(_embed_kept(more.crops, models))
+        keep = _newest(joined.labels)
+        kept = Examples(joined.crops[keep], joined.labels[keep])
+        return DeckMemory(kept, self.photos + 1, self.spread or spread, seen.take(keep))
+
+    def profile(self, name: str = "", models: Sequence[Path] = MODEL_PATHS) -> DeckProfile:
         """The profile fitted to every crop kept; pulled as a spread's when every card is
         learnt, else as labelled photos' (cards not shown must stay as shipped)."""
+        if len(self.examples.labels) == 0:
+            raise CardscoreError(Problem.of("no_crops"))
         strength = SPREAD_STRENGTH if self.cards == BACKGROUND else STRENGTH
-        return fit(self.examples, strength=strength, name=name)
+        names = tuple(p.name for p in models)
+        seen = self.embedded(models)
+        return fit_embedded(seen, self.examples.labels, names, strength=strength, name=name)
 
     def to_bytes(self) -> bytes:
-        """A NumPy archive (no pickles): a JSON header, the crops and their classes."""
-        header = {
+        """A NumPy archive (no pickles): a JSON header, the crops, their classes and, when
+        known, the models' outputs for them (float16, with the models' hashes)."""
+        header: dict[str, object] = {
             "format": MEMORY_FORMAT,
             "version": MEMORY_VERSION,
             "photos": self.photos,
             "spread": self.spread,
         }
+        arrays = {"crops": self.examples.crops, "labels": self.examples.labels.astype(np.int16)}
+        if self.seen is not None:
+            header["hashes"] = list(self.seen.hashes)
+            for m, (logits, embedding) in enumerate(
+                zip(self.seen.logits, self.seen.embeddings, strict=True)
+            ):
+                arrays[f"logits{m}"] = logits.astype(np.float16)
+                arrays[f"embedding{m}"] = embedding.astype(np.float16)
         buffer = io.BytesIO()
-        np.savez_compressed(
-            buffer,
-            header=np.array(json.dumps(header)),
-            crops=self.examples.crops,
-            labels=self.examples.labels.astype(np.int16),
-        )
+        np.savez_compressed(buffer, header=np.array(json.dumps(header)), **arrays)  # type: ignore[arg-type]
         return buffer.getvalue()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> DeckMemory:
-        """Reads :meth:`to_bytes`'s archive; a :class:`CardscoreError` for anything else."""
+        """Reads :meth:`to_bytes`' archive, this version's or the first's (crops only: the
+        models run on them again when next needed); a :class:`CardscoreError` for anything
+        else."""
         damaged = CardscoreError(Problem.of("deck_memory_damaged", format=MEMORY_FORMAT))
         try:
             with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-                header = json.loads(str(archive["header"]))
-                crops, labels = archive["crops"], archive["labels"].astype(np.int64)
+                arrays = {k: archive[k] for k in archive.files}
+            header = json.loads(str(arrays["header"]))
+            crops, labels = arrays["crops"], arrays["labels"].astype(np.int64)
         except (zipfile.BadZipFile, ValueError, KeyError, OSError, EOFError):
             raise damaged from None
         if not (
             isinstance(header, dict)
             and header.get("format") == MEMORY_FORMAT
-            and header.get("version") == MEMORY_VERSION
+            and header.get("version") in MEMORY_VERSIONS
             and crops.dtype == np.uint8
             and crops.shape[1:] == (32, 32, 3)
             and labels.shape == crops.shape[:1]
             and ((labels >= 0) & (labels < CLASSES)).all()
         ):
             raise damaged
-        return cls(Examples(crops, labels), int(header.get("photos", 0)), bool(header["spread"]))
+        seen = _stored_seen(header, arrays, len(labels), damaged)
+        photos, spread = int(header.get("photos", 0)), bool(header["spread"])
+        return cls(Examples(crops, labels), photos, spread, seen)
 
 
-def profile_bytes(profile: DeckProfile) -> bytes:
-    """The profile's ``.deck`` file, as bytes (to keep in a database)."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "profile.deck"
-        profile.save(path)
-        return path.read_bytes()
+def _stored_seen(
+    header: dict[str, object], arrays: dict[str, np.ndarray], rows: int, damaged: Exception
+) -> Embedded | None:
+    """The models' outputs an archive keeps (``None`` if none); ``damaged`` if they do not
+    fit its crops."""
+    hashes = header.get("hashes")
+    if hashes is None:
+        return None
+    if not isinstance(hashes, list) or not all(isinstance(h, str) for h in hashes):
+        raise damaged
+    logits = [arrays.get(f"logits{m}") for m in range(len(hashes))]
+    embeddings = [arrays.get(f"embedding{m}") for m in range(len(hashes))]
+    for a, b in zip(logits, embeddings, strict=True):
+        if not (
+            a is not None
+            and b is not None
+            and a.shape == (rows, CLASSES)
+            and b.ndim == 2
+            and b.shape[0] == rows
+            and np.isfinite(a).all()
+            and np.isfinite(b).all()
+        ):
+            raise damaged
+    return Embedded(
+        tuple(hashes),
+        tuple(a.astype(np.float32) for a in logits if a is not None),
+        tuple(b.astype(np.float32) for b in embeddings if b is not None),
+    )
 
 
-def profile_from_bytes(data: bytes) -> DeckProfile:
-    """A profile from :func:`profile_bytes`' bytes (:meth:`DeckProfile.load`'s checks)."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "profile.deck"
-        path.write_bytes(data)
-        return DeckProfile.load(path)
+TeachRule = Literal["every_photo", "corrections"]
+TEACH_EVERY_PHOTO: TeachRule = "every_photo"
+TEACH_CORRECTIONS: TeachRule = "corrections"
+
+
+def teach_rule(learnt: bool) -> TeachRule:
+    """Which of a table's photos teach its deck once their round is saved, given whether the
+    deck has learnt anything yet: while it has not, every photo (``"every_photo"``: the
+    cards a player let stand are the deck's first examples); then only photos a player
+    corrected (``"corrections"``: a photo read right has nothing left to teach, and
+    learning costs the player a wait).
+
+    >>> teach_rule(False), teach_rule(True)
+    ('every_photo', 'corrections')
+    """
+    return TEACH_CORRECTIONS if learnt else TEACH_EVERY_PHOTO
+
+
+def teaches(rule: TeachRule, corrected: bool) -> bool:
+    """Whether a photo teaches under ``rule``: a corrected photo always does.
+
+    >>> teaches("corrections", False), teaches("corrections", True), teaches("every_photo", False)
+    (False, True, True)
+    """
+    return corrected or rule == TEACH_EVERY_PHOTO

@@ -153,13 +153,13 @@ def teach(
     """Add what ``learn`` finds (given the profile the match reads with now) to the match's
     deck, fit its profile again and store both; nothing is stored if any step fails."""
     from cardscore.vision.deck import VERSION
-    from cardscore.vision.learn import profile_bytes
 
     examples = learn(reading_profile(decks, match_id))
     for _ in range(TRIES):
         stored = decks.stored(match_id)
+        # The memory keeps the models' outputs for its crops: only the new ones are run.
         memory = _memory(stored).add(examples, spread=spread)
-        profile = profile_bytes(memory.profile(_name(match_id)))
+        profile = memory.profile(_name(match_id)).to_bytes()
         read = None if stored is None else stored.revision
         if decks.save(match_id, read, memory, profile, VERSION) is not None:
             return decks.status(match_id)
@@ -176,19 +176,19 @@ def reading_profile(decks: DeckStore, match_id: str) -> DeckProfile | None:
     if stored is None:
         return None
     from cardscore.vision.classifier import MODEL_PATHS
-    from cardscore.vision.deck import VERSION, DeckProfileError
-    from cardscore.vision.learn import profile_bytes, profile_from_bytes
+    from cardscore.vision.deck import VERSION, DeckProfile, DeckProfileError
 
     try:
-        profile = profile_from_bytes(stored.profile)
+        profile = DeckProfile.from_bytes(stored.profile, _name(match_id))
         profile.check(MODEL_PATHS)
         return profile
     except DeckProfileError:
         stored = decks.stored(match_id)
         if stored is None:
             return None
-        memory = _memory(stored)
+        # The models' outputs kept were the old models': run the new ones on every crop.
+        memory = _memory(stored).rerun(MODEL_PATHS)
         profile = memory.profile(_name(match_id))
         # Another request may have refitted it first: theirs is as good as this one.
-        decks.save(match_id, stored.revision, memory, profile_bytes(profile), VERSION)
+        decks.save(match_id, stored.revision, memory, profile.to_bytes(), VERSION)
         return profile

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field, ValidationError
@@ -42,6 +42,12 @@ class DeckOut(BaseModel):
     spread: bool = Field(False, description="Whether a deck spread photo taught it.")
     revision: int = Field(0, description="Moves on with every teaching.")
     version: int | None = Field(None, description="The profile's file format version.")
+    teach: Literal["every_photo", "corrections"] | None = Field(
+        None,
+        description="Which photos teach the deck once their round is saved: every photo while "
+        "it has learnt nothing, then only photos with a correction (the library's rule, "
+        "``cardscore.vision.learn.teach_rule``); ``null`` without recognition on the server.",
+    )
 
 
 class TaughtOut(DeckOut):
@@ -68,6 +74,14 @@ class ReadingIn(BaseModel):
     cards: list[ConfirmedIn] = Field(min_length=1, max_length=MAX_CONFIRMED)
 
 
+def _teach(learnt: bool) -> Any:
+    if recognizer() is None:  # no photo is read, none teaches
+        return None
+    from cardscore.vision.learn import teach_rule
+
+    return teach_rule(learnt)
+
+
 def _out(status: DeckStatus) -> DeckOut:
     return DeckOut(
         learnt=status.learnt,
@@ -76,6 +90,7 @@ def _out(status: DeckStatus) -> DeckOut:
         spread=status.spread,
         revision=status.revision,
         version=status.version,
+        teach=_teach(status.learnt),
     )
 
 

@@ -5,6 +5,9 @@
 const DECK = (() => {
   const SIDE = 3072; // as a round's photo: the spread's 52 cards stay about 200 px wide
   let learnt = false;
+  // The server's rule for a photo nobody corrected: "every_photo" teaches it, "corrections"
+  // not (a corrected photo always teaches). Until the deck is read, no photo teaches.
+  let teach = null;
 
   const say = (lines, kind) => {
     const box = document.getElementById("deck-messages");
@@ -15,6 +18,7 @@ const DECK = (() => {
 
   function show(deck) {
     learnt = Boolean(deck && deck.learnt);
+    teach = (deck && deck.teach) || null;
     const status = document.getElementById("deck-status");
     if (status) {
       status.textContent = !learnt ? tr("deck_none")
@@ -120,5 +124,8 @@ const DECK = (() => {
     refresh();
   });
 
-  return { teachPhoto, get learnt() { return learnt; } };
+  // Whether a photo teaches the deck once its round is saved, as the server's rule says.
+  const teaches = (corrected) => teach !== null && (corrected || teach === "every_photo");
+
+  return { teachPhoto, teaches, get learnt() { return learnt; } };
 })();

@@ -361,13 +361,13 @@
     }
   }
 
-  // The photos that teach the match's deck once their round is saved: every photo while the
-  // deck has learnt nothing yet, then those with a correction. A photo teaches the cards as
-  // confirmed (a deleted card teaches nothing); the library learns only those.
+  // The photos that teach the match's deck once their round is saved, as the server's rule
+  // says (DECK.teaches: GET …/deck's `teach`). A photo teaches the cards as confirmed (a
+  // deleted card teaches nothing); the library learns only those.
   function photosToTeach() {
-    if (typeof DECK === "undefined" || !MATCH.photo) return [];
+    if (typeof DECK === "undefined" || !DECK.teaches || !MATCH.photo) return [];
     return Object.values(photos)
-      .filter((photo) => !DECK.learnt || photo.fixed.length)
+      .filter((photo) => DECK.teaches(photo.fixed.length > 0))
       .map((photo) => ({
         blob: photo.upload || blobOf(photo.image),
         width: photo.seen.image.width,
