@@ -1,9 +1,10 @@
-"""The candidates stage's array code against the plain per-blob loops it stands for.
+"""The vision stages' array code against the plain per-item loops it stands for.
 
-``blobs.py`` finds thousands of ink blobs per photo and compares them in arrays; the loops
-here say the same thing one blob at a time, and on random images and random candidates both
-must give exactly the same candidates, in the same order (recognition's outputs depend on
-every bit of them).
+A photo gives thousands of ink blobs (``blobs.py``) and crops (``crops.py``), and its card
+regions tens of thousands of pixels (``regions.py``); the code handles them in arrays or by
+their outlines. The loops here say the same thing one item at a time, the way the stages
+once did, and on random inputs both must give exactly the same results, bit for bit and in
+the same order: recognition's outputs depend on every bit of them.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardscore.vision import regions
 from cardscore.vision.blobs import Candidate, _black_hat, _blobs, _local_angles, _seen
+from cardscore.vision.crops import CROP, CROP_SHIFT, CROP_SIDE, crop_batch
 from cardscore.vision.geometry import NORMAL_WIDTH
 
 LEVELS = ((45, 45), (20, 30), (70, 70), (10, 18), (130, 130))
@@ -157,3 +160,104 @@ def test_seen_keeps_the_bounds_strict() -> None:
     assert _seen(edge, [k]).tolist() == [False, False, False, False, True]
     assert _seen(edge, []).tolist() == [False] * 5
     assert _seen([], [k]).tolist() == []
+
+
+# --- crops -----------------------------------------------------------------------------------
+
+
+def _reference_crops(
+    norm: np.ndarray, points: list[tuple[float, float, float, float]]
+) -> np.ndarray:
+    c = (CROP - 1) / 2
+    crops = np.empty((len(points), CROP, CROP, 3), np.uint8)
+    for n, (x, y, size, angle) in enumerate(points):
+        s = CROP_SIDE * size / CROP
+        t = np.deg2rad(angle)
+        right = np.array([np.cos(t), -np.sin(t)])
+        down = np.array([np.sin(t), np.cos(t)])
+        centre = np.array([x, y]) + CROP_SHIFT * size * down
+        m = np.empty((2, 3))
+        m[:, 0] = s * right
+        m[:, 1] = s * down
+        m[:, 2] = centre - s * c * (right + down)
+        interpolation = cv2.INTER_AREA if s > 1 else cv2.INTER_LINEAR
+        flags = interpolation | cv2.WARP_INVERSE_MAP
+        crops[n] = cv2.warpAffine(
+            norm, m, (CROP, CROP), flags=flags, borderMode=cv2.BORDER_REPLICATE
+        )
+    return crops
+
+
+_POINTS = st.lists(
+    st.tuples(
+        st.floats(-20, 340),
+        st.floats(-20, 340),
+        st.floats(2, 60),  # glyph heights on both sides of a crop's own scale (10 px)
+        st.floats(-720, 720),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), _POINTS)
+def test_crops_are_the_per_crop_loop(seed: int, points: list[tuple[float, ...]]) -> None:
+    norm = _table(seed)
+    crops = crop_batch(norm, points)  # type: ignore[arg-type]
+    assert np.array_equal(crops, _reference_crops(norm, points))  # type: ignore[arg-type]
+
+
+# --- regions ---------------------------------------------------------------------------------
+
+
+def _reference_rect(labels: np.ndarray, stat: np.ndarray, i: int) -> tuple[object, ...]:
+    """The minimum-area rectangle of all region ``i``'s pixels."""
+    x, y, w, h = (int(v) for v in stat[:4])
+    ys, xs = np.nonzero(labels[y : y + h, x : x + w] == i)
+    return cv2.minAreaRect(np.stack([xs + x, ys + y], axis=1).astype(np.float32))
+
+
+def _mask(seed: int) -> np.ndarray:
+    """Random white regions: filled turned rectangles (cards), blobs, holes and specks, some
+    touching, some at the image's edge."""
+    rng = np.random.default_rng(seed)
+    h, w = int(rng.integers(60, 400)), int(rng.integers(60, 400))
+    mask = np.zeros((h, w), np.uint8)
+    for _ in range(int(rng.integers(1, 12))):
+        centre = (float(rng.uniform(-10, w + 10)), float(rng.uniform(-10, h + 10)))
+        side = float(rng.uniform(1, 120))
+        box = (centre, (side, side * float(rng.uniform(0.5, 1.8))), float(rng.uniform(0, 180)))
+        corners = cv2.boxPoints(box).round().astype(np.int32)
+        cv2.fillPoly(mask, [corners], 255)
+        if rng.random() < 0.4:
+            r = int(rng.integers(1, 30))
+            hole = (int(centre[0]) + int(rng.integers(-20, 20)), int(centre[1]))
+            cv2.circle(mask, hole, r, 0, -1)
+    noise = rng.random((h, w)) < float(rng.uniform(0, 0.02))
+    mask[noise] = 255 - mask[noise]
+    return mask
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_a_regions_outline_gives_the_rectangle_of_all_its_pixels(seed: int) -> None:
+    mask = _mask(seed)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    for i in range(1, count):
+        expected = _reference_rect(labels, stats[i], i)
+        assert cv2.minAreaRect(regions._outline(labels, stats[i], i)) == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.2, 1.0))
+def test_region_shapes_drop_the_specks_of_the_per_region_loop(seed: int, scale: float) -> None:
+    mask = _mask(seed)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    min_area = (0.02 * max(mask.shape[:2])) ** 2
+    for i in range(1, count):
+        if stats[i, cv2.CC_STAT_AREA] < min_area:
+            labels[labels == i] = 0
+    shapes = regions._shapes(mask, scale)
+    assert np.array_equal(shapes.labels, labels)
+    kept = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_area]
+    assert sorted(shapes.boxes) == kept
