@@ -39,10 +39,10 @@ def _table(seed: int) -> np.ndarray:
         else:
             end = (x + int(rng.integers(-30, 30)), y + int(rng.integers(-30, 30)))
             cv2.line(image, (x, y), end, ink, int(rng.integers(1, 4)))
-    image = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.3, 1.5)))
+    blurred = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.3, 1.5)))
     angle = float(rng.uniform(0, 360))
     turn = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
-    return cv2.warpAffine(image, turn, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(blurred, turn, (w, h), borderMode=cv2.BORDER_REPLICATE)
 
 
 def _reference_black_hat(norm: np.ndarray) -> np.ndarray:
@@ -106,7 +106,7 @@ def test_each_ink_masks_candidates_are_the_per_blob_loops(seed: int) -> None:
     gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
     c4, s4 = _local_angles(gray)
     rng = np.random.default_rng(seed)
-    paper = rng.integers(0, 256, gray.shape, dtype=np.uint8)  # some blobs off paper
+    paper = np.asarray(rng.integers(0, 256, gray.shape), np.uint8)  # some blobs off paper
     paper_level = float(rng.uniform(0, 200))
     for levels in LEVELS:
         expected = _reference_blobs(hat, levels, paper, paper_level, c4, s4)
