@@ -30,18 +30,10 @@ def crop_batch(norm: np.ndarray, points: list[tuple[float, float, float, float]]
     Each point is (x, y, size, angle): a glyph centre and height, and the card's rotation in
     degrees, counter-clockwise as seen; the crop shows that card upright, the glyph at its top.
     """
-    c = (CROP - 1) / 2
     crops = np.empty((len(points), CROP, CROP, 3), np.uint8)
-    for n, (x, y, size, angle) in enumerate(points):
-        s = CROP_SIDE * size / CROP
-        t = np.deg2rad(angle)
-        right = np.array([np.cos(t), -np.sin(t)])
-        down = np.array([np.sin(t), np.cos(t)])
-        centre = np.array([x, y]) + CROP_SHIFT * size * down
-        m = np.empty((2, 3))
-        m[:, 0] = s * right
-        m[:, 1] = s * down
-        m[:, 2] = centre - s * c * (right + down)
+    # A photo gives thousands of crops: their transforms are computed at once, in arrays.
+    matrices, scales = _crop_matrices(points)
+    for n, (m, s) in enumerate(zip(matrices, scales.tolist(), strict=True)):
         crops[n] = cv2.warpAffine(
             norm,
             m,
@@ -52,6 +44,29 @@ def crop_batch(norm: np.ndarray, points: list[tuple[float, float, float, float]]
             borderMode=cv2.BORDER_REPLICATE,
         )
     return crops
+
+
+def _crop_matrices(
+    points: list[tuple[float, float, float, float]],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each crop's inverse map (N, 2, 3), from crop pixels to the normalised image, and its
+    scale (N,): normalised pixels per crop pixel.
+
+    A crop pixel's columns step along the card's right, its rows along its down; the crop's
+    centre lies :data:`CROP_SHIFT` glyph heights below the glyph, toward the suit.
+    """
+    x, y, size, angle = np.asarray(points, np.float64).reshape(-1, 4).T
+    scale = CROP_SIDE * size / CROP
+    t = np.deg2rad(angle)
+    right = np.stack([np.cos(t), -np.sin(t)], axis=1)
+    down = np.stack([np.sin(t), np.cos(t)], axis=1)
+    centre = np.stack([x, y], axis=1) + (CROP_SHIFT * size)[:, None] * down
+    middle = (CROP - 1) / 2
+    m = np.empty((len(x), 2, 3))
+    m[:, :, 0] = scale[:, None] * right
+    m[:, :, 1] = scale[:, None] * down
+    m[:, :, 2] = centre - (scale * middle)[:, None] * (right + down)
+    return m, scale
 
 
 @dataclass(frozen=True, eq=False)

@@ -155,8 +155,11 @@ def find_indices(
     and ``factor`` as in :func:`read_blobs`."""
     read = _larger(norm, read_blobs(norm, model, regions, factor), model)
     points, probs, rows_of = read.points, read.probs, read.rows_of
+    best = _best_card(probs)
     hits: list[IndexHit] = []
     for rows in rows_of.values():
+        if best[rows].max() < MIN_PROB:
+            continue  # most blobs: read as no card in any crop
         cards = probs[rows, :BACKGROUND]
         k, label = np.unravel_index(int(np.argmax(cards)), cards.shape)
         prob = float(cards[k, label])
@@ -260,6 +263,16 @@ def _region_at(labels: np.ndarray, x: float, y: float, card: float) -> int:
     return region
 
 
+def _best_card(probs: np.ndarray) -> np.ndarray:
+    """Each crop's highest card probability (background left out).
+
+    A photo's thousands of blobs are mostly read as no card: taken once for all crops, a
+    blob's best is the maximum over its rows, with no per-blob slice of the whole table.
+    """
+    best: np.ndarray = probs[:, :BACKGROUND].max(axis=1)
+    return best
+
+
 def _glyph_size(
     points: list[tuple[float, float, float, float]],
     probs: np.ndarray,
@@ -267,10 +280,11 @@ def _glyph_size(
 ) -> float | None:
     """The photo's own index glyph height: the median size of the crops that read a card
     best on each blob read as one (:data:`MIN_PROB`); None under two such blobs."""
+    best = _best_card(probs)
     sizes = [
-        points[rows[int(np.argmax(probs[rows, :BACKGROUND].max(axis=1)))]][2]
+        points[rows[int(np.argmax(best[rows]))]][2]
         for rows in rows_of.values()
-        if probs[rows, :BACKGROUND].max() >= MIN_PROB
+        if best[rows].max() >= MIN_PROB
     ]
     return float(np.median(sizes)) if len(sizes) >= 2 else None
 
@@ -294,8 +308,9 @@ def _larger(
     points, rows_of = list(read.points), {key: list(rows) for key, rows in read.rows_of.items()}
     start = len(points)
     glyph = _glyph_size(read.points, read.probs, read.rows_of)
+    best = _best_card(read.probs)
     for rows in rows_of.values():
-        if LARGER_FROM <= read.probs[rows, :BACKGROUND].max() < LARGER_BELOW:
+        if LARGER_FROM <= best[rows].max() < LARGER_BELOW:
             for r in list(rows):
                 x, y, size, angle = points[r]
                 small = glyph is not None and size < glyph
@@ -339,9 +354,10 @@ def _suit_guesses(
     ys = np.array([b.y for b in blobs])
     sizes = np.array([b.size for b in blobs])
     out = []
+    best = _best_card(probs)
     for b in blobs:
         rows = rows_of[b.x, b.y]
-        if not SECOND_LOOK <= probs[rows, :BACKGROUND].max() < hit_at:
+        if not SECOND_LOOK <= best[rows].max() < hit_at:
             continue
         d = np.hypot(xs - b.x, ys - b.y)
         suit = (d > 0.6 * b.size) & (d < 1.5 * b.size) & (sizes > 0.4 * b.size)

@@ -111,17 +111,13 @@ def _shapes(mask: np.ndarray, scale: float) -> _Shapes:
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     widest = MAX_CARD_SHARE * min(mask.shape[:2]) / scale
     min_area = (0.02 * max(mask.shape[:2])) ** 2
+    small = stats[:, cv2.CC_STAT_AREA] < min_area
+    labels[small[labels]] = 0  # specks (and the background, already 0) are no region
     out = _Shapes(labels, {}, {}, [], [], [])
     for i in range(1, count):
-        if stats[i, cv2.CC_STAT_AREA] < min_area:
-            labels[labels == i] = 0
+        if small[i]:
             continue
-        ys, xs = np.nonzero(
-            labels[stats[i, 1] : stats[i, 1] + stats[i, 3], stats[i, 0] : stats[i, 0] + stats[i, 2]]
-            == i
-        )
-        pts = np.stack([xs + stats[i, 0], ys + stats[i, 1]], axis=1).astype(np.float32)
-        rect = cv2.minAreaRect(pts)
+        rect = cv2.minAreaRect(_outline(labels, stats[i], i))
         (cx, cy), (rw, rh), ang = rect
         p0, p1 = cv2.boxPoints(rect)[:2]
         # Card rotation, counter-clockwise as seen, modulo a quarter turn.
@@ -138,6 +134,24 @@ def _shapes(mask: np.ndarray, scale: float) -> _Shapes:
             elif fill > LOOSE_FILL:
                 out.loose.append(short / scale)
     return out
+
+
+def _outline(labels: np.ndarray, stat: np.ndarray, i: int) -> np.ndarray:
+    """Region ``i``'s outer border pixels (float32 x, y) in raster order, ``stat`` its row of
+    ``cv2.connectedComponentsWithStats``: the same minimum-area rectangle as all its pixels.
+
+    ``cv2.minAreaRect`` takes the convex hull of its points first, and the hull's corners are
+    the region's extreme pixels, which lie on its outer border (the outside touches them):
+    a card's border is a few hundred pixels where the card is tens of thousands. The hull
+    starts where the points' order says, and the rectangle's last bits follow its start: in
+    raster order, once each, as ``np.nonzero`` lists all the pixels.
+    """
+    x, y, w, h = (int(v) for v in stat[:4])
+    inside = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
+    border, _ = cv2.findContours(inside, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    xs, ys = np.concatenate(border).reshape(-1, 2).T
+    at = np.unique(ys * w + xs)  # raster positions in the box, sorted, each once
+    return np.stack([at % w + x, at // w + y], axis=1).astype(np.float32)
 
 
 def _typical(sides: list[float]) -> float:

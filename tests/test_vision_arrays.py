@@ -1,0 +1,263 @@
+"""The vision stages' array code against the plain per-item loops it stands for.
+
+A photo gives thousands of ink blobs (``blobs.py``) and crops (``crops.py``), and its card
+regions tens of thousands of pixels (``regions.py``); the code handles them in arrays or by
+their outlines. The loops here say the same thing one item at a time, the way the stages
+once did, and on random inputs both must give exactly the same results, bit for bit and in
+the same order: recognition's outputs depend on every bit of them.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardscore.vision import regions
+from cardscore.vision.blobs import Candidate, _black_hat, _blobs, _local_angles, _seen
+from cardscore.vision.crops import CROP, CROP_SHIFT, CROP_SIDE, crop_batch
+from cardscore.vision.geometry import NORMAL_WIDTH
+
+LEVELS = ((45, 45), (20, 30), (70, 70), (10, 18), (130, 130))
+
+
+def _table(seed: int) -> np.ndarray:
+    """A random pale table with dark glyph-sized marks (digits, letters, strokes, dots) of
+    random size, ink, blur and angle, some touching: components of every kind of size."""
+    rng = np.random.default_rng(seed)
+    h, w = int(rng.integers(120, 320)), int(rng.integers(120, 320))
+    image = np.full((h, w, 3), rng.integers(150, 256, 3), np.uint8)
+    for _ in range(int(rng.integers(5, 40))):
+        ink = tuple(int(v) for v in rng.integers(0, 200, 3))
+        x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
+        if rng.random() < 0.6:
+            text = str(rng.choice(list("A23456789JQK10")))
+            scale = float(rng.uniform(0.2, 1.4))
+            thickness = int(rng.integers(1, 3))
+            cv2.putText(image, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, ink, thickness)
+        else:
+            end = (x + int(rng.integers(-30, 30)), y + int(rng.integers(-30, 30)))
+            cv2.line(image, (x, y), end, ink, int(rng.integers(1, 4)))
+    blurred = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.3, 1.5)))
+    angle = float(rng.uniform(0, 360))
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    return cv2.warpAffine(blurred, turn, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+def _reference_black_hat(norm: np.ndarray) -> np.ndarray:
+    k = max(3, round(0.075 * NORMAL_WIDTH)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    hat: np.ndarray = cv2.morphologyEx(norm.min(axis=2), cv2.MORPH_BLACKHAT, kernel)
+    return hat
+
+
+def _reference_blobs(
+    hat: np.ndarray,
+    levels: tuple[int, int],
+    paper: np.ndarray,
+    paper_level: float,
+    c4: np.ndarray,
+    s4: np.ndarray,
+) -> list[Candidate]:
+    """One ink mask's candidates: the mask drawn, labelled again, each blob tested alone."""
+    low, high = levels
+    count, labels = cv2.connectedComponents((hat > low).astype(np.uint8), connectivity=8)
+    strong = np.zeros(count, bool)
+    strong[np.unique(labels[hat > high])] = True
+    strong[0] = False
+    ink = strong[labels].astype(np.uint8) * 255
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    wn = NORMAL_WIDTH
+    out = []
+    for i in range(1, count):
+        _, _, bw, bh, area = stats[i]
+        big = max(bw, bh)
+        if not (0.06 * wn <= big <= 0.34 * wn) or area < 0.0012 * wn * wn:
+            continue
+        cx, cy = centroids[i]
+        ix, iy = round(cx), round(cy)
+        if paper[iy, ix] < paper_level:
+            continue
+        phi = np.degrees(np.arctan2(s4[iy, ix], c4[iy, ix])) / 4.0
+        size = big / (1 + 0.15 * abs(np.sin(np.deg2rad(2 * phi))))
+        out.append(Candidate(float(cx), float(cy), float(size), float((-phi) % 90.0)))
+    return out
+
+
+def _reference_seen(found: list[Candidate], known: list[Candidate]) -> list[bool]:
+    return [
+        any(
+            abs(c.x - k.x) < 0.25 * k.size
+            and abs(c.y - k.y) < 0.25 * k.size
+            and 0.8 < c.size / k.size < 1.25
+            for k in known
+        )
+        for c in found
+    ]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_each_ink_masks_candidates_are_the_per_blob_loops(seed: int) -> None:
+    norm = _table(seed)
+    hat = _black_hat(norm)
+    assert np.array_equal(hat, _reference_black_hat(norm))
+    gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
+    c4, s4 = _local_angles(gray)
+    rng = np.random.default_rng(seed)
+    paper = np.asarray(rng.integers(0, 256, gray.shape), np.uint8)  # some blobs off paper
+    paper_level = float(rng.uniform(0, 200))
+    for levels in LEVELS:
+        expected = _reference_blobs(hat, levels, paper, paper_level, c4, s4)
+        assert _blobs(hat, levels, paper, paper_level, c4, s4) == expected
+
+
+@st.composite
+def _crowds(draw: st.DrawFn) -> tuple[list[Candidate], list[Candidate]]:
+    """Two lists of candidates, the second's many near copies of the first's (moved and
+    resized about as far as the duplicate test's bounds), over a few hundred at times so
+    that :func:`_seen` compares them in several runs."""
+    seed = draw(st.integers(0, 2**32 - 1))
+    n_known, n_found = draw(st.integers(0, 400)), draw(st.integers(0, 700))
+    rng = np.random.default_rng(seed)
+    span = float(draw(st.sampled_from([30.0, 300.0, 3000.0])))
+
+    def blob() -> Candidate:
+        size = float(rng.uniform(7.2, 40.8))
+        return Candidate(float(rng.uniform(0, span)), float(rng.uniform(0, span)), size, 0.0)
+
+    known = [blob() for _ in range(n_known)]
+    found = []
+    for _ in range(n_found):
+        if known and rng.random() < 0.7:
+            k = known[int(rng.integers(len(known)))]
+            dx, dy = rng.uniform(-0.3, 0.3, 2) * k.size
+            size = k.size * float(rng.uniform(0.75, 1.3))
+            found.append(Candidate(k.x + float(dx), k.y + float(dy), size, 0.0))
+        else:
+            found.append(blob())
+    return found, known
+
+
+@settings(max_examples=60, deadline=None)
+@given(_crowds())
+def test_seen_is_the_any_loop(crowd: tuple[list[Candidate], list[Candidate]]) -> None:
+    found, known = crowd
+    assert _seen(found, known).tolist() == _reference_seen(found, known)
+
+
+def test_seen_keeps_the_bounds_strict() -> None:
+    # A size ratio of exactly 0.8 or 1.25, or a shift of exactly a quarter size: not the same.
+    k = Candidate(100.0, 100.0, 20.0, 0.0)
+    edge = [
+        Candidate(100.0, 100.0, 16.0, 0.0),
+        Candidate(100.0, 100.0, 25.0, 0.0),
+        Candidate(105.0, 100.0, 20.0, 0.0),
+        Candidate(100.0, 95.0, 20.0, 0.0),
+        Candidate(104.9, 95.1, 24.9, 0.0),
+    ]
+    assert _seen(edge, [k]).tolist() == [False, False, False, False, True]
+    assert _seen(edge, []).tolist() == [False] * 5
+    assert _seen([], [k]).tolist() == []
+
+
+# --- crops -----------------------------------------------------------------------------------
+
+
+def _reference_crops(
+    norm: np.ndarray, points: list[tuple[float, float, float, float]]
+) -> np.ndarray:
+    c = (CROP - 1) / 2
+    crops = np.empty((len(points), CROP, CROP, 3), np.uint8)
+    for n, (x, y, size, angle) in enumerate(points):
+        s = CROP_SIDE * size / CROP
+        t = np.deg2rad(angle)
+        right = np.array([np.cos(t), -np.sin(t)])
+        down = np.array([np.sin(t), np.cos(t)])
+        centre = np.array([x, y]) + CROP_SHIFT * size * down
+        m = np.empty((2, 3))
+        m[:, 0] = s * right
+        m[:, 1] = s * down
+        m[:, 2] = centre - s * c * (right + down)
+        interpolation = cv2.INTER_AREA if s > 1 else cv2.INTER_LINEAR
+        flags = interpolation | cv2.WARP_INVERSE_MAP
+        crops[n] = cv2.warpAffine(
+            norm, m, (CROP, CROP), flags=flags, borderMode=cv2.BORDER_REPLICATE
+        )
+    return crops
+
+
+_POINTS = st.lists(
+    st.tuples(
+        st.floats(-20, 340),
+        st.floats(-20, 340),
+        st.floats(2, 60),  # glyph heights on both sides of a crop's own scale (10 px)
+        st.floats(-720, 720),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), _POINTS)
+def test_crops_are_the_per_crop_loop(seed: int, points: list[tuple[float, ...]]) -> None:
+    norm = _table(seed)
+    crops = crop_batch(norm, points)  # type: ignore[arg-type]
+    assert np.array_equal(crops, _reference_crops(norm, points))  # type: ignore[arg-type]
+
+
+# --- regions ---------------------------------------------------------------------------------
+
+
+def _reference_rect(labels: np.ndarray, stat: np.ndarray, i: int) -> tuple[object, ...]:
+    """The minimum-area rectangle of all region ``i``'s pixels."""
+    x, y, w, h = (int(v) for v in stat[:4])
+    ys, xs = np.nonzero(labels[y : y + h, x : x + w] == i)
+    return cv2.minAreaRect(np.stack([xs + x, ys + y], axis=1).astype(np.float32))
+
+
+def _mask(seed: int) -> np.ndarray:
+    """Random white regions: filled turned rectangles (cards), blobs, holes and specks, some
+    touching, some at the image's edge."""
+    rng = np.random.default_rng(seed)
+    h, w = int(rng.integers(60, 400)), int(rng.integers(60, 400))
+    mask = np.zeros((h, w), np.uint8)
+    for _ in range(int(rng.integers(1, 12))):
+        centre = (float(rng.uniform(-10, w + 10)), float(rng.uniform(-10, h + 10)))
+        side = float(rng.uniform(1, 120))
+        box = (centre, (side, side * float(rng.uniform(0.5, 1.8))), float(rng.uniform(0, 180)))
+        corners = cv2.boxPoints(box).round().astype(np.int32)
+        cv2.fillPoly(mask, [corners], 255)
+        if rng.random() < 0.4:
+            r = int(rng.integers(1, 30))
+            hole = (int(centre[0]) + int(rng.integers(-20, 20)), int(centre[1]))
+            cv2.circle(mask, hole, r, 0, -1)
+    noise = rng.random((h, w)) < float(rng.uniform(0, 0.02))
+    mask[noise] = 255 - mask[noise]
+    return mask
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_a_regions_outline_gives_the_rectangle_of_all_its_pixels(seed: int) -> None:
+    mask = _mask(seed)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    for i in range(1, count):
+        expected = _reference_rect(labels, stats[i], i)
+        assert cv2.minAreaRect(regions._outline(labels, stats[i], i)) == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.2, 1.0))
+def test_region_shapes_drop_the_specks_of_the_per_region_loop(seed: int, scale: float) -> None:
+    mask = _mask(seed)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    min_area = (0.02 * max(mask.shape[:2])) ** 2
+    for i in range(1, count):
+        if stats[i, cv2.CC_STAT_AREA] < min_area:
+            labels[labels == i] = 0
+    shapes = regions._shapes(mask, scale)
+    assert np.array_equal(shapes.labels, labels)
+    kept = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_area]
+    assert sorted(shapes.boxes) == kept
