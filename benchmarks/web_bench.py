@@ -14,7 +14,9 @@ phone opens it (size, and time on loopback: server time plus a local transfer), 
 that saved the rounds and on a second server on the same database that never saw the match (it
 reads what checking the rounds found, stored with them at each save). Then 50 followers each hold an event stream and, on each save's
 event, fetch the page as ``match.js`` does; the latency is from sending the save to each
-follower's page being in hand.
+follower's page being in hand. Where ``wrk`` is installed (Debian package ``wrk``) the scoring
+scenario runs a second time driven by it: a load generator in C leaves the server the cores the
+Python client takes.
 
     python benchmarks/web_bench.py [--seconds 5] [--connections 16] [--workers 1]
 """
@@ -25,6 +27,8 @@ import argparse
 import asyncio
 import json
 import os
+import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -194,6 +198,56 @@ async def scoring_worker(connection: Connection, _index: int) -> Callable[[], ob
         return status == 200
 
     return step
+
+
+def wrk_scoring(port: int, connections: int, seconds: float, pid: int) -> dict[str, str] | None:
+    """The scoring scenario driven by ``wrk`` (C, one thread) instead of this Python client.
+
+    The Python client costs about as much CPU per request as the server does, and shares its two
+    cores: ``wrk`` measures what the server serves when the load generator is cheap. ``None``
+    where ``wrk`` is not installed (Debian package ``wrk``).
+    """
+    wrk = shutil.which("wrk")
+    if wrk is None:
+        return None
+    body = json.dumps(ROUND)
+    script = (
+        'wrk.method = "POST"\n'
+        'wrk.headers["Content-Type"] = "application/json"\n'
+        f"wrk.body = {json.dumps(body)}\n"
+    )
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as file:
+        file.write(script)
+    url = f"http://127.0.0.1:{port}/api/tranca/score"
+    command = [wrk, "-t1", f"-c{connections}", f"-d{seconds:g}s", "--latency", "-s", file.name]
+    before = cpu_seconds(pid)
+    output = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
+    after = cpu_seconds(pid)
+    os.unlink(file.name)
+    return _wrk_row(output, None if before is None or after is None else after - before)
+
+
+def _wrk_row(output: str, server_cpu: float | None) -> dict[str, str]:
+    """A table row from ``wrk --latency``'s report."""
+    found = dict(re.findall(r"^\s*(50|99)%\s+([\d.]+(?:us|ms|s))", output, re.M))
+    requests = int(re.search(r"(\d+) requests in", output).group(1))  # type: ignore[union-attr]
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+
+    def ms(text: str) -> str:
+        scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+        unit = re.sub(r"[\d.]", "", text)
+        return f"{float(text[: -len(unit)]) * scale[unit]:.1f}"
+
+    return {
+        "scenario": "  same, driven by wrk (C load generator)",
+        "requests": str(requests),
+        "req/s": f"{rate:,.0f}",
+        "p50 ms": ms(found["50"]),
+        "p99 ms": ms(found["99"]),
+        "errors": errors.group(1) if errors else "0",
+        "server CPU ms/req": f"{server_cpu / requests * 1000:.2f}" if server_cpu else "n/a",
+    }
 
 
 def saving_worker(minimal: bool) -> Callable[..., object]:
@@ -487,6 +541,10 @@ def main() -> None:
                 if before is not None and after is not None:
                     result.server_cpu = after - before
                 rows.append(result.row() | {"target": target})
+                if worker is scoring_worker:
+                    driven = wrk_scoring(port, args.connections, args.seconds, server.pid)
+                    if driven is not None:
+                        rows.append(driven | {"target": target})
             if not args.no_big:
                 rows.extend(
                     big_match_rows(port, Path(folder) / "bench.sqlite3", args.workers, server.pid)
