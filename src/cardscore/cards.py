@@ -172,7 +172,7 @@ class Card:
     @property
     def code(self) -> str:
         """Canonical machine code: rank ``A 2-9 T J Q K`` + lowercase suit (``Th``)."""
-        return self.rank.value + self.suit.value
+        return _CODES[self]
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Card):
@@ -205,6 +205,7 @@ _BY_ID: tuple[Card, ...] = tuple(_make_card(rank, suit) for rank in RANKS for su
 # Worked out once for the 52 (scoring asks for them for every card of every round).
 _IDS: dict[Card, int] = {card: i for i, card in enumerate(_BY_ID)}
 _TEXTS: dict[Card, str] = {card: card.rank.label + card.suit.symbol for card in _BY_ID}
+_CODES: dict[Card, str] = {card: card.rank.value + card.suit.value for card in _BY_ID}
 
 # --- notations -------------------------------------------------------------------------------
 # Each notation is one small parser returning a Card or None; parse_card tries them in turn.
@@ -325,6 +326,8 @@ def parse_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
     ...
     cardscore.errors.InvalidCardError: card 2 'Kx' is not a card (...); card 4 'Zz' is not a card (...)
     """
+    if type(cards) is tuple and all(type(card) is Card for card in cards):
+        return cards  # already read: rebuilding a meld, or a round's checked cards
     tokens: list[str | Card] = []
     for item in [cards] if isinstance(cards, str) else cards:
         if isinstance(item, str):

@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from cardscore.cards import Card, Rank, Suit, parse_cards
 from cardscore.errors import IllegalMoveError, Problem
@@ -101,6 +102,22 @@ def card_order(card: Card) -> int:
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards as people write them, separated by spaces: ``4♥ 5♥ 2♣``."""
     return " ".join(str(card) for card in cards)
+
+
+_Classified = tuple[MeldKind | None, tuple[Card, ...], tuple[Problem, ...]]
+
+
+@lru_cache(maxsize=8192)
+def _checked(cards: tuple[Card, ...], rules: TrancaRules) -> _Classified:
+    """:func:`_classify`, once per card tuple (in the order given, which the messages show).
+
+    Checking a round checks each meld and then builds it (a second classification), and a
+    game asks about the same few combinations again and again; cards and rules are immutable,
+    so the answer can be shared. Its problems are shared too: callers place them with
+    ``Problem.at``, which makes new ones.
+    """
+    kind, ordered, problems = _classify(cards, rules)
+    return kind, ordered, tuple(problems)
 
 
 def _classify(
@@ -191,7 +208,7 @@ def meld_problems(
     >>> meld_problems("3h 2c")
     ('3♥ 2♣ has 2 cards; a meld needs at least 3', '3♥ 2♣ holds 3♥: 3s never go in melds (red 3s are dollars laid apart, black 3s are trancas)')
     """
-    return tuple(_classify(tuple(parse_cards(cards)), rules)[2])
+    return _checked(parse_cards(cards), rules)[2]
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -208,7 +225,7 @@ class Meld:
     def __init__(
         self, cards: str | Iterable[str | Card], *, rules: TrancaRules = _DEFAULT_RULES
     ) -> None:
-        kind, ordered, problems = _classify(tuple(parse_cards(cards)), rules)
+        kind, ordered, problems = _checked(parse_cards(cards), rules)
         if kind is None:
             raise InvalidMeldError(problems)
         object.__setattr__(self, "cards", ordered)

@@ -269,6 +269,36 @@ def _team_rule_problems(draft: _Draft, players: int, rules: TrancaRules) -> list
 
 def _count_problems(drafts: Sequence[_Draft], decks: int) -> list[Problem]:
     """Every card, and every rank with piles, used more often than the decks hold."""
+    if _counts_fit(drafts, decks):
+        return []  # the usual case: no need to note where every card lies
+    return _overuse_problems(drafts, decks)
+
+
+def _counts_fit(drafts: Sequence[_Draft], decks: int) -> bool:
+    """Whether no card and no rank is used more often than the decks hold (what
+    :func:`_overuse_problems` checks, counting cards only)."""
+    counts: Counter[Card] = Counter()
+    for d in drafts:
+        for cards, _ in d.melds:
+            counts.update(cards)
+        counts.update(d.dollars)
+        counts.update(d.hand)  # ``hand`` holds every card of ``hands``
+    if counts and max(counts.values()) > decks:
+        return False
+    piled: Counter[Rank] = Counter()
+    for d in drafts:
+        for pile in d.piles:
+            piled.update(pile.rank_counts())
+    if not piled:
+        return True
+    of_rank: Counter[Rank] = Counter()
+    for card, n in counts.items():
+        of_rank[card.rank] += n  # each card within ``decks`` here, so no capping needed
+    return all(of_rank[rank] + n <= 4 * decks for rank, n in piled.items())
+
+
+def _overuse_problems(drafts: Sequence[_Draft], decks: int) -> list[Problem]:
+    """The problems of :func:`_count_problems`, each naming every place its cards lie."""
     places: dict[Card, Counter[str]] = defaultdict(Counter)
     for d in drafts:
         for i, (cards, _) in enumerate(d.melds, start=1):
