@@ -42,7 +42,7 @@ from cardscore.cards import Card, Rank, parse_cards
 from cardscore.errors import CardscoreError, Problem
 from cardscore.limits import round_size_problems
 from cardscore.tranca.melds import Meld, card_order, meld_problems
-from cardscore.tranca.piles import Pile, pile_problems
+from cardscore.tranca.piles import Pile, parse_rank, pile_problems
 from cardscore.tranca.rules import (
     CANASTRA_SIZE,
     PLAYER_COUNTS,
@@ -169,8 +169,10 @@ def _read_team(number: int, data: object, rules: TrancaRules, problems: list[Pro
     for i, pile in enumerate(piles, start=1):
         found = pile_problems(pile, rules)
         problems.extend(p.at(f"{label}, pile {i}") for p in found)
-        if not found:
-            draft.piles.append(Pile.from_dict(pile, rules))
+        if not found:  # as Pile.from_dict reads it, without checking it once more
+            draft.piles.append(
+                Pile(parse_rank(pile["pile"]), pile.get("clean", True), pile.get("cards", 7))
+            )
 
     draft.dollars, _ = _read_cards(data.get("dollars", []), f"{label}, dollars", problems)
 
