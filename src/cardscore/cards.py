@@ -328,6 +328,10 @@ def parse_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """
     if type(cards) is tuple and all(type(card) is Card for card in cards):
         return cards  # already read: rebuilding a meld, or a round's checked cards
+    if type(cards) is list:  # a round's JSON list, most often of exact codes only
+        exact = [_EXACT.get(item) if type(item) is str else None for item in cards]
+        if all(exact):  # a Card is always true
+            return tuple(exact)  # type: ignore[arg-type]
     tokens: list[str | Card] = []
     for item in [cards] if isinstance(cards, str) else cards:
         if isinstance(item, str):
