@@ -36,6 +36,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Generic, Protocol, TypeVar
 
 from cardscore.cards import Card, Rank, parse_cards
@@ -279,12 +280,12 @@ def _count_problems(drafts: Sequence[_Draft], decks: int) -> list[Problem]:
 def _counts_fit(drafts: Sequence[_Draft], decks: int) -> bool:
     """Whether no card and no rank is used more often than the decks hold (what
     :func:`_overuse_problems` checks, counting cards only)."""
-    counts: Counter[Card] = Counter()
-    for d in drafts:
-        for cards, _ in d.melds:
-            counts.update(cards)
-        counts.update(d.dollars)
-        counts.update(d.hand)  # ``hand`` holds every card of ``hands``
+    counts = Counter(
+        chain.from_iterable(
+            chain(chain.from_iterable(cards for cards, _ in d.melds), d.dollars, d.hand)
+            for d in drafts  # ``hand`` holds every card of ``hands``
+        )
+    )
     if counts and max(counts.values()) > decks:
         return False
     piled: Counter[Rank] = Counter()
