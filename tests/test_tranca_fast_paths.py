@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 
 from cardscore.breakdown import Term
 from cardscore.cards import Card, Rank, Suit, parse_cards
+from cardscore.errors import InvalidCardError
 from cardscore.tranca import CanastraKind, Meld, MeldKind, Pile, TrancaRules
 from cardscore.tranca.melds import InvalidMeldError, _checked, _classify
 from cardscore.tranca.round import _counts_fit, _Draft, _overuse_problems
-from cardscore.tranca.rules import card_points
+from cardscore.tranca.rules import card_points, is_dollar, is_tranca
 
 DECK = [Card(rank, suit) for rank in Rank for suit in Suit]
 NATURAL = [r for r in Rank if r.index >= Rank.FOUR.index]  # 4…A
@@ -128,3 +129,16 @@ def test_a_list_of_exact_codes_reads_as_the_same_codes_spelt_out(codes: list[str
 def test_a_terms_text_is_its_cards_then_its_note(cards: list[Card], note: str) -> None:
     term = Term("t", 0, note, tuple(cards))
     assert term.text == " ".join([*(str(c) for c in cards), *([note] if note else [])])
+
+
+@pytest.mark.parametrize("card", DECK)
+def test_dollars_and_trancas_are_the_red_and_black_threes(card: Card) -> None:
+    three = card.rank is Rank.THREE
+    assert is_dollar(card) == (three and card.suit in (Suit.HEARTS, Suit.DIAMONDS))
+    assert is_tranca(card) == (three and card.suit in (Suit.SPADES, Suit.CLUBS))
+
+
+@pytest.mark.parametrize("items", [([1],), (Card("As"), None), (Card("As"), "Zz")])
+def test_a_tuple_that_is_not_all_cards_is_read_item_by_item(items: tuple[object, ...]) -> None:
+    with pytest.raises(InvalidCardError, match=r"^card [12] "):
+        parse_cards(items)  # type: ignore[arg-type]

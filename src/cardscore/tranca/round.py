@@ -81,7 +81,7 @@ class InvalidRoundError(CardscoreError):
     """A round that cannot be read or cannot have happened; ``problems`` lists every reason."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Draft:
     """One team as read, before it is known to be valid (every field may be partial)."""
 
