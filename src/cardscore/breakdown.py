@@ -43,7 +43,10 @@ class Term:
     @property
     def text(self) -> str:
         """For people: the cards, then the note."""
-        return " ".join([*(str(c) for c in self.cards), *([self.detail] if self.detail else [])])
+        if not self.cards:
+            return self.detail
+        shown = " ".join(map(str, self.cards))
+        return f"{shown} {self.detail}" if self.detail else shown
 
     def as_dict(self) -> dict[str, Any]:
         return {

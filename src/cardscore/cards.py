@@ -172,7 +172,7 @@ class Card:
     @property
     def code(self) -> str:
         """Canonical machine code: rank ``A 2-9 T J Q K`` + lowercase suit (``Th``)."""
-        return self.rank.value + self.suit.value
+        return _CODES[self]
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Card):
@@ -205,6 +205,8 @@ _BY_ID: tuple[Card, ...] = tuple(_make_card(rank, suit) for rank in RANKS for su
 # Worked out once for the 52 (scoring asks for them for every card of every round).
 _IDS: dict[Card, int] = {card: i for i, card in enumerate(_BY_ID)}
 _TEXTS: dict[Card, str] = {card: card.rank.label + card.suit.symbol for card in _BY_ID}
+_CARD_SET = frozenset(_BY_ID)
+_CODES: dict[Card, str] = {card: card.rank.value + card.suit.value for card in _BY_ID}
 
 # --- notations -------------------------------------------------------------------------------
 # Each notation is one small parser returning a Card or None; parse_card tries them in turn.
@@ -310,6 +312,14 @@ def _parse_token(token: str, position: int | None) -> Card:
     raise InvalidCardError(Problem.of("not_a_card_at", position=position, token=token))
 
 
+def _only_cards(items: tuple[object, ...]) -> bool:
+    """Whether every item is one of the 52 cards (a set look-up each, in C)."""
+    try:
+        return _CARD_SET.issuperset(items)
+    except TypeError:  # an unhashable item, so no card
+        return False
+
+
 def parse_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Read several cards: one string separated by spaces or commas, or an iterable of tokens.
 
@@ -325,6 +335,12 @@ def parse_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
     ...
     cardscore.errors.InvalidCardError: card 2 'Kx' is not a card (...); card 4 'Zz' is not a card (...)
     """
+    if type(cards) is tuple and _only_cards(cards):
+        return cards  # already read: rebuilding a meld, or a round's checked cards
+    if type(cards) is list:  # a round's JSON list, most often of exact codes only
+        exact = [_EXACT.get(item) if type(item) is str else None for item in cards]
+        if all(exact):  # a Card is always true
+            return tuple(exact)  # type: ignore[arg-type]
     tokens: list[str | Card] = []
     for item in [cards] if isinstance(cards, str) else cards:
         if isinstance(item, str):

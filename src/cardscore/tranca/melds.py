@@ -26,8 +26,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
+from typing import NamedTuple
 
 from cardscore.cards import Card, Rank, Suit, parse_cards
 from cardscore.errors import IllegalMoveError, Problem
@@ -101,6 +103,44 @@ def card_order(card: Card) -> int:
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards as people write them, separated by spaces: ``4♥ 5♥ 2♣``."""
     return " ".join(str(card) for card in cards)
+
+
+class _Checked(NamedTuple):
+    """What :func:`_checked` finds out about some cards."""
+
+    kind: MeldKind | None
+    """``None`` when the cards are no meld."""
+    cards: tuple[Card, ...]
+    """In laying order (as given when no meld)."""
+    problems: tuple[Problem, ...]
+    canastra: CanastraKind | None
+    card_points: int
+
+
+@lru_cache(maxsize=8192)
+def _checked(cards: tuple[Card, ...], rules: TrancaRules) -> _Checked:
+    """:func:`_classify` and what scoring asks of a meld, once per card tuple (in the order
+    given, which the messages show).
+
+    Checking a round checks each meld and then builds it (a second classification), scoring
+    asks each meld its canastra and points, and a game asks about the same few combinations
+    again and again; cards and rules are immutable, so the answer can be shared. Its problems
+    are shared too: callers place them with ``Problem.at``, which makes new ones.
+    """
+    kind, ordered, problems = _classify(cards, rules)
+    return _Checked(
+        kind, ordered, tuple(problems), _canastra_of(kind, ordered), sum(map(card_points, cards))
+    )
+
+
+def _canastra_of(kind: MeldKind | None, cards: tuple[Card, ...]) -> CanastraKind | None:
+    """The canastra that a meld of ``kind`` holding ``cards`` is (``None`` if none)."""
+    if kind is None or len(cards) < CANASTRA_SIZE:
+        return None
+    if kind is MeldKind.TWOS:
+        return CanastraKind.TWOS
+    has_joker = any(c.rank is Rank.TWO for c in cards)
+    return CanastraKind.DIRTY if has_joker else CanastraKind.CLEAN
 
 
 def _classify(
@@ -191,7 +231,7 @@ def meld_problems(
     >>> meld_problems("3h 2c")
     ('3♥ 2♣ has 2 cards; a meld needs at least 3', '3♥ 2♣ holds 3♥: 3s never go in melds (red 3s are dollars laid apart, black 3s are trancas)')
     """
-    return tuple(_classify(tuple(parse_cards(cards)), rules)[2])
+    return _checked(parse_cards(cards), rules).problems
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -204,15 +244,20 @@ class Meld:
 
     cards: tuple[Card, ...]
     kind: MeldKind
+    # Worked out with the check (see _checked): derived from the cards, so not compared.
+    _canastra: CanastraKind | None = field(compare=False, repr=False)
+    _card_points: int = field(compare=False, repr=False)
 
     def __init__(
         self, cards: str | Iterable[str | Card], *, rules: TrancaRules = _DEFAULT_RULES
     ) -> None:
-        kind, ordered, problems = _classify(tuple(parse_cards(cards)), rules)
-        if kind is None:
-            raise InvalidMeldError(problems)
-        object.__setattr__(self, "cards", ordered)
-        object.__setattr__(self, "kind", kind)
+        checked = _checked(parse_cards(cards), rules)
+        if checked.kind is None:
+            raise InvalidMeldError(checked.problems)
+        object.__setattr__(self, "cards", checked.cards)
+        object.__setattr__(self, "kind", checked.kind)
+        object.__setattr__(self, "_canastra", checked.canastra)
+        object.__setattr__(self, "_card_points", checked.card_points)
 
     @property
     def size(self) -> int:
@@ -242,15 +287,11 @@ class Meld:
     @property
     def canastra(self) -> CanastraKind | None:
         """The canastra's kind once the meld has 7+ cards, else ``None``."""
-        if self.size < CANASTRA_SIZE:
-            return None
-        if self.kind is MeldKind.TWOS:
-            return CanastraKind.TWOS
-        return CanastraKind.DIRTY if self.joker is not None else CanastraKind.CLEAN
+        return self._canastra
 
     @property
     def card_points(self) -> int:
-        return sum(card_points(c) for c in self.cards)
+        return self._card_points
 
     @property
     def bonus(self) -> int:

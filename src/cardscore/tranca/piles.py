@@ -50,8 +50,8 @@ def parse_rank(text: object) -> Rank:
     return rank
 
 
-def _points(rank: Rank) -> int:
-    return card_points(Card(rank, Suit.SPADES))
+# What one card of each rank counts (a suit changes nothing): scoring asks for every pile.
+_RANK_POINTS: dict[Rank, int] = {rank: card_points(Card(rank, Suit.SPADES)) for rank in Rank}
 
 
 def pile_problems(data: object, rules: TrancaRules = _DEFAULT_RULES) -> tuple[Problem, ...]:
@@ -127,7 +127,7 @@ class Pile:
 
     @property
     def card_points(self) -> int:
-        return sum(_points(rank) * n for rank, n in self.rank_counts().items())
+        return sum(_RANK_POINTS[rank] * n for rank, n in self.rank_counts().items())
 
     @property
     def bonus(self) -> int:

@@ -36,13 +36,14 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Generic, Protocol, TypeVar
 
 from cardscore.cards import Card, Rank, parse_cards
 from cardscore.errors import CardscoreError, Problem
 from cardscore.limits import round_size_problems
 from cardscore.tranca.melds import Meld, card_order, meld_problems
-from cardscore.tranca.piles import Pile, pile_problems
+from cardscore.tranca.piles import Pile, parse_rank, pile_problems
 from cardscore.tranca.rules import (
     CANASTRA_SIZE,
     PLAYER_COUNTS,
@@ -80,7 +81,7 @@ class InvalidRoundError(CardscoreError):
     """A round that cannot be read or cannot have happened; ``problems`` lists every reason."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Draft:
     """One team as read, before it is known to be valid (every field may be partial)."""
 
@@ -169,8 +170,10 @@ def _read_team(number: int, data: object, rules: TrancaRules, problems: list[Pro
     for i, pile in enumerate(piles, start=1):
         found = pile_problems(pile, rules)
         problems.extend(p.at(f"{label}, pile {i}") for p in found)
-        if not found:
-            draft.piles.append(Pile.from_dict(pile, rules))
+        if not found:  # as Pile.from_dict reads it, without checking it once more
+            draft.piles.append(
+                Pile(parse_rank(pile["pile"]), pile.get("clean", True), pile.get("cards", 7))
+            )
 
     draft.dollars, _ = _read_cards(data.get("dollars", []), f"{label}, dollars", problems)
 
@@ -269,6 +272,36 @@ def _team_rule_problems(draft: _Draft, players: int, rules: TrancaRules) -> list
 
 def _count_problems(drafts: Sequence[_Draft], decks: int) -> list[Problem]:
     """Every card, and every rank with piles, used more often than the decks hold."""
+    if _counts_fit(drafts, decks):
+        return []  # the usual case: no need to note where every card lies
+    return _overuse_problems(drafts, decks)
+
+
+def _counts_fit(drafts: Sequence[_Draft], decks: int) -> bool:
+    """Whether no card and no rank is used more often than the decks hold (what
+    :func:`_overuse_problems` checks, counting cards only)."""
+    counts = Counter(
+        chain.from_iterable(
+            chain(chain.from_iterable(cards for cards, _ in d.melds), d.dollars, d.hand)
+            for d in drafts  # ``hand`` holds every card of ``hands``
+        )
+    )
+    if counts and max(counts.values()) > decks:
+        return False
+    piled: Counter[Rank] = Counter()
+    for d in drafts:
+        for pile in d.piles:
+            piled.update(pile.rank_counts())
+    if not piled:
+        return True
+    of_rank: Counter[Rank] = Counter()
+    for card, n in counts.items():
+        of_rank[card.rank] += n  # each card within ``decks`` here, so no capping needed
+    return all(of_rank[rank] + n <= 4 * decks for rank, n in piled.items())
+
+
+def _overuse_problems(drafts: Sequence[_Draft], decks: int) -> list[Problem]:
+    """The problems of :func:`_count_problems`, each naming every place its cards lie."""
     places: dict[Card, Counter[str]] = defaultdict(Counter)
     for d in drafts:
         for i, (cards, _) in enumerate(d.melds, start=1):

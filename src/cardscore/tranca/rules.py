@@ -74,14 +74,19 @@ def card_points(card: Card) -> int:
     return _POINTS[card.rank]
 
 
+# Looked up for every laid and held card of every round: a set of the 52's shared objects.
+_DOLLARS = frozenset({Card(Rank.THREE, Suit.HEARTS), Card(Rank.THREE, Suit.DIAMONDS)})
+_TRANCAS = frozenset({Card(Rank.THREE, Suit.SPADES), Card(Rank.THREE, Suit.CLUBS)})
+
+
 def is_dollar(card: Card) -> bool:
     """A red 3: laid apart from the melds, never held."""
-    return card.rank is Rank.THREE and card.suit.is_red
+    return card in _DOLLARS
 
 
 def is_tranca(card: Card) -> bool:
     """A black 3: it can only stay in a hand, where it costs 100."""
-    return card.rank is Rank.THREE and card.suit in (Suit.SPADES, Suit.CLUBS)
+    return card in _TRANCAS
 
 
 def _check_players(players: int) -> None:

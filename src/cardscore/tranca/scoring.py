@@ -167,7 +167,8 @@ def score_team(team: TeamRound | TallyTeam) -> TeamScore:
             _table_detail(team.melds, team.piles),
         )
     ]
-    for canastra in team.canastras:
+    canastras = team.canastras
+    for canastra in canastras:
         kind = canastra.canastra
         assert kind is not None  # canastras only holds melds with a kind, and piles
         if isinstance(canastra, Pile):
@@ -176,7 +177,7 @@ def score_team(team: TeamRound | TallyTeam) -> TeamScore:
             terms.append(_canastra(kind, cards=canastra.cards))
     dollars = team.dollars
     terms.append(Term("dollar_cards", _sum_points(dollars), cards=_sorted(dollars)))
-    terms.append(_dollar_bonus(len(dollars), team.has_canastra))
+    terms.append(_dollar_bonus(len(dollars), bool(canastras)))
     terms.append(_morto(team.took_morto))
     terms.append(_final_move(team.went_out))
     held = team.hand_cards
