@@ -120,6 +120,9 @@ class PlannerWeights:
     ``canastra_odds[n]`` is how likely a meld of ``n`` cards is taken as growing into a
     canastra, so a meld counts as that share of its bonus. The take weights are per card of the
     pile beyond its top; the discard weights are what a discard costs (the cheapest goes).
+
+    >>> WEIGHTS.canastra_odds[3] * 200, WEIGHTS.canastra_odds[6] * 200  # a clean meld of 3, of 6
+    (40.0, 130.0)
     """
 
     canastra_odds: tuple[float, ...] = (0.0, 0.0, 0.0, 0.2, 0.3, 0.45, 0.65, 1.0)
