@@ -32,6 +32,15 @@ def test_level_3_searches_with_undo_and_leaves_the_game_as_it_was() -> None:
         game.play(action)
 
 
+def test_level_3_keeps_level_2s_move_unless_its_search_finds_a_clearly_better_one() -> None:
+    game = TrancaState(4, seed=5)
+    searcher = Computer(3, seed=1, budget=0.005, margin=float("inf"))
+    for _ in range(25):
+        action = searcher.choose(game)
+        assert action == hint(game)
+        game.play(action)
+
+
 def test_the_same_seed_plays_the_same_round() -> None:
     def play() -> list[str]:
         game = TrancaState(4, seed=9)

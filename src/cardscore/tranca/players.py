@@ -9,11 +9,12 @@
   once (which blocks the pile), and goes out whenever it can;
 - level 3 — information-set Monte Carlo search: for each decision it samples the hidden cards
   (other hands, stock, mortos) consistently with what the player has seen, plays each of level
-  2's best few actions in every sample and then every player's next turn with level 1, takes it
+  2's best few actions in every sample and then every player's next turn with level 2, takes it
   all back with the engine's ``undo``, and judges the position by the scorer's totals as if the
   round ended there (but for the cards still in hand, which are not yet lost); the action
   with the best total over the samples wins (all candidates meet the same samples, so luck
-  cancels out) — under a time budget per move.
+  cancels out) if it beats level 2's own choice by ``margin`` a sample — under a time budget
+  per move.
 
 Every player sees only what its seat may see: its hand and the public table (level 3 looks at
 the rest only through samples redealt by :meth:`TrancaState.determinized`).
@@ -296,6 +297,9 @@ class Computer:
     rollout_turns: int = 0
     """Turns a rollout plays after the move's own turn (0: one turn for every player)."""
     candidates: int = 5
+    margin: float = 50.0
+    """Level 3 leaves level 2's choice only for a candidate better by this much a sample on
+    average: rollouts see a few turns, level 2's weights were tuned on whole rounds."""
     rng: random.Random = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -337,6 +341,8 @@ class Computer:
             totals = [t + v for t, v in zip(totals, values, strict=True)]
             samples += 1
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        if totals[best] - totals[0] < self.margin * samples:
+            return candidates[0]
         return candidates[best]
 
     def _rollout(self, world: TrancaState, action: Action, team: int) -> float:
@@ -348,7 +354,7 @@ class Computer:
         horizon = self.rollout_turns or world.players
         while not world.is_over and turns < horizon:
             actions = world.legal_actions()
-            world.apply_legal(max(actions, key=lambda a: greedy_value(world, a)))
+            world.apply_legal(max(actions, key=lambda a: planner_value(world, a)))
             played += 1
             if world.to_act != last:
                 turns += 1
