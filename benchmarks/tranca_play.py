@@ -14,7 +14,10 @@ interval (normal approximation over rounds) — outside CI, niced, one core::
     nice python benchmarks/tranca_play.py match --a 2 --b 1 --deals 200
     nice python benchmarks/tranca_play.py match --a 3 --b 2 --deals 100 --budget 0.25
 
-``--log FILE`` appends one JSON line per round, so a long match can be stopped and summarised.
+Deal ``d`` is dealt by seed ``d`` for ``d`` in ``--first-seed`` … ``--first-seed + --deals - 1``
+(0 … 199 by default): tune a player on one range and judge it on another it never saw.
+``--log FILE`` appends one JSON line per round, so a long match can be stopped and summarised
+(or split into ranges of seeds run side by side and summarised together).
 """
 
 from __future__ import annotations
@@ -53,11 +56,13 @@ def speed(rounds: int, players: int, warmup: int) -> None:
     )
 
 
-def match(a: int, b: int, deals: int, players: int, budget: float, log: Path | None) -> None:
+def match(
+    a: int, b: int, deals: int, players: int, budget: float, log: Path | None, first_seed: int = 0
+) -> None:
     diffs: list[float] = []
     thinking: list[float] = []
     start = time.perf_counter()
-    for deal in range(deals):
+    for deal in range(first_seed, first_seed + deals):
         for swap in (False, True):
             game = TrancaState(players, seed=deal, first=deal % players)
             levels = (b, a) if swap else (a, b)
@@ -113,13 +118,16 @@ def main() -> None:
     strong.add_argument("--players", type=int, default=4)
     strong.add_argument("--budget", type=float, default=0.25)
     strong.add_argument("--log", type=Path, default=None)
+    strong.add_argument(
+        "--first-seed", type=int, default=0, help="deal seeds first-seed … first-seed+deals-1"
+    )
     summary = sub.add_parser("summary", help="summarise a --log file")
     summary.add_argument("log", type=Path)
     args = parser.parse_args()
     if args.mode == "speed":
         speed(args.rounds, args.players, args.warmup)
     elif args.mode == "match":
-        match(args.a, args.b, args.deals, args.players, args.budget, args.log)
+        match(args.a, args.b, args.deals, args.players, args.budget, args.log, args.first_seed)
     else:
         rows = [json.loads(line) for line in args.log.read_text(encoding="utf-8").splitlines()]
         summarise([r["diff"] for r in rows], rows[0]["a"], rows[0]["b"], 4)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from cardscore.cards import Card
-from cardscore.tranca.actions import ActionKind
+from cardscore.tranca.actions import Action, ActionKind
 from cardscore.tranca.game import TrancaState
-from cardscore.tranca.players import Computer, computer, hint
+from cardscore.tranca.players import WEIGHTS, Computer, computer, hint, lay_value, take_value
 from tests.test_tranca_game import game_with
 
 
@@ -29,6 +29,15 @@ def test_level_3_searches_with_undo_and_leaves_the_game_as_it_was() -> None:
         action = bot.choose(game)
         assert (game.state_dict(), game.history) == before
         game.verify(action)
+        game.play(action)
+
+
+def test_level_3_keeps_level_2s_move_unless_its_search_finds_a_clearly_better_one() -> None:
+    game = TrancaState(4, seed=5)
+    searcher = Computer(3, seed=1, budget=0.005, margin=float("inf"))
+    for _ in range(25):
+        action = searcher.choose(game)
+        assert action == hint(game)
         game.play(action)
 
 
@@ -77,13 +86,86 @@ def test_a_level_outside_0_to_3_is_refused() -> None:
         computer(4)
 
 
-@pytest.mark.parametrize(("pile", "planner_takes"), [(7, True), (8, False)])
-def test_level_2_leaves_a_huge_pile_that_closes_no_canastra(pile: int, planner_takes: bool) -> None:
-    from cardscore.tranca.players import BIG_PILE
+def _ids(codes: str) -> tuple[int, ...]:
+    return tuple(sorted(Card(code).id for code in codes.split()))
 
+
+def _pile_with_kings_on_top() -> TrancaState:
+    """Seat 0 holds K♥ K♦, and a pile of six cards has K♠ on top: it can be taken."""
     game = game_with(2, ["Kh Kd 4s 6s 8s Ts Qs 4h 6h 8h Th"])
-    filler = [Card(c).id for c in ("5c", "6c", "7c", "9c", "Tc", "Jc", "Qc")]
-    game.pile = [*filler[: pile - 1], Card("Ks").id]
-    assert BIG_PILE == 8
-    assert computer(1).choose(game).kind is ActionKind.TAKE
-    assert (computer(2).choose(game).kind is ActionKind.TAKE) is planner_takes
+    game.pile = [*_ids("5c 6c 7c 9c Tc"), Card("Ks").id]
+    return game
+
+
+@pytest.mark.parametrize(
+    ("opponents_have_morto", "we_may_go_out", "planner_takes"),
+    [(False, False, True), (True, False, False), (False, True, False)],
+)
+def test_level_2_takes_a_usable_pile_unless_it_should_race_to_the_end(
+    opponents_have_morto: bool, we_may_go_out: bool, planner_takes: bool
+) -> None:
+    game = _pile_with_kings_on_top()
+    if opponents_have_morto:
+        game.took_morto[1] = True  # they may go out soon: five more cards would be caught in hand
+    if we_may_go_out:
+        game.took_morto[0] = True
+        game.melds[0] = [
+            _ids("5d 6d 7d 8d 9d Td Jd")
+        ]  # a canastra: now empty the hand, not grow it
+    assert computer(1).choose(game).kind is ActionKind.TAKE  # greedy always takes
+    planner = computer(2).choose(game)
+    assert (planner.kind is ActionKind.TAKE) is planner_takes
+    assert (planner.kind is ActionKind.DRAW) is not planner_takes
+
+
+def test_level_2_values_the_pile_by_what_it_lays_and_how_near_the_end_is() -> None:
+    game = _pile_with_kings_on_top()
+    take = next(a for a in game.legal_actions() if a.kind is ActionKind.TAKE)
+    # K♠ K♥ K♦ laid: 30 points and a 3-card meld at 20% of a clean canastra's 200, counted half
+    # as much again while the team has no canastra
+    assert lay_value(game, take) == 30 + 1.5 * 0.2 * 200
+    assert take_value(game, take) == WEIGHTS.take + 90
+    game.took_morto[1] = True  # half-way to the end: five cards behind the top, 100 each, halved
+    assert take_value(game, take) == WEIGHTS.take + 90 - 5 * WEIGHTS.take_when_late / 2
+
+
+def test_level_2_keeps_a_2_that_would_only_dirty_a_meld() -> None:
+    game = game_with(2, ["2c 4s 7s Ts Ks 5d 8d Jd Ad 6c 9c"], stock="Qc")  # no meld in hand
+    game.melds[0] = [_ids("5h 6h 7h")]
+    game.draw()
+    assert computer(1).choose(game) == Action(ActionKind.ADD, (Card("2c"),), 0)
+    planner = computer(2).choose(game)
+    assert planner.kind is ActionKind.DISCARD
+    assert planner.cards != (Card("2c"),)  # a 2 lets the next player take the pile with a pair
+
+
+@pytest.mark.parametrize("has_canastra", [False, True])
+def test_level_2_closes_its_first_canastra_with_a_2_but_not_a_second(has_canastra: bool) -> None:
+    game = game_with(2, ["2c 4s 7s Ts Ks 5d 8d Jd Ad 6c 9c"], stock="Qc")  # no meld in hand
+    game.melds[0] = [_ids("5h 6h 7h 8h 9h Th")]
+    if has_canastra:
+        game.melds[0].append(_ids("4c 5c 6c 7c 8c 9c Tc"))
+    game.draw()
+    add_two = Action(ActionKind.ADD, (Card("2c"),), 0)
+    # +10 and a dirty canastra (100) for a clean meld of 6 (65% of 200): a loss, unless it is the
+    # first canastra, which lets the team go out
+    assert lay_value(game, add_two) == (-20 if has_canastra else 10 - 1.5 * 30 + 200)
+    assert (computer(2).choose(game) == add_two) is not has_canastra
+
+
+def test_level_2_lays_its_last_cards_and_goes_out_with_a_canastra() -> None:
+    others = "5s 9d Qc 4d 6c 8s Ac 7d Js"
+    game = game_with(2, [f"Jh Qh {others}"], stock="Kc")
+    game.took_morto[0] = True
+    game.melds[0] = [_ids("4h 5h 6h 7h 8h 9h Th")]
+    game.draw()
+    for card in others.split():  # down to J♥ Q♥ and the K♣ drawn
+        game.hands[0][Card(card).id] -= 1
+        game.sizes[0] -= 1
+    bot = computer(2)
+    while not game.is_over:
+        game.play(bot.choose(game))
+    assert [a.notation for _, a in game.history[1:]] == ["add 1 Jh", "add 1 Qh", "discard Kc"]
+    assert game.went_out_seat == 0
+    terms = game.score().teams[0].breakdown.as_dict()["terms"]
+    assert {t["term"]: t["points"] for t in terms}["final_move"] == 100
