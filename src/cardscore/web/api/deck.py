@@ -11,11 +11,12 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
 from starlette.datastructures import UploadFile as StarletteUploadFile
 
 from cardscore.cards import Card
 from cardscore.errors import CardscoreError, Problem
-from cardscore.web.api.routes import Key, Store, busy_response, photo_bytes
+from cardscore.web.api.routes import Key, Store, busy_response, form_photo, photo_bytes
 from cardscore.web.decks import DeckStatus, DeckStore, teach
 from cardscore.web.photos import BusyError, RecognitionPool, recognizer
 from cardscore.web.problems import (
@@ -100,15 +101,11 @@ async def _editable(store: Any, match_id: str, key: str | None) -> DeckStore:
     return decks
 
 
-async def _form_photo(request: Request) -> tuple[StarletteUploadFile, Any]:
+async def _form_photo(request: Request) -> tuple[StarletteUploadFile, FormData]:
     if recognizer() is None:
         problem = Problem.of("deck_needs_recognition", extra="vision")
         raise ProblemError(501, [problem], "no-recognition")
-    form = await request.form(max_files=1, max_fields=10)
-    photo = form.get("photo")
-    if not isinstance(photo, StarletteUploadFile):
-        raise CardscoreError("send the photo as the multipart field 'photo'")
-    return photo, form
+    return await form_photo(request)
 
 
 _UPLOAD: dict[int | str, dict[str, Any]] = {413: _response(413, "The photo is too large.")}

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, File, Header, Request, Response, UploadF
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field, create_model
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
 from starlette.datastructures import UploadFile as StarletteUploadFile
 
 from cardscore.errors import CardscoreError
@@ -38,7 +39,7 @@ from cardscore.web.security import ImageInfo, check_image
 from cardscore.web.standings import standings
 from cardscore.web.store import MatchStore, Snapshot
 
-__all__ = ["busy_response", "game_router", "match_out", "photo_bytes", "router"]
+__all__ = ["busy_response", "form_photo", "game_router", "match_out", "photo_bytes", "router"]
 
 router = APIRouter(prefix="/api", responses=PROBLEM_RESPONSES)
 _bearer = HTTPBearer(
@@ -229,6 +230,15 @@ _PHOTO_RESPONSES: dict[int | str, dict[str, Any]] = {
 RETRY_AFTER_S = 5
 
 
+async def form_photo(request: Request) -> tuple[StarletteUploadFile, FormData]:
+    """The multipart form's ``photo`` file (one file, few fields), and the form's other fields."""
+    form = await request.form(max_files=1, max_fields=10)
+    photo = form.get("photo")
+    if not isinstance(photo, StarletteUploadFile):
+        raise CardscoreError("send the photo as the multipart field 'photo'")
+    return photo, form
+
+
 async def photo_bytes(request: Request, photo: StarletteUploadFile) -> tuple[bytes, ImageInfo]:
     """A photo's bytes, checked: type sniffed, bytes and pixels limited (from its header)."""
     settings = request.app.state.settings
@@ -318,10 +328,7 @@ async def match_photo(request: Request, match_id: str, store: Store, key: Key) -
             "the share link only reads this match; use the edit link to add photos",
             "read-only",
         )
-    form = await request.form(max_files=1, max_fields=10)
-    photo = form.get("photo")
-    if not isinstance(photo, StarletteUploadFile):
-        raise CardscoreError("send the photo as the multipart field 'photo'")
+    photo, _form = await form_photo(request)
     decks = DeckStore(store)
     # The match's photos are read with what its deck learnt (cardscore.web.decks).
     return await _read_photo(request, photo, lambda: reading_profile(decks, match_id))
