@@ -28,11 +28,11 @@ def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
     return view
 
 
-def act(client: TestClient, game: str, **body: Any) -> Any:
+def act(client: httpx.Client, game: str, **body: Any) -> Any:
     return client.post(f"/api/tranca/play/{game}/act", json=body)
 
 
-def hinted_move(client: TestClient, game: str) -> dict[str, Any]:
+def hinted_move(client: httpx.Client, game: str) -> dict[str, Any]:
     """The engine's hint, as the page would send it."""
     response = act(client, game, action="hint")
     assert response.status_code == 200, response.text

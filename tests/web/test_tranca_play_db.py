@@ -36,7 +36,7 @@ from cardscore.web.play_store import (
 )
 from cardscore.web.settings import Settings
 from tests.web.conftest import Server, messages
-from tests.web.test_tranca_play import codes_in, visible_codes
+from tests.web.test_tranca_play import codes_in, hinted_move, server_state, visible_codes
 
 Client = TestClient | httpx.Client
 
@@ -50,22 +50,6 @@ def two_apps(any_database_url: str) -> Iterator[tuple[TestClient, TestClient]]:
     """Two app instances (as two workers or two servers) on one database."""
     with _app(any_database_url) as first, _app(any_database_url) as second:
         yield first, second
-
-
-def _hinted(client: Client, game: str) -> dict[str, Any]:
-    response = client.post(f"/api/tranca/play/{game}/act", json={"action": "hint"})
-    assert response.status_code == 200, response.text
-    action = parse_action(response.json()["hint"])
-    return {
-        "action": action.kind.value,
-        "cards": [c.code for c in action.cards],
-        "meld": action.meld,
-    }
-
-
-def _stored(client: TestClient, game: str) -> TrancaState:
-    store: PlayStore = client.app.state.play_store  # type: ignore[attr-defined]
-    return PlayGame.from_document(store.load(game).document).state
 
 
 def _no_leak(view: dict[str, Any], state: TrancaState) -> None:
@@ -85,7 +69,7 @@ def _play(clients: list[Client], seed: int, moves: int) -> list[dict[str, Any]]:
         if views[-1]["over"]:
             break
         client = clients[(number + 1) % len(clients)]
-        answer = client.post(f"/api/tranca/play/{game}/act", json=_hinted(client, game))
+        answer = client.post(f"/api/tranca/play/{game}/act", json=hinted_move(client, game))
         assert answer.status_code == 200, answer.text
         views.append(answer.json())
     return [{k: v for k, v in view.items() if k != "id"} for view in views]
@@ -121,7 +105,7 @@ def test_a_game_dealt_on_one_instance_goes_on_on_another_and_survives_a_restart(
         assert discarded.status_code == 200, discarded.text
         assert discarded.json()["log"][0].startswith("You discarded")
         assert discarded.json()["to_act"] == YOU
-        state = _stored(restarted, game)
+        state = server_state(restarted, game)
         assert state.history[1] == (YOU, parse_action(f"discard {card}"))
         _no_leak(discarded.json(), state)
 
@@ -174,10 +158,10 @@ def test_two_moves_at_once_one_is_played_the_other_gets_a_409_and_changes_nothin
     assert now == won[0]
     assert now["version"] == 2
     assert len(now["hand"]) == 12
-    assert [a.kind.value for _, a in _stored(first, game).history] == ["draw"]
+    assert [a.kind.value for _, a in server_state(first, game).history] == ["draw"]
     # A move sent with the version of a view the game has left: refused the same way, in
     # Portuguese for a Portuguese browser, and the stored game is untouched.
-    record = _stored(first, game).as_dict()
+    record = server_state(first, game).as_dict()
     stale = second.post(
         f"/api/tranca/play/{game}/act",
         json={"action": "discard", "cards": [now["hand"][0]], "version": 1},
@@ -189,7 +173,7 @@ def test_two_moves_at_once_one_is_played_the_other_gets_a_409_and_changes_nothin
         "o jogo mudou desde a tela em que esta jogada foi feita (outra aba ou um segundo toque): "
         "nada foi feito"
     ]
-    assert _stored(first, game).as_dict() == record
+    assert server_state(first, game).as_dict() == record
     assert first.get(f"/api/tranca/play/{game}").json() == now
     for refusal in (stale, lost):  # a refusal names no card
         assert not re.search(r"\b[2-9TJQKA][shdc]\b", refusal.text)
