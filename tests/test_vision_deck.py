@@ -16,7 +16,7 @@ from tests.conftest import need_module
 cv2 = need_module("cv2", "needs the vision extra (opencv)")
 need_module("onnxruntime", "needs the vision extra (onnxruntime)")
 
-from cardscore.cards import Card, parse_cards  # noqa: E402
+from cardscore.cards import RANKS, SUITS, Card, full_deck, parse_cards  # noqa: E402
 from cardscore.cli import main  # noqa: E402
 from cardscore.errors import CardscoreError  # noqa: E402
 from cardscore.vision import recognize  # noqa: E402
@@ -26,15 +26,19 @@ from cardscore.vision.deck import (  # noqa: E402
     MAX_BYTES,
     DeckProfile,
     DeckProfileError,
+    expecting,
     reading_with,
 )
 from cardscore.vision.evaluate import read_labels, score_cards  # noqa: E402
 from cardscore.vision.labels import BACKGROUND  # noqa: E402
 from cardscore.vision.learn import (  # noqa: E402
+    Embedded,
     Examples,
     SpreadError,
     fit,
+    fit_embedded,
     learn_from_spread,
+    photo_examples,
     spread_examples,
 )
 from tests.conftest import SHARED, need  # noqa: E402
@@ -354,3 +358,75 @@ def test_the_training_export_names_the_embedding_the_shipped_models_carry(tmp_pa
     shipped = ort.InferenceSession(str(MODEL_PATHS[0]), **options).run(None, {"crops": crops})
     for a, b in zip(rebuilt, shipped, strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+def test_expecting_reads_only_the_labelled_cards() -> None:
+    """Under ``expecting``, every crop reads as one of the labelled cards or as no index."""
+    examples = _index_crops()
+    allowed = {Card("Ah").id, Card("7d").id, BACKGROUND}
+    with expecting(parse_cards("Ah 7d")):
+        probs = classify(examples.crops)
+    assert set(np.argmax(probs, axis=1).tolist()) <= allowed
+    ruled_out = np.delete(probs, sorted(allowed), axis=1)
+    assert ruled_out.max() < 1e-6
+    plain = classify(examples.crops)  # outside the block, nothing is ruled out
+    assert np.delete(plain, sorted(allowed), axis=1).max() > 1e-3
+
+
+def test_what_some_cards_teach_carries_to_their_rank_and_suit() -> None:
+    """A profile learnt from 13 cards (every rank once, every suit) reads the 39 others.
+    Made-up models: embeddings with a rank part, a suit part and noise; logits that know the
+    rank but not the suit. A card's correction shares its rank's and its suit's, so the
+    suits learnt on some cards tell the others' apart."""
+    rng = np.random.default_rng(0)
+
+    def embedding(card: Card | None) -> np.ndarray:
+        e = rng.normal(0, 0.1, 17 + 8).astype(np.float32)
+        if card is not None:
+            e[RANKS.index(card.rank)] += 3.0
+            e[13 + SUITS.index(card.suit)] += 3.0
+        return e
+
+    def logits(card: Card | None) -> np.ndarray:
+        z = np.zeros(53, np.float32)
+        z[[BACKGROUND] if card is None else [c.id for c in full_deck() if c.rank == card.rank]] = 2
+        return z
+
+    taught = [c for c in full_deck() if SUITS.index(c.suit) == RANKS.index(c.rank) % 4]
+    shown = [c for c in taught for _ in range(4)] + [None] * 30
+    labels = np.array([BACKGROUND if c is None else c.id for c in shown])
+    seen = Embedded(
+        ("0" * 64,),
+        (np.array([logits(c) for c in shown]),),
+        (np.array([embedding(c) for c in shown]),),
+    )
+    profile = fit_embedded(seen, labels, ("toy.onnx",))
+    others = [c for c in full_deck() if c not in taught]
+    before = np.array([logits(c) for c in others])
+    after = profile.adjust(0, before, np.array([embedding(c) for c in others]))
+    truth = np.array([c.id for c in others])
+    assert np.mean(np.argmax(before, axis=1) == truth) < 0.3
+    assert np.mean(np.argmax(after, axis=1) == truth) >= 0.95
+
+
+def test_labels_teach_the_cards_the_models_were_unsure_of() -> None:
+    """A table of a design never trained on: the cards the models miss without labels are
+    reported, and those the labels settle are learnt all the same."""
+    table = render_table(400, DESIGNS[0])
+    examples, check = photo_examples(table.image, [c for c, *_ in table.truth], "table")
+    assert check.missed, "the models read this table whole: pick another"
+    learnt = {Card.from_id(int(i)) for i in examples.labels if i != BACKGROUND}
+    assert learnt & set(check.missed)
+    assert learnt <= {c for c, *_ in table.truth}
+
+
+def test_a_card_read_surely_otherwise_than_labelled_is_not_learnt() -> None:
+    """A labelling slip (6♠ for the 6♦ the photo shows, read surely): reported, and the
+    crop is learnt as neither card."""
+    folder = SHARED / "data" / "real-photos"
+    need(folder.is_dir(), f"{folder} not found (set CARDSCORE_SHARED)")
+    cards = [Card("6s") if c == Card("6d") else c for c in read_labels(folder)["train_03.jpg"]]
+    examples, check = photo_examples(folder / "train_03.jpg", cards, "train_03.jpg")
+    assert (check.missed, check.extra) == ((Card("6s"),), (Card("6d"),))
+    assert not np.isin([Card("6s").id, Card("6d").id], examples.labels).any()
+    assert check.learnt == len(cards) - 1

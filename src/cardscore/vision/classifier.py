@@ -5,7 +5,8 @@ Every ``.onnx`` file in ``models/`` is one member of an ensemble (``python -m tr
 which is averaging their logits: a card needs every member's support to come out sure, so the
 members' different mistakes cancel. Most crops are plain background to the first member; only
 the others (a few per cent) go through the rest. While a deck profile is in use
-(:func:`cardscore.vision.deck.reading_with`), each member's logits take its correction.
+(:func:`cardscore.vision.deck.reading_with`), each member's logits take its correction; while
+cards are expected (:func:`cardscore.vision.deck.expecting`), the others are ruled out.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cardscore.vision.deck import DeckProfile, active_deck
+from cardscore.vision.deck import DeckProfile, active_deck, expected_bias
 from cardscore.vision.labels import BACKGROUND
 
 __all__ = ["MODEL_PATH", "MODEL_PATHS", "SCREEN", "classify", "outputs"]
@@ -87,8 +88,11 @@ def _logits(
     path: Path, crops: np.ndarray, threads: int, deck: DeckProfile | None = None, member: int = 0
 ) -> np.ndarray:
     if deck is not None:
-        return deck.adjust(member, *outputs(path, crops, threads))
-    return _run(path, ["logits"], crops, threads)[0]
+        logits = deck.adjust(member, *outputs(path, crops, threads))
+    else:
+        logits = _run(path, ["logits"], crops, threads)[0]
+    bias = expected_bias()
+    return logits if bias is None else logits + bias
 
 
 def _run(path: Path, names: list[str], crops: np.ndarray, threads: int) -> list[np.ndarray]:

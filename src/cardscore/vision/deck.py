@@ -24,7 +24,7 @@ import hashlib
 import io
 import json
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cardscore.cards import Card
 from cardscore.errors import CardscoreError, Problem
 from cardscore.vision.labels import CLASSES
 
@@ -43,6 +44,8 @@ __all__ = [
     "DeckProfile",
     "DeckProfileError",
     "active_deck",
+    "expected_bias",
+    "expecting",
     "model_hash",
     "reading_with",
 ]
@@ -218,3 +221,37 @@ def reading_with(deck: DeckProfile | None) -> Iterator[None]:
         yield
     finally:
         _ACTIVE.reset(token)
+
+
+# A card the labels rule out loses this much of its logit: e^-30 leaves it no chance.
+RULED_OUT = 30.0
+_EXPECTED: ContextVar[np.ndarray | None] = ContextVar("cardscore_expected", default=None)
+
+
+def expected_bias() -> np.ndarray | None:
+    """The (53,) logit bias :func:`expecting` put in use here, if any."""
+    return _EXPECTED.get()
+
+
+@contextmanager
+def expecting(cards: Iterable[Card]) -> Iterator[None]:
+    """Every classification in this block reads only ``cards`` (or "no index").
+
+    For learning from a labelled photo: knowing which cards lie on the table, the reader
+    need only tell them apart, so an index the models read between two cards of the same
+    rank is settled by the labels, and its crop can be learnt as the card it is.
+
+    >>> from cardscore.cards import parse_cards
+    >>> with expecting(parse_cards("7c 8c")):
+    ...     bias = expected_bias()
+    >>> [i for i, b in enumerate(bias) if b == 0] == sorted(c.id for c in parse_cards("7c 8c")) + [52]
+    True
+    """
+    bias = np.full(CLASSES, -RULED_OUT, np.float32)
+    bias[[c.id for c in cards]] = 0.0
+    bias[CLASSES - 1] = 0.0
+    token = _EXPECTED.set(bias)
+    try:
+        yield
+    finally:
+        _EXPECTED.reset(token)
