@@ -667,7 +667,8 @@ def test_the_classifier_reads_alike_in_any_batches_on_any_threads() -> None:
     crops = np.concatenate([_glyph_crops()] * 5)  # 600: several batches
     one = classifier._run(MODEL_PATH, ["logits", "embedding"], crops, 1)
     for threads in (2, 3):
-        for a, b in zip(one, classifier._run(MODEL_PATH, ["logits", "embedding"], crops, threads)):
+        split = classifier._run(MODEL_PATH, ["logits", "embedding"], crops, threads)
+        for a, b in zip(one, split, strict=True):
             np.testing.assert_array_equal(a, b)
     alone = classifier._run(MODEL_PATH, ["logits"], crops[:7], 2)[0]
     np.testing.assert_array_equal(alone, one[0][:7])
