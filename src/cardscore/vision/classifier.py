@@ -13,7 +13,6 @@ cost first, so the first member reads only what it left. While a deck profile is
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
@@ -21,6 +20,7 @@ import numpy as np
 
 from cardscore.vision.deck import DeckProfile, active_deck, model_hash
 from cardscore.vision.labels import BACKGROUND
+from cardscore.vision.parallel import THREADS, each
 
 __all__ = ["MODEL_PATH", "MODEL_PATHS", "SCREEN", "SCREEN_PATH", "classify", "outputs"]
 
@@ -73,14 +73,8 @@ def _session(path: str) -> object:
     )
 
 
-@lru_cache(maxsize=2)
-def _pool(threads: int) -> ThreadPoolExecutor:
-    """The threads batches run on (ONNX Runtime releases the GIL while it runs one)."""
-    return ThreadPoolExecutor(threads, thread_name_prefix="cardscore-classifier")
-
-
 def classify(
-    crops: np.ndarray, model: Path | Sequence[Path] | None = None, threads: int = 2
+    crops: np.ndarray, model: Path | Sequence[Path] | None = None, threads: int = THREADS
 ) -> np.ndarray:
     """Class probabilities (N, 53) for uint8 crops (N, 32, 32, 3): crops.CROP.
 
@@ -125,7 +119,7 @@ def _screen_of(path: Path) -> Path | None:
     return SCREEN_PATH if made_from == model_hash(MODEL_PATH) else None
 
 
-def outputs(path: Path, crops: np.ndarray, threads: int = 2) -> tuple[np.ndarray, np.ndarray]:
+def outputs(path: Path, crops: np.ndarray, threads: int = THREADS) -> tuple[np.ndarray, np.ndarray]:
     """One member's logits (N, 53) and embeddings (N, D): its penultimate layer, which a
     deck profile's correction reads."""
     if len(crops) == 0:
@@ -151,11 +145,7 @@ def _run(path: Path, names: list[str], crops: np.ndarray, threads: int) -> list[
         out: list[np.ndarray] = session.run(names, {"crops": batch})  # type: ignore[attr-defined]
         return out
 
-    batches = _batches(crops, threads)
-    if threads > 1 and len(batches) > 1:
-        parts = list(_pool(threads).map(run, batches))
-    else:
-        parts = [run(batch) for batch in batches]
+    parts = each(run, _batches(crops, threads), threads)
     return [np.concatenate([part[k] for part in parts]) for k in range(len(names))]
 
 
