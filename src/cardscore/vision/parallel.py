@@ -7,6 +7,7 @@ exactly as it would alone: the outputs do not depend on the split.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
@@ -28,6 +29,11 @@ def workers(threads: int = THREADS) -> ThreadPoolExecutor:
     True
     """
     return ThreadPoolExecutor(threads, thread_name_prefix="cardscore-vision")
+
+
+# A forked child has none of its parent's threads, only their pool's bookkeeping: it makes a
+# pool of its own.
+os.register_at_fork(after_in_child=workers.cache_clear)
 
 
 def each(job: Callable[[T], R], parts: Sequence[T], threads: int = THREADS) -> list[R]:
