@@ -606,6 +606,74 @@ def test_the_ensemble_is_the_geometric_mean_of_its_members_where_the_first_sees_
     np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-5)
 
 
+def _glyph_crops() -> np.ndarray:
+    """Crops of index-like glyphs (some read as cards, some barely) and of plain paper, ink
+    specks and table: what a photo's candidates look like to the classifier."""
+    rng = np.random.default_rng(5)
+    crops = np.full((120, 32, 32, 3), 235, np.uint8)
+    for n, text in enumerate("A23456789TJQK" * 6):
+        ink = (0, 0, 190) if n % 2 else (20, 20, 20)
+        org = (5 + n % 6, 13 + n % 5)
+        cv2.putText(crops[n], text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.35 + 0.05 * (n % 4), ink)
+        cv2.circle(crops[n], (11 + n % 3, 24), 2 + n % 3, ink, -1)
+    for n in range(78, 120):
+        cv2.line(crops[n], tuple(rng.integers(0, 32, 2)), tuple(rng.integers(0, 32, 2)), (60,) * 3)
+    crops[110:] = rng.integers(0, 120, (10, 32, 32, 3), dtype=np.uint8)  # a dark, grainy table
+    return crops
+
+
+def test_the_int8_screen_changes_no_crop_the_plain_model_would_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The screen only spares the plain model background: every crop the plain model gives
+    SCREEN or more reads exactly as without the screen, and the crops it rules out are ones
+    the plain model gives less than SCREEN (the screen's own probabilities: under LOOSE_SCREEN)."""
+    from cardscore.vision import classifier
+    from cardscore.vision.classifier import LOOSE_SCREEN, MODEL_PATH, SCREEN, SCREEN_PATH
+    from cardscore.vision.labels import BACKGROUND
+
+    assert classifier._screen_of(MODEL_PATH) == SCREEN_PATH  # shipped, made from the model
+    crops = _glyph_crops()
+    screened = classifier.classify(crops)
+    monkeypatch.setattr(classifier, "SCREEN_PATH", SCREEN_PATH.with_name("absent.onnx"))
+    assert classifier._screen_of(MODEL_PATH) is None
+    plain = classifier.classify(crops)
+    first = classifier.classify(crops, [MODEL_PATH])
+    passes = first[:, :BACKGROUND].max(axis=1) >= SCREEN
+    assert 5 < passes.sum() < 100  # both kinds of crop are tried
+    np.testing.assert_array_equal(screened[passes], plain[passes])
+    ruled_out = (screened != plain).any(axis=1)
+    assert ruled_out.sum() >= 20
+    assert (screened[ruled_out, :BACKGROUND] < LOOSE_SCREEN).all()
+    assert (first[ruled_out, :BACKGROUND] < SCREEN).all()
+    np.testing.assert_allclose(screened.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_a_screen_made_from_another_model_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardscore.vision import classifier
+    from cardscore.vision.classifier import MODEL_PATH, MODEL_PATHS, SCREEN_PATH
+
+    assert SCREEN_PATH not in MODEL_PATHS  # no member of the ensemble
+    assert classifier._screen_of(MODEL_PATHS[1]) is None  # only the plain model's
+    # A retrained plain model: the shipped screen no longer names its hash.
+    monkeypatch.setattr(classifier, "model_hash", lambda path: "0" * 64)
+    assert classifier._screen_of(MODEL_PATH) is None
+
+
+def test_the_classifier_reads_alike_in_any_batches_on_any_threads() -> None:
+    from cardscore.vision import classifier
+    from cardscore.vision.classifier import MODEL_PATH
+
+    crops = np.concatenate([_glyph_crops()] * 5)  # 600: several batches
+    one = classifier._run(MODEL_PATH, ["logits", "embedding"], crops, 1)
+    for threads in (2, 3):
+        split = classifier._run(MODEL_PATH, ["logits", "embedding"], crops, threads)
+        for a, b in zip(one, split, strict=True):
+            np.testing.assert_array_equal(a, b)
+    alone = classifier._run(MODEL_PATH, ["logits"], crops[:7], 2)[0]
+    np.testing.assert_array_equal(alone, one[0][:7])
+
+
 # --- real photos ------------------------------------------------------------------------------
 
 

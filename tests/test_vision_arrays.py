@@ -113,6 +113,26 @@ def test_each_ink_masks_candidates_are_the_per_blob_loops(seed: int) -> None:
         assert _blobs(hat, levels, paper, paper_level, c4, s4) == expected
 
 
+def _reference_local_angles(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1)
+    mag2 = gx * gx + gy * gy
+    phi = np.arctan2(gy, gx)
+    k = int(NORMAL_WIDTH) | 1
+    c4 = cv2.boxFilter(mag2 * np.cos(4 * phi), -1, (k, k))
+    s4 = cv2.boxFilter(mag2 * np.sin(4 * phi), -1, (k, k))
+    return c4, s4
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_local_axes_computed_in_bands_are_the_whole_images(seed: int) -> None:
+    gray = cv2.cvtColor(_table(seed), cv2.COLOR_BGR2GRAY)
+    for got, expected in zip(_local_angles(gray), _reference_local_angles(gray), strict=True):
+        assert np.array_equal(got, expected)
+
+
 @st.composite
 def _crowds(draw: st.DrawFn) -> tuple[list[Candidate], list[Candidate]]:
     """Two lists of candidates, the second's many near copies of the first's (moved and
@@ -195,7 +215,7 @@ _POINTS = st.lists(
         st.floats(2, 60),  # glyph heights on both sides of a crop's own scale (10 px)
         st.floats(-720, 720),
     ),
-    max_size=40,
+    max_size=150,  # past crops._CUT_SPLIT: both cores cut
 )
 
 

@@ -39,6 +39,7 @@ ORDER = (
     "geometry",
     "meld_rules",
     "deck",
+    "parallel",
     "classifier",
     "crops",
     "regions",

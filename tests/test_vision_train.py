@@ -336,3 +336,35 @@ def test_the_quick_command_never_writes_over_the_shipped_models(
         main(["--quick"])
     assert stop.value.code == 2
     assert "give it an --out other than the shipped models'" in capsys.readouterr().err
+
+
+def test_the_screen_command_writes_an_int8_copy_tied_to_its_model(
+    decks: dict[str, dict[Card, np.ndarray]], tmp_path: Path
+) -> None:
+    """``python -m train.screen``: the plain model quantised, its ranges measured on a few
+    synthetic tables; it names the model it was made from and reads crops as that model does,
+    give or take the int8 rounding."""
+    need_module("onnx", "needs the train extra (onnx)")
+    import onnx
+    import onnxruntime as ort
+
+    from cardscore.vision.classifier import MODEL_PATH, SOURCE_KEY
+    from cardscore.vision.deck import model_hash
+    from train.screen import calibration_crops, main
+
+    out = tmp_path / "screen.onnx"
+    main(["--scenes", "3", "--cache", str(tmp_path), "--out", str(out)])
+    meta = {p.key: p.value for p in onnx.load(str(out)).metadata_props}
+    assert meta[SOURCE_KEY] == model_hash(MODEL_PATH)
+    assert out.stat().st_size < MODEL_PATH.stat().st_size / 2  # int8 weights
+    crops = calibration_crops(11, 2, tmp_path)  # other tables than its ranges'
+    assert len(crops) > 100
+
+    def logits(path: Path) -> np.ndarray:
+        session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+        out: np.ndarray = session.run(["logits"], {"crops": crops})[0]
+        return out
+
+    exact, rounded = logits(MODEL_PATH), logits(out)
+    assert np.median(np.abs(rounded - exact).max(axis=1)) < 0.3
+    assert (rounded.argmax(axis=1) == exact.argmax(axis=1)).mean() > 0.98

@@ -11,7 +11,8 @@ indices better, the ``plain`` one is more often right; together they beat either
 The ``plain`` recipe then reads the labelled real photos (``--photos``, by default
 ``../shared/data/real-photos``) with the model just trained, labels their crops with the
 photos' own cards (:mod:`train.real`), and trains again from the start on
-both: a real deck's thin, pale glyphs are what no rendered design teaches.
+both: a real deck's thin, pale glyphs are what no rendered design teaches. Written over the
+shipped one, it gets its int8 screen anew (``python -m train.screen``).
 """
 
 from __future__ import annotations
@@ -368,6 +369,12 @@ def main(argv: list[str] | None = None) -> None:
             net = train(x, y, epochs, args.seed, progress, recipe.soft_crops, recipe.width)
     export(net, args.out / recipe.model)
     print(f"wrote {args.out / recipe.model} in {time.time() - started:.0f} s")
+    if (args.out / recipe.model).resolve() == MODEL_PATH.resolve():
+        # The classifier's int8 screen is made from the shipped plain model: a stale one
+        # would go unused.
+        from train.screen import main as screen
+
+        screen(["--cache", str(args.cache or default_cache())])
 
 
 def synthetic_crops(

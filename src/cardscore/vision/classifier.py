@@ -1,10 +1,12 @@
 """The shipped index classifiers (ONNX), loaded once per process and run on the CPU.
 
-Every ``.onnx`` file in ``models/`` is one member of an ensemble (``python -m train
---recipe ...`` in a checkout rebuilds each). Their log-probabilities are averaged,
+Every ``.onnx`` file in ``models/`` but the screen is one member of an ensemble (``python -m
+train --recipe ...`` in a checkout rebuilds each). Their log-probabilities are averaged,
 which is averaging their logits: a card needs every member's support to come out sure, so the
 members' different mistakes cancel. Most crops are plain background to the first member; only
-the others (a few per cent) go through the rest. While a deck profile is in use
+the others (a few per cent) go through the rest. The first member's own int8 copy, the screen
+(:data:`SCREEN_PATH`, ``python -m train.screen``), rules out most of the background at half its
+cost first, so the first member reads only what it left. While a deck profile is in use
 (:func:`cardscore.vision.deck.reading_with`), each member's logits take its correction; while
 cards are expected (:func:`cardscore.vision.deck.expecting`), the others are ruled out.
 """
@@ -17,45 +19,69 @@ from pathlib import Path
 
 import numpy as np
 
-from cardscore.vision.deck import DeckProfile, active_deck, expected_bias
+from cardscore.vision.deck import DeckProfile, active_deck, expected_bias, model_hash
 from cardscore.vision.labels import BACKGROUND
+from cardscore.vision.parallel import THREADS, each
 
-__all__ = ["MODEL_PATH", "MODEL_PATHS", "SCREEN", "classify", "outputs"]
+__all__ = ["MODEL_PATH", "MODEL_PATHS", "SCREEN", "SCREEN_PATH", "classify", "outputs"]
 
 MODELS = Path(__file__).parent / "models"
 MODEL_PATH = MODELS / "index_classifier.onnx"  # the plain recipe's model
+# The plain model's int8 copy (no member: it only rules crops out before the plain model reads).
+SCREEN_PATH = MODELS / "index_classifier.screen.onnx"
 # The plain model first: it screens the crops for the others.
-MODEL_PATHS = (MODEL_PATH, *sorted(p for p in MODELS.glob("*.onnx") if p != MODEL_PATH))
+MODEL_PATHS = (
+    MODEL_PATH,
+    *sorted(p for p in MODELS.glob("*.onnx") if p not in (MODEL_PATH, SCREEN_PATH)),
+)
 # A crop the first member gives less than this for every card is background for the ensemble
 # (its label smoothing leaves about 0.001 per card on background; a hit needs readings.MIN_PROB).
 SCREEN = 0.005
+# A crop the int8 copy gives less than this for every card is background, unread by the first
+# member. The copy's logits differ from the model's by 0.08 (median; 0.17 at the 99th
+# percentile): of the shared photos' 30,876 crops it leaves 10.8% to the model, and none it
+# rules out is given more than 0.0030 by the model, well under SCREEN.
+LOOSE_SCREEN = 0.0025
+# Where the screen's metadata names the model it was made from (train/screen.py).
+SOURCE_KEY = "source_sha256"
 # Crops go through a member this many at a time: a photo gives thousands of candidates, and
 # one batch of them all would hold every layer's activations at once (about 0.1 MB a crop,
 # most of a gigabyte). Small batches keep the peak low and cost nothing in speed.
 BATCH = 256
+# Under this many crops a call is one batch on one thread: splitting it costs more than it saves.
+MIN_SPLIT = 32
 
 
 @lru_cache(maxsize=4)
-def _session(path: str, threads: int) -> object:
+def _session(path: str) -> object:
     import onnxruntime as ort
 
     options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
+    # One thread a run: the batches run side by side instead (_run). A small net's layers
+    # split across threads wait for each other at every layer; whole batches never do, and
+    # give the same outputs.
+    options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    # Idle pool threads sleep instead of spinning: a recognition runs many small batches
-    # between Python stages, and spinning threads would take the cores those stages need
-    # (on a busy machine, a third of the classifier's CPU time; its outputs are the same).
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+    # The screen's first layers are float, the rest int8 (train/screen.py); moving its first
+    # quantisation up through the pooling would run that pooling unblocked, at several times
+    # the cost. The float models have no quantisation to move.
+    return ort.InferenceSession(
+        path,
+        options,
+        providers=["CPUExecutionProvider"],
+        disabled_optimizers=["QDQPropagationTransformer"],
+    )
 
 
 def classify(
-    crops: np.ndarray, model: Path | Sequence[Path] | None = None, threads: int = 2
+    crops: np.ndarray, model: Path | Sequence[Path] | None = None, threads: int = THREADS
 ) -> np.ndarray:
     """Class probabilities (N, 53) for uint8 crops (N, 32, 32, 3): crops.CROP.
 
-    ``model``: one ONNX file, or several to average; by default every shipped one.
+    ``model``: one ONNX file, or several to average; by default every shipped one. A crop
+    that the screen rules out (:data:`LOOSE_SCREEN`) keeps the screen's probabilities: no card
+    above that.
     """
     if len(crops) == 0:
         return np.zeros((0, 53), np.float32)
@@ -63,11 +89,21 @@ def classify(
     deck = active_deck()
     if deck is not None:
         deck.check(paths)
-    first = _logits(paths[0], crops, threads, deck, 0)
-    probs = _softmax(first)
-    rows = np.flatnonzero(probs[:, :BACKGROUND].max(axis=1) >= SCREEN)
+    screen = _screen_of(paths[0])
+    if screen is None:
+        near = np.arange(len(crops))
+        first = _logits(paths[0], crops, threads, deck, 0)
+        probs = _softmax(first)
+    else:
+        # A deck's correction of the first member applies to its copy's embeddings too.
+        probs = _softmax(_logits(screen, crops, threads, deck, 0))
+        near = np.flatnonzero(probs[:, :BACKGROUND].max(axis=1) >= LOOSE_SCREEN)
+        first = _logits(paths[0], crops[near], threads, deck, 0)
+        probs[near] = _softmax(first)
+    kept = probs[near, :BACKGROUND].max(axis=1) >= SCREEN
+    rows = near[kept]
     if len(paths) > 1 and len(rows):
-        logits = first[rows]
+        logits = first[kept]
         for m, path in enumerate(paths[1:], start=1):
             logits = logits + _logits(path, crops[rows], threads, deck, m)
         # The softmax of the mean logits: the members' probabilities' normalised geometric mean.
@@ -75,7 +111,16 @@ def classify(
     return probs
 
 
-def outputs(path: Path, crops: np.ndarray, threads: int = 2) -> tuple[np.ndarray, np.ndarray]:
+def _screen_of(path: Path) -> Path | None:
+    """The shipped screen when ``path`` is the model it was made from, else None."""
+    if Path(path) != MODEL_PATH or not SCREEN_PATH.is_file():
+        return None
+    meta = _session(str(SCREEN_PATH)).get_modelmeta()  # type: ignore[attr-defined]
+    made_from = meta.custom_metadata_map.get(SOURCE_KEY)
+    return SCREEN_PATH if made_from == model_hash(MODEL_PATH) else None
+
+
+def outputs(path: Path, crops: np.ndarray, threads: int = THREADS) -> tuple[np.ndarray, np.ndarray]:
     """One member's logits (N, 53) and embeddings (N, D): its penultimate layer, which a
     deck profile's correction reads."""
     if len(crops) == 0:
@@ -96,13 +141,34 @@ def _logits(
 
 
 def _run(path: Path, names: list[str], crops: np.ndarray, threads: int) -> list[np.ndarray]:
-    """The model's ``names`` outputs for ``crops``, :data:`BATCH` crops at a time."""
-    session = _session(str(path), threads)
-    parts = [
-        session.run(names, {"crops": crops[i : i + BATCH]})  # type: ignore[attr-defined]
-        for i in range(0, len(crops), BATCH)
-    ]
+    """The model's ``names`` outputs for ``crops``, in batches of at most :data:`BATCH`
+    crops, ``threads`` batches at a time (:func:`_batches`)."""
+    session = _session(str(path))
+
+    def run(batch: np.ndarray) -> list[np.ndarray]:
+        out: list[np.ndarray] = session.run(names, {"crops": batch})  # type: ignore[attr-defined]
+        return out
+
+    parts = each(run, _batches(crops, threads), threads)
     return [np.concatenate([part[k] for part in parts]) for k in range(len(names))]
+
+
+def _batches(crops: np.ndarray, threads: int) -> list[np.ndarray]:
+    """``crops`` in near-equal batches of at most :data:`BATCH`, a multiple of ``threads`` of
+    them so that every thread has as much to do (one batch under :data:`MIN_SPLIT` crops).
+
+    >>> [len(b) for b in _batches(np.zeros((600, 32, 32, 3), np.uint8), 2)]
+    [150, 150, 150, 150]
+    >>> [len(b) for b in _batches(np.zeros((40, 32, 32, 3), np.uint8), 2)]
+    [20, 20]
+    >>> [len(b) for b in _batches(np.zeros((40, 32, 32, 3), np.uint8), 1)]
+    [40]
+    """
+    if threads <= 1 or len(crops) < MIN_SPLIT:
+        count = -(-len(crops) // BATCH)
+    else:
+        count = threads * -(-len(crops) // (threads * BATCH))
+    return np.array_split(crops, max(1, count))
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
