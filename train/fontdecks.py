@@ -19,7 +19,7 @@ import numpy as np
 
 from cardscore.cards import Card, Rank, Suit, full_deck
 
-__all__ = ["FONT_DECKS", "font_decks", "font_files"]
+__all__ = ["FONT_DECKS", "SUIT_FONTS", "font_decks", "font_files"]
 
 # Font file stems, one design each: sans and serif, regular, bold and condensed.
 FONT_DECKS = (
@@ -35,15 +35,49 @@ FONT_DECKS = (
     "LiberationSerif-Bold",
     "LiberationSerif-Regular",
     "LiberationMono-Bold",
+    "FreeSerifBold",
+    "FreeSans",
+    "FreeMonoBold",
+    "NimbusRoman-Bold",
+    "NimbusSans-Bold",
+    "NimbusSansNarrow-Regular",
+    "C059-Bold",
+    "C059-Roman",
+    "P052-Bold",
+    "URWBookman-Demi",
+    "URWGothic-Demi",
+    "NotoSerif-Bold",
+    "NotoSans-Regular",
+    "NotoSerif-Regular",
 )
-_SUIT_FONT = "DejaVuSans"  # has ♠ ♥ ♦ ♣
+_SUIT_FONT = "DejaVuSans"  # has ♠ ♥ ♦ ♣: the first twelve designs' suits
+# Every suit shape the fonts draw: each later design takes one, so that a club or a spade is
+# known by more than one drawing of it.
+SUIT_FONTS = (
+    "DejaVuSans",
+    "DejaVuSerif-Bold",
+    "FreeSerif",
+    "FreeSans",
+    "Symbola_hint",
+    "NotoSansSymbols2-Regular",
+    "StandardSymbolsPS",
+)
 _SUIT_CHARS = {
     Suit.SPADES: "\u2660",
     Suit.HEARTS: "\u2665",
     Suit.DIAMONDS: "\u2666",
     Suit.CLUBS: "\u2663",
 }
-_PACKAGES = ("fonts-dejavu-core", "fonts-dejavu-extra", "fonts-liberation")
+_PACKAGES = (
+    "fonts-dejavu-core",
+    "fonts-dejavu-extra",
+    "fonts-liberation",
+    "fonts-freefont-ttf",
+    "fonts-urw-base35",
+    "fonts-noto-core",
+    "fonts-symbola",
+)
+_FONT_FILES = ("*.ttf", "*.otf")
 WIDTH, HEIGHT = 240, 336  # the rendered Debian faces' width; a poker card's aspect
 
 
@@ -52,9 +86,10 @@ def font_files(cache: Path) -> dict[str, Path]:
     roots = [Path("/usr/share/fonts"), cache / "fonts"]
     found: dict[str, Path] = {}
     for root in roots:
-        for path in sorted(root.rglob("*.ttf")) if root.is_dir() else []:
-            found.setdefault(path.stem, path)
-    if all(stem in found for stem in (*FONT_DECKS, _SUIT_FONT)):
+        for pattern in _FONT_FILES if root.is_dir() else ():
+            for path in sorted(root.rglob(pattern)):
+                found.setdefault(path.stem, path)
+    if all(stem in found for stem in (*FONT_DECKS, *SUIT_FONTS)):
         return found
     cache.mkdir(parents=True, exist_ok=True)
     for package in _PACKAGES:
@@ -62,8 +97,9 @@ def font_files(cache: Path) -> dict[str, Path]:
             subprocess.run(["apt-get", "download", package], cwd=cache, check=True)
         deb = next(cache.glob(f"{package}_*.deb"))
         subprocess.run(["dpkg", "-x", str(deb), str(cache / "fonts")], check=True)
-    for path in sorted((cache / "fonts").rglob("*.ttf")):
-        found.setdefault(path.stem, path)
+    for pattern in _FONT_FILES:
+        for path in sorted((cache / "fonts").rglob(pattern)):
+            found.setdefault(path.stem, path)
     return found
 
 
@@ -163,7 +199,12 @@ def _court_art(face: np.ndarray, rng: np.random.Generator, style: _Style, left: 
 
 
 def _face(
-    card: Card, fonts: dict[str, Path], stem: str, style: _Style, rng: np.random.Generator
+    card: Card,
+    fonts: dict[str, Path],
+    stem: str,
+    style: _Style,
+    rng: np.random.Generator,
+    suit_stem: str = _SUIT_FONT,
 ) -> np.ndarray:
     face = np.zeros((HEIGHT, WIDTH, 4), np.uint8)
     face[..., :3] = style.paper
@@ -181,7 +222,7 @@ def _face(
         cv2.circle(alpha, (cx, cy), r, 255, -1)
     face[..., 3] = alpha
     colour = style.red if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else style.black
-    suit_font = fonts[_SUIT_FONT]
+    suit_font = fonts[suit_stem]
     # The index: rank over suit, centred on each other.
     rank_px = round(style.rank_h * WIDTH)
     rank = _glyph(fonts[stem], _rank_text(card.rank), rank_px)
@@ -230,5 +271,8 @@ def font_decks(cache: Path, seed: int) -> dict[str, dict[Card, np.ndarray]]:
     for n, stem in enumerate(FONT_DECKS):
         rng = np.random.default_rng([seed, n])
         style = _Style(rng)
-        decks[f"font/{stem}"] = {card: _face(card, fonts, stem, style, rng) for card in full_deck()}
+        suits = _SUIT_FONT if n < 12 else SUIT_FONTS[int(rng.integers(len(SUIT_FONTS)))]
+        decks[f"font/{stem}"] = {
+            card: _face(card, fonts, stem, style, rng, suits) for card in full_deck()
+        }
     return decks
