@@ -2,7 +2,8 @@
 only the confirmed cards are learnt, each as confirmed, and a corrected card is read right
 on the next photo of its design. The tables are tests/render_tables.py's (not the training
 generator); the seeds below were chosen by one look at the shipped models' readings of
-seeds 30 to 41 of the plain stroke design: J♦ is read 2♦ on seeds 30, 36 and 41. Nothing
+seeds 20 to 69 of the plain stroke design: J♦ is read 2♦ on seeds 25, 26, 36, 40, 41, 48,
+60, 61 and 66. Nothing
 in :func:`~cardscore.vision.learn.confirmed_examples` was tuned on them."""
 
 from __future__ import annotations
@@ -60,9 +61,9 @@ def _reading_of(table: Table, result: Recognition) -> list[Card]:
 
 @pytest.fixture(scope="module")
 def corrected() -> tuple[Table, Recognition, list[Confirmed]]:
-    """Seed 30 read by the shipped models, and the player's confirmation: every card as it
+    """Seed 26 read by the shipped models, and the player's confirmation: every card as it
     truly is (the 2♦ corrected to J♦, the others accepted)."""
-    table = render_table(30, PLAIN)
+    table = render_table(26, PLAIN)
     result = recognize(table.image)
     truth = _reading_of(table, result)
     assert [c.card for c in result.cards].count(Card("2d")) == 1
@@ -86,8 +87,8 @@ def test_a_corrected_card_is_read_right_on_the_next_photos_of_its_design(
     assert int(np.sum(examples.labels == BACKGROUND)) == 3 * int(
         np.sum(examples.labels != BACKGROUND)
     )
-    profile = DeckMemory().add(examples).profile("seed 30")
-    for seed in (30, 36, 41):
+    profile = DeckMemory().add(examples).profile("seed 26")
+    for seed in (25, 36, 41):
         other = render_table(seed, PLAIN)
         before, after = recognize(other.image), recognize(other.image, deck=profile)
         at = [(c.card, t) for c, t in zip(before.cards, _reading_of(other, before), strict=True)]

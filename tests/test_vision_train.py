@@ -17,7 +17,7 @@ need_module("PIL", "needs the train extra (pillow)")
 from cardscore.cards import Card, Rank, full_deck  # noqa: E402
 from cardscore.tranca.melds import Meld, meld_problems  # noqa: E402
 from cardscore.tranca.piles import pile_problems  # noqa: E402
-from train.fontdecks import FONT_DECKS, font_decks  # noqa: E402
+from train.fontdecks import FONT_DECKS, PACKAGES, SUIT_FONTS, font_decks  # noqa: E402
 from train.played import played_sides  # noqa: E402
 from train.synth import (  # noqa: E402
     SceneMaker,
@@ -31,13 +31,13 @@ COURTS = (Rank.JACK, Rank.QUEEN, Rank.KING)
 @pytest.fixture(scope="module")
 def decks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[Card, np.ndarray]]:
     fonts = Path("/usr/share/fonts")
-    stems = {p.stem for p in fonts.rglob("*.ttf")} if fonts.is_dir() else set()
+    files = [*fonts.rglob("*.ttf"), *fonts.rglob("*.otf")] if fonts.is_dir() else []
+    stems = {p.stem for p in files}
     # Without the system fonts the training command fetches Debian's; a test must not: CI
     # installs the font packages (.ci/run), elsewhere this skips.
     need(
-        set(FONT_DECKS) <= stems,
-        "the DejaVu and Liberation fonts are not installed"
-        " (apt-get install fonts-dejavu-core fonts-dejavu-extra fonts-liberation)",
+        {*FONT_DECKS, *SUIT_FONTS} <= stems,
+        f"the training designs' fonts are not installed (apt-get install {' '.join(PACKAGES)})",
     )
     return font_decks(tmp_path_factory.mktemp("fonts"), seed=0)
 
@@ -57,6 +57,22 @@ def test_every_font_design_is_a_full_deck_with_a_point_symmetric_index(
             assert (x0 + x1) / 2 < 0.2, card
             assert y0 < 0.06, card
             assert 0.07 < (y1 - y0) * 336 / 240 < 0.18, card
+
+
+def test_every_font_draws_what_its_designs_ask_of_it(
+    decks: dict[str, dict[Card, np.ndarray]],
+) -> None:
+    """Whatever suit font a seed picks, it has the four suits; every rank font, every rank
+    (a font without the glyph draws nothing, and the design could not be made)."""
+    from train.fontdecks import SUIT_CHARS, font_files, glyph
+
+    fonts = font_files(Path("/nonexistent-cache"))
+    for stem in SUIT_FONTS:
+        for char in SUIT_CHARS.values():
+            assert glyph(fonts[stem], char, 20).max() > 200, (stem, char)
+    for stem in FONT_DECKS:
+        for text in ("A", "10", "J", "Q", "K", *"23456789"):
+            assert glyph(fonts[stem], text, 20).max() > 200, (stem, text)
 
 
 def test_designs_differ_and_are_seeded(decks: dict[str, dict[Card, np.ndarray]]) -> None:

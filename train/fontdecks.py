@@ -2,9 +2,9 @@
 
 The Debian designs print few "J", "Q", "K" indices in the Latin letters and bold serif faces
 of a common casino deck (several use B/D/R/V, German or French courts), so the classifier saw
-few of them. Each design here is one TrueType font (from Debian's ``fonts-dejavu-core``,
-``fonts-dejavu-extra`` (the condensed faces) and ``fonts-liberation``, fetched like the decks
-when the system has none) with its own seeded index size, weight and place; faces are
+few of them. Each design here is one font (from Debian's :data:`PACKAGES`: DejaVu,
+Liberation, FreeFont, URW's base 35, Noto, Symbola; fetched like the decks when the system has
+them not) with its own seeded index size, weight and place; faces are
 point-symmetric, with pips or a coloured court block in the middle. Pillow (``train`` extra)
 draws the glyphs; it is imported only here.
 """
@@ -19,7 +19,15 @@ import numpy as np
 
 from cardscore.cards import Card, Rank, Suit, full_deck
 
-__all__ = ["FONT_DECKS", "SUIT_FONTS", "font_decks", "font_files"]
+__all__ = [
+    "FONT_DECKS",
+    "PACKAGES",
+    "SUIT_CHARS",
+    "SUIT_FONTS",
+    "font_decks",
+    "font_files",
+    "glyph",
+]
 
 # Font file stems, one design each: sans and serif, regular, bold and condensed.
 FONT_DECKS = (
@@ -60,15 +68,15 @@ SUIT_FONTS = (
     "FreeSans",
     "Symbola_hint",
     "NotoSansSymbols2-Regular",
-    "StandardSymbolsPS",
+    "FreeSerifBold",
 )
-_SUIT_CHARS = {
+SUIT_CHARS = {
     Suit.SPADES: "\u2660",
     Suit.HEARTS: "\u2665",
     Suit.DIAMONDS: "\u2666",
     Suit.CLUBS: "\u2663",
 }
-_PACKAGES = (
+PACKAGES = (
     "fonts-dejavu-core",
     "fonts-dejavu-extra",
     "fonts-liberation",
@@ -92,7 +100,7 @@ def font_files(cache: Path) -> dict[str, Path]:
     if all(stem in found for stem in (*FONT_DECKS, *SUIT_FONTS)):
         return found
     cache.mkdir(parents=True, exist_ok=True)
-    for package in _PACKAGES:
+    for package in PACKAGES:
         if not list(cache.glob(f"{package}_*.deb")):
             subprocess.run(["apt-get", "download", package], cwd=cache, check=True)
         deb = next(cache.glob(f"{package}_*.deb"))
@@ -150,8 +158,9 @@ class _Style:
         self.frame = bool(rng.random() < 0.5)
 
 
-def _glyph(font_path: Path, text: str, height: int) -> np.ndarray:
-    """A glyph's ink (uint8 0..255), cropped tight and scaled to ``height`` px."""
+def glyph(font_path: Path, text: str, height: int) -> np.ndarray:
+    """A glyph's ink (uint8 0..255), cropped tight and scaled to ``height`` px; a
+    ValueError if the font has no such glyph (it draws no ink)."""
     from PIL import Image, ImageDraw, ImageFont
 
     font = ImageFont.truetype(str(font_path), 4 * height)
@@ -160,6 +169,8 @@ def _glyph(font_path: Path, text: str, height: int) -> np.ndarray:
     ImageDraw.Draw(canvas).text((4 - x0, 4 - y0), text, fill=255, font=font)
     ink = np.asarray(canvas)
     ys, xs = np.nonzero(ink > 40)
+    if not len(ys):
+        raise ValueError(f"{font_path.name} draws no {text!r}")
     ink = ink[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     scale = height / ink.shape[0]
     size = (max(1, round(ink.shape[1] * scale)), height)
@@ -225,9 +236,9 @@ def _face(
     suit_font = fonts[suit_stem]
     # The index: rank over suit, centred on each other.
     rank_px = round(style.rank_h * WIDTH)
-    rank = _glyph(fonts[stem], _rank_text(card.rank), rank_px)
+    rank = glyph(fonts[stem], _rank_text(card.rank), rank_px)
     rank = cv2.resize(rank, (max(1, round(rank.shape[1] * style.squeeze)), rank_px))
-    suit = _glyph(suit_font, _SUIT_CHARS[card.suit], max(4, round(rank_px * style.suit_scale)))
+    suit = glyph(suit_font, SUIT_CHARS[card.suit], max(4, round(rank_px * style.suit_scale)))
     index_w = max(rank.shape[1], suit.shape[1])
     index_h = rank.shape[0] + round(style.gap * rank_px) + suit.shape[0]
     index = np.zeros((index_h, index_w), np.uint8)
@@ -241,11 +252,11 @@ def _face(
     if card.rank in (Rank.JACK, Rank.QUEEN, Rank.KING):
         _court_art(face, rng, style, int(inner + 0.01 * WIDTH))
     elif card.rank is Rank.ACE:
-        pip = _glyph(suit_font, _SUIT_CHARS[card.suit], int(0.3 * WIDTH))
+        pip = glyph(suit_font, SUIT_CHARS[card.suit], int(0.3 * WIDTH))
         _stamp(face, pip, (WIDTH - pip.shape[1]) // 2, (HEIGHT - pip.shape[0]) // 2, colour)
     else:
         n = int(_rank_text(card.rank))
-        pip = _glyph(suit_font, _SUIT_CHARS[card.suit], int(0.15 * WIDTH))
+        pip = glyph(suit_font, SUIT_CHARS[card.suit], int(0.15 * WIDTH))
         px0 = max(0.32 * WIDTH, inner + 0.01 * WIDTH + pip.shape[1] / 2)
         px1 = WIDTH - px0
         py0, py1 = 0.17 * HEIGHT, 0.83 * HEIGHT

@@ -42,7 +42,7 @@ def test_a_corrected_photo_and_a_spread_teach_the_deck(
 
     need(recognizer() is not None, "the deck needs recognition (pip install '.[vision]')")
     table, deck = tmp_path / "table.png", tmp_path / "spread.png"
-    cv2.imwrite(str(table), render_table(30, DESIGNS[0]).image)
+    cv2.imwrite(str(table), render_table(26, DESIGNS[0]).image)
     cv2.imwrite(str(deck), spread(DESIGNS[0]))
     created = httpx.post(f"{server.url}/api/matches", json=TRANCA).json()
     page = phone

@@ -128,7 +128,7 @@ def test_a_correction_teaches_the_matchs_next_photos_and_is_stored(any_client: T
     the next photo of the match; forgetting the deck reads it as the shipped models do."""
     client = any_client
     match = new_match(client, TRANCA)
-    first = render_table(30, PLAIN)
+    first = render_table(26, PLAIN)
     seen = _read(client, match, first.image)
     assert "2d" in [c["card"] for c in seen["cards"]]
     # The smaller copy the page keeps with its draft: the corners are scaled to it.
@@ -138,7 +138,8 @@ def test_a_correction_teaches_the_matchs_next_photos_and_is_stored(any_client: T
     body = taught.json()
     assert "Jd" in body["taught"]
     assert "2d" not in body["taught"]
-    assert (body["learnt"], body["cards"], body["photos"], body["spread"]) == (True, 6, 1, False)
+    # The 12 cards read and confirmed (of the table's 14, the J♠ and 10♠ were not read).
+    assert (body["learnt"], body["cards"], body["photos"], body["spread"]) == (True, 12, 1, False)
     assert body["revision"] == 1
     assert body["version"] == 1
     assert body["teach"] == "corrections"  # now only corrected photos teach
@@ -146,7 +147,7 @@ def test_a_correction_teaches_the_matchs_next_photos_and_is_stored(any_client: T
     deck = client.get(f"/api/matches/{match['id']}/deck", headers=key).json()
     assert deck == {k: v for k, v in body.items() if k not in ("taught", "missed")}
     row = _row(client, match["id"])
-    assert (row.cards, row.photos, row.revision) == (6, 1, 1)
+    assert (row.cards, row.photos, row.revision) == (12, 1, 1)
     assert len(row.profile) < 1 << 20
     assert len(row.memory) < 2 << 20
 
@@ -187,7 +188,7 @@ def test_a_spread_photo_can_be_the_first_thing_a_new_match_gets(client: TestClie
 def test_a_failed_teaching_stores_nothing(any_client: TestClient) -> None:
     client = any_client
     match = new_match(client, TRANCA)
-    table = render_table(30, PLAIN)
+    table = render_table(26, PLAIN)
     seen = _read(client, match, table.image)
     photo = _jpeg(table.image)
     assert _teach(client, match, photo, _confirmed(seen, {"2d": "Jd"})).status_code == 200
@@ -204,10 +205,11 @@ def test_a_failed_teaching_stores_nothing(any_client: TestClient) -> None:
     assert "cartas encontradas separadas" in messages(not_a_spread)[0]
 
     bad_card = _confirmed(seen, {"2d": "Zz"})
+    wrong = [c["card"] for c in seen["cards"]].index("2d")
     refused = _teach(client, match, photo, bad_card, PT)
     assert refused.status_code == 422
-    assert refused.json()["problems"][0]["params"]["where"] == "reading.cards.3"
-    assert messages(refused)[0].startswith("reading.cards.3: 'Zz' não é")
+    assert refused.json()["problems"][0]["params"]["where"] == f"reading.cards.{wrong}"
+    assert messages(refused)[0].startswith(f"reading.cards.{wrong}: 'Zz' não é")
     no_reading = client.post(
         f"/api/matches/{match['id']}/deck/photos",
         files={"photo": ("p.jpg", photo, "image/jpeg")},
@@ -268,7 +270,7 @@ def test_a_profile_of_other_models_is_learnt_again_from_the_crops_kept(client: T
     from cardscore.web.decks import DeckStore
 
     match = new_match(client, TRANCA)
-    table = render_table(30, PLAIN)
+    table = render_table(26, PLAIN)
     seen = _read(client, match, table.image)
     assert _teach(client, match, _jpeg(table.image), _confirmed(seen, {"2d": "Jd"})).is_success
     decks = DeckStore(client.app.state.store)  # type: ignore[attr-defined]
