@@ -77,7 +77,8 @@ MODELS = MODEL_PATH.parent
 PLAYED = 0.5
 """Share of synthetic tables that are a side of a Tranca round the engine played
 (:mod:`train.played`); the rest are random groups (loose cards, pairs, random melds). The
-shipped models were trained before played tables existed, on random tables only (``--played 0``)."""
+shipped ``plain`` model was trained before played tables existed, on random tables only
+(``--played 0``); the ``fonts`` one with this default."""
 QUICK_SCENES, QUICK_EPOCHS = 6, 2  # --quick: CI's smoke run of the command
 # The labelled photos a recipe with ``photos`` learns the real deck from (../shared).
 PHOTOS = Path(os.environ.get("CARDSCORE_SHARED", "../shared")) / "data" / "real-photos"
