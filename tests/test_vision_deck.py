@@ -430,3 +430,19 @@ def test_a_card_read_surely_otherwise_than_labelled_is_not_learnt() -> None:
     assert (check.missed, check.extra) == ((Card("6s"),), (Card("6d"),))
     assert not np.isin([Card("6s").id, Card("6d").id], examples.labels).any()
     assert check.learnt == len(cards) - 1
+
+
+def test_a_deck_reads_crops_the_screen_rules_out_entirely(
+    serif_deck: DeckProfile, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the screen rules every crop of a call out (here: by a threshold nothing passes),
+    no model runs on any; with a deck in use that is no error either, and the crops keep the
+    screen's reading."""
+    import cardscore.vision.classifier as classifier
+
+    crops = _index_crops().crops
+    monkeypatch.setattr(classifier, "LOOSE_SCREEN", 1.1)
+    with reading_with(serif_deck):
+        probs = classify(crops)
+    assert probs.shape == (len(crops), 53)
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)

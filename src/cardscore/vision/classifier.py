@@ -132,6 +132,8 @@ def outputs(path: Path, crops: np.ndarray, threads: int = THREADS) -> tuple[np.n
 def _logits(
     path: Path, crops: np.ndarray, threads: int, deck: DeckProfile | None = None, member: int = 0
 ) -> np.ndarray:
+    if len(crops) == 0:  # all screened out: no embedding to correct
+        return np.zeros((0, 53), np.float32)
     if deck is not None:
         logits = deck.adjust(member, *outputs(path, crops, threads))
     else:
