@@ -256,7 +256,7 @@ def rendered(tables: int, seed: int) -> None:
 
     from cardscore.vision.calibration import reliability
     from cardscore.vision.evaluate import match_cards
-    from cardscore.vision.learn import Examples, fit, learn_from_spread, photo_examples
+    from cardscore.vision.learn import learn_from_photos, learn_from_spread
 
     print(
         f"## Tables of designs never trained on (independent renderer, {tables} tables a "
@@ -270,16 +270,14 @@ def rendered(tables: int, seed: int) -> None:
     confidences: list[tuple[float, bool]] = []
     for design in DESIGNS:
         drawn = [render_table(seed + k, design) for k in range(tables)]
-        taught = Examples.join(
-            [
-                photo_examples(t.image, [c for c, *_ in t.truth], f"table {k}")[0]
-                for k, t in enumerate(drawn[:5])
-            ]
+        taught = learn_from_photos(
+            [(t.image, [c for c, *_ in t.truth], f"table {k}") for k, t in enumerate(drawn[:5])],
+            name=design.name,
         )
         decks = {
             "none": None,
             "spread": learn_from_spread(spread(design), name=design.name).profile,
-            "5 labelled tables": fit(taught, name=design.name),
+            "5 labelled tables": taught.profile,
         }
         for label, deck in decks.items():
             total, rest, slowest = TableScore(), TableScore(), 0.0
@@ -307,7 +305,7 @@ def rendered(tables: int, seed: int) -> None:
 
 
 def real_folds(folder: Path) -> None:
-    from cardscore.vision.learn import Examples, fit, photo_examples
+    from cardscore.vision.learn import learn_from_photos
 
     labels = read_labels(folder)
     names = sorted(labels)
@@ -319,9 +317,7 @@ def real_folds(folder: Path) -> None:
     print("|---|---|---:|---:|---|---|---:|")
     totals = {"none": [0, 0, 0], "deck": [0, 0, 0]}
     for learn, held in (halves, halves[::-1]):
-        deck = fit(
-            Examples.join([photo_examples(folder / n, labels[n], n)[0] for n in learn]), name="fold"
-        )
+        deck = learn_from_photos([(folder / n, labels[n], n) for n in learn], name="fold").profile
         for name in held:
             without = recognize(folder / name)
             result = recognize(folder / name, deck=deck)

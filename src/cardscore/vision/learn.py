@@ -65,6 +65,7 @@ __all__ = [
     "fit",
     "fit_embedded",
     "learn_from_labels",
+    "learn_from_photos",
     "learn_from_spread",
     "spread_examples",
     "teach_rule",
@@ -89,6 +90,9 @@ CORNER_U, CORNER_V = 0.35, 0.5
 # Two readings' cards whose centres lie this close (card widths) are one physical card (a
 # fan's neighbours lie a third of a card apart or more).
 SAME_PLACE = 0.1
+# Labelled photos are read this many times: each round with the profile the last one learnt,
+# which settles more of their cards (tuned on tables 400-404 of tests/render_tables.py).
+LABEL_ROUNDS = 2
 # A blob this far (card widths) from every index learnt on a lone card is one of its marks.
 MARK_APART = 0.12
 
@@ -311,15 +315,37 @@ def learn_from_labels(
     labels: Path, *, progress: Callable[[str], None] | None = None, name: str = ""
 ) -> Learnt:
     """A profile from labelled photos (``image,cards`` CSV, images beside it)."""
-    parts, checks = [], []
-    for image, cards in read_label_file(labels):
-        examples, check = photo_examples(image, cards, image.name)
-        parts.append(examples)
-        checks.append(check)
-        if progress:
-            progress(check.describe())
-    examples = Examples.join(parts)
-    return Learnt(fit(examples, name=name or labels.stem), tuple(checks), len(examples.labels))
+    photos = [(image, cards, image.name) for image, cards in read_label_file(labels)]
+    return learn_from_photos(photos, progress=progress, name=name or labels.stem)
+
+
+def learn_from_photos(
+    photos: Sequence[tuple[str | Path | np.ndarray, Sequence[Card], str]],
+    *,
+    progress: Callable[[str], None] | None = None,
+    name: str = "",
+) -> Learnt:
+    """A profile from photos (a path or an image) and the cards on each, with a name for
+    its report; :data:`LABEL_ROUNDS` rounds, each reading the photos with the last one's
+    profile (:func:`photo_examples`). Each photo's check is its first reading's, with the
+    cards the last round learnt."""
+    if not photos:
+        raise CardscoreError(Problem.of("no_crops"))
+    deck: DeckProfile | None = None
+    first: list[PhotoCheck] = []
+    for round_ in range(LABEL_ROUNDS):
+        parts, checks = [], []
+        for k, (source, cards, label) in enumerate(photos):
+            examples, check = photo_examples(source, cards, label, deck)
+            parts.append(examples)
+            checks.append(check if round_ == 0 else replace(first[k], learnt=check.learnt))
+            if progress and round_ == LABEL_ROUNDS - 1:
+                progress(checks[-1].describe())
+        first = first or checks
+        examples = Examples.join(parts)
+        deck = fit(examples, name=name)
+    assert deck is not None
+    return Learnt(deck, tuple(checks), len(examples.labels))
 
 
 def spread_examples(source: str | Path | np.ndarray) -> Examples:
