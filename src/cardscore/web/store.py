@@ -628,7 +628,34 @@ class MatchStore:
             played.add(document)  # only the new round is checked and scored
             return played
 
-        return self._change(match_id, key, version, add)
+        try:
+            return self._change(match_id, key, version, add)
+        except ProblemError as error:
+            again = self._saved_already(match_id, key, version, document, error)
+            if again is None:
+                raise
+            return again
+
+    def _saved_already(
+        self,
+        match_id: str,
+        key: str | None,
+        version: int,
+        document: dict[str, Any],
+        error: ProblemError,
+    ) -> Snapshot | None:
+        """The match, when a refused round is the one its last save stored: sent again
+        because its answer was lost (a phone's connection dropped, or the page was left while
+        saving). The match is then one version on, its last round this very one; that save
+        is acknowledged again rather than refused as a conflict."""
+        if error.kind != "version-conflict" or error.extra.get("current_version") != version + 1:
+            return None
+        snapshot = self.read(match_id, key, keep=False)
+        if snapshot.version != version + 1 or not snapshot.documents:
+            return None
+        if snapshot.documents[-1] != document:
+            return None
+        return replace(snapshot, changed=len(snapshot.documents) - 1)
 
     def edit_round(
         self, match_id: str, key: str | None, version: int, number: int, document: dict[str, Any]
