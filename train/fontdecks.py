@@ -58,7 +58,9 @@ FONT_DECKS = (
     "NotoSans-Regular",
     "NotoSerif-Regular",
 )
-_SUIT_FONT = "DejaVuSans"  # has ♠ ♥ ♦ ♣: the first twelve designs' suits
+_SUIT_FONT = "DejaVuSans"  # has ♠ ♥ ♦ ♣: the first designs' suits
+# The first this many FONT_DECKS draw _SUIT_FONT's suits; each later one picks its own.
+ONE_SUIT_FONT = 12
 # Every suit shape the fonts draw: each later design takes one, so that a club or a spade is
 # known by more than one drawing of it.
 SUIT_FONTS = (
@@ -282,7 +284,7 @@ def font_decks(cache: Path, seed: int) -> dict[str, dict[Card, np.ndarray]]:
     for n, stem in enumerate(FONT_DECKS):
         rng = np.random.default_rng([seed, n])
         style = _Style(rng)
-        suits = _SUIT_FONT if n < 12 else SUIT_FONTS[int(rng.integers(len(SUIT_FONTS)))]
+        suits = _SUIT_FONT if n < ONE_SUIT_FONT else SUIT_FONTS[int(rng.integers(len(SUIT_FONTS)))]
         decks[f"font/{stem}"] = {
             card: _face(card, fonts, stem, style, rng, suits) for card in full_deck()
         }

@@ -214,14 +214,11 @@ def _settled(card: SeenCard, as_is: Recognition, want: Counter[Card]) -> bool:
     of. A card it read surely as something else stays disputed."""
     if card.card not in want:
         return False
-    near = [
-        o
-        for o in as_is.cards
-        if math.hypot(o.x - card.x, o.y - card.y) < SAME_PLACE * as_is.card_width
-    ]
-    if not near:
+    if not as_is.cards:
         return True
-    other = min(near, key=lambda o: math.hypot(o.x - card.x, o.y - card.y))
+    other = min(as_is.cards, key=lambda o: math.hypot(o.x - card.x, o.y - card.y))
+    if math.hypot(other.x - card.x, other.y - card.y) >= SAME_PLACE * as_is.card_width:
+        return True
     return other.card not in want and other.flagged
 
 
