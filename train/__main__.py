@@ -68,7 +68,7 @@ class Recipe:
 
 
 RECIPES = {
-    "plain": Recipe("index_classifier.onnx", 900, False, 0.0, 1.0, False, photos=True),
+    "plain": Recipe("index_classifier.onnx", 900, True, 0.0, 1.0, False, photos=True),
     "fonts": Recipe("index_classifier_fonts.onnx", 1200, True, 0.2, 1.6, True, width=2),
 }
 # Where the recogniser loads its models from: in a checkout (an editable install),
