@@ -1,6 +1,6 @@
 """Held-out figures for a recipe that learns from the labelled photos it is measured on.
 
-    python benchmarks/vision_photo_folds.py [--shared ../shared] [--recipe plain] [--played 0] \\
+    python benchmarks/vision_photo_folds.py [--shared ../shared] [--recipe plain] [--played 0.5] \\
         [--folds 03 06 01,10 08,11] [--cache-crops] [--keep DIR]
 
 The shipped plain model is trained on crops harvested from the shared photos
@@ -38,7 +38,6 @@ def main() -> None:
     parser.add_argument("--folds", nargs="+", default=["03", "06", "01,10", "08,11"])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--epochs", type=int, default=5)
-    # The shipped models were trained on random tables only: --played 0 retrains them as they were.
     parser.add_argument("--played", type=float, default=PLAYED, help="as python -m train's")
     parser.add_argument("--cache-crops", action="store_true")
     parser.add_argument("--keep", type=Path, help="a folder to keep each fold's model in")
@@ -54,7 +53,7 @@ def main() -> None:
     rows: list[PhotoScore] = []
     with Progress() as progress, tempfile.TemporaryDirectory() as tmp:
         x, y = synthetic_crops(name, args.seed, None, None, crops, progress, args.played)
-        net = train(x, y, args.epochs, args.seed, progress, recipe.soft_crops)
+        net = train(x, y, args.epochs, args.seed, progress, recipe.soft_crops, recipe.width)
         real = harvest(net, folder, args.seed, progress)
         for fold in args.folds:
             held = [f"train_{stem}.jpg" for stem in fold.split(",")]
@@ -63,7 +62,10 @@ def main() -> None:
             fy = np.concatenate([y, *(c[1] for c in kept)])
             model = (args.keep or Path(tmp)) / f"fold-{fold.replace(',', '-')}.onnx"
             model.parent.mkdir(parents=True, exist_ok=True)
-            export(train(fx, fy, args.epochs, args.seed, progress, recipe.soft_crops), model)
+            export(
+                train(fx, fy, args.epochs, args.seed, progress, recipe.soft_crops, recipe.width),
+                model,
+            )
             members = [model if p.name == recipe.model else p for p in MODEL_PATHS]
             for photo in held:
                 seen = cards_of(recognize(folder / photo, model=members))

@@ -420,6 +420,41 @@ def test_labels_teach_the_cards_the_models_were_unsure_of() -> None:
     assert learnt <= {c for c, *_ in table.truth}
 
 
+def test_a_labelled_photo_is_read_twice_and_its_crops_taken_from_those_readings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The reading as is and the reading expecting the labels are all the work: the index
+    crops and the pips learnt come from their readings, with no third look at the photo."""
+    import cardscore.vision.learn as learn
+    import cardscore.vision.recognition as recognition
+
+    table = render_table(32, DESIGNS[0])
+    labelled = [c for c, *_ in table.truth]
+    before = photo_examples(table.image, labelled, "table")
+    reads = []
+    read_photo = recognition.read_photo
+
+    def counted(*args: object, **kwargs: object) -> object:
+        reads.append(1)
+        return read_photo(*args, **kwargs)  # type: ignore[arg-type]
+
+    def never(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the photo was read again")
+
+    monkeypatch.setattr(learn, "read_photo", counted)
+    for name in ("find_regions", "find_indices", "read_blobs"):
+        monkeypatch.setattr(learn, name, never)
+    examples, check = photo_examples(table.image, labelled, "table")
+    assert len(reads) == 2
+    assert check == before[1]
+    np.testing.assert_array_equal(examples.labels, before[0].labels)
+    np.testing.assert_array_equal(examples.crops, before[0].crops)
+    # Each index comes with its three other turns as "no index"; the pips of the lone cards
+    # (its piles) are "no index" too.
+    indices = int(np.sum(examples.labels != BACKGROUND))
+    assert int(np.sum(examples.labels == BACKGROUND)) > 3 * indices
+
+
 def test_a_card_read_surely_otherwise_than_labelled_is_not_learnt() -> None:
     """A labelling slip (6♠ for the 6♦ the photo shows, read surely): reported, and the
     crop is learnt as neither card."""

@@ -413,14 +413,16 @@ def test_a_card_whose_index_no_stage_read_is_found_in_its_fan(
         image[h // 2 : h // 2 + h, x : x + w] = jack
     # The second card's index is lost to the first stages: its hits are taken away.
     second = (w // 2 + 0.32 * w + 0.13 * w, h // 2 + 0.12 * 1.4 * w)
-    find = readings.find_indices
+    find = readings._find_indices
 
-    def blind(norm: np.ndarray, model: object, regions: object, factor: float) -> list[IndexHit]:
-        hits = find(norm, None, regions, factor)  # type: ignore[arg-type]
+    def blind(
+        norm: np.ndarray, model: object, regions: object, factor: float
+    ) -> tuple[list[IndexHit], object]:
+        hits, blobs = find(norm, None, regions, factor)  # type: ignore[arg-type]
         far = [np.hypot(h.x / factor - second[0], h.y / factor - second[1]) for h in hits]
-        return [hit for hit, d in zip(hits, far, strict=True) if d > 0.15 * w]
+        return [hit for hit, d in zip(hits, far, strict=True) if d > 0.15 * w], blobs
 
-    monkeypatch.setattr(readings, "find_indices", blind)
+    monkeypatch.setattr(readings, "_find_indices", blind)
     result = recognition.recognize(image)
     melds = [g for g in result.groups if g.kind == "meld"]
     assert [[result.cards[i].card.code for i in g.cards] for g in melds] == [["Js"] * 5]

@@ -4,9 +4,12 @@
 Fetches and renders the Debian decks (cached), draws synthetic tables, runs the recogniser's
 own candidate stage on them, labels each crop from the known geometry, trains
 :func:`~train.model.build_net`'s network on the CPU, and exports it to ONNX.
-The ``fonts`` recipe adds font-drawn designs, deals court cards more often, photographs some
-tables out of focus and blurs or coarsens some crops: it reads soft photos and Latin court
-indices better, the ``plain`` one is more often right; together they beat either.
+Both recipes draw the Debian decks and the font-drawn designs (:mod:`train.fontdecks`): a
+member that knows fewer glyph shapes than the other overrules it on the designs only that
+other knows, since the recogniser needs both members' support. The ``fonts`` recipe also deals
+court cards more often, photographs some tables out of focus, blurs or coarsens some crops and
+is twice as wide: it reads soft photos and Latin court indices better, the ``plain`` one is
+more often right; together they beat either.
 
 The ``plain`` recipe then reads the labelled real photos (``--photos``, by default
 ``../shared/data/real-photos``) with the model just trained, labels their crops with the
@@ -76,9 +79,8 @@ RECIPES = {
 MODELS = MODEL_PATH.parent
 PLAYED = 0.5
 """Share of synthetic tables that are a side of a Tranca round the engine played
-(:mod:`train.played`); the rest are random groups (loose cards, pairs, random melds). The
-shipped ``plain`` model was trained before played tables existed, on random tables only
-(``--played 0``); the ``fonts`` one with this default."""
+(:mod:`train.played`); the rest are random groups (loose cards, pairs, random melds). Both
+shipped models were trained with this default."""
 QUICK_SCENES, QUICK_EPOCHS = 6, 2  # --quick: CI's smoke run of the command
 # The labelled photos a recipe with ``photos`` learns the real deck from (../shared).
 PHOTOS = Path(os.environ.get("CARDSCORE_SHARED", "../shared")) / "data" / "real-photos"

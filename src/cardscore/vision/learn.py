@@ -48,9 +48,9 @@ from cardscore.vision.deck import DeckProfile, expecting, model_hash, reading_wi
 from cardscore.vision.geometry import NORMAL_WIDTH
 from cardscore.vision.image_io import load_image
 from cardscore.vision.labels import BACKGROUND, CLASSES
-from cardscore.vision.readings import _region_at, find_indices, normalise, read_blobs
-from cardscore.vision.recognition import Recognition, SeenCard, recognize
-from cardscore.vision.regions import MIN_CARD_PX, Regions, find_regions
+from cardscore.vision.readings import Readings, _region_at, find_indices, normalise, read_blobs
+from cardscore.vision.recognition import Recognition, SeenCard, read_photo
+from cardscore.vision.regions import MIN_CARD_PX, find_regions
 
 __all__ = [
     "Confirmed",
@@ -181,10 +181,9 @@ def photo_examples(
     """
     loaded = load_image(source)
     want = Counter(labelled)
-    with reading_with(deck):
-        as_is = recognize(loaded.image, deck=deck)
-        with expecting(labelled):
-            guided = recognize(loaded.image, deck=deck)
+    as_is, as_is_read = read_photo(loaded.image, deck=deck)
+    with reading_with(deck), expecting(labelled):
+        guided, guided_read = read_photo(loaded.image, deck=deck)
     read = Counter(s.card for s in as_is.cards)
     kept = [i for i, s in enumerate(as_is.cards) if read[s.card] <= want[s.card]]
     # The labels settle only what the first reading left room for: a card it read as often
@@ -201,10 +200,8 @@ def photo_examples(
         tuple(sorted((want - read).elements())),
         tuple(sorted((read - want).elements())),
     )
-    with reading_with(deck):
-        first = _index_examples(loaded.image, as_is, set(kept), marks=True)
-        with expecting(labelled):
-            second = _index_examples(loaded.image, guided, set(settled), marks=False)
+    first = _index_examples(as_is_read, as_is, set(kept), marks=True)
+    second = _index_examples(guided_read, guided, set(settled), marks=False)
     return Examples.join([first, second]), check
 
 
@@ -223,18 +220,17 @@ def _settled(card: SeenCard, as_is: Recognition, want: Counter[Card]) -> bool:
 
 
 def _index_examples(
-    image: np.ndarray, result: Recognition, chosen: set[int], *, marks: bool
+    readings: Readings, result: Recognition, chosen: set[int], *, marks: bool
 ) -> Examples:
-    """The index crops of ``result``'s ``chosen`` cards (indices into its cards), read again
-    in the classification context the caller set; with ``marks``, the other ink of its lone
-    chosen cards as "no index" too (:func:`_lone_card_marks`)."""
-    width = result.card_width  # the recognition's pixels are the loaded image's
-    regions = find_regions(image, width)
-    norm, factor = normalise(image, width)
+    """The index crops of ``result``'s ``chosen`` cards (indices into its cards) that its
+    ``readings`` hold; with ``marks``, the other ink of its lone chosen cards as "no index"
+    too (:func:`_lone_card_marks`)."""
+    norm, factor = readings.image, readings.factor
+    to_photo = result.card_width / readings.card_width / factor  # readings' px → result's
     outlines = {i: np.array(result.cards[i].corners, np.float32) for i in chosen}
     points, cards = [], []
-    for hit in find_indices(norm, None, regions, factor):
-        x, y = hit.x / factor, hit.y / factor
+    for hit in readings.hits:
+        x, y = hit.x * to_photo, hit.y * to_photo
         if any(
             result.cards[i].card == hit.card and cv2.pointPolygonTest(outline, (x, y), False) >= 0
             for i, outline in outlines.items()
@@ -242,7 +238,7 @@ def _index_examples(
             points.append((hit.x, hit.y, hit.size, hit.angle))
             cards.append(hit.card.id)
     turned, labels = _turns(points, cards)
-    others = _lone_card_marks(norm, factor, regions, result, chosen, points) if marks else []
+    others = _lone_card_marks(readings, to_photo, result, chosen, points) if marks else []
     labels += [BACKGROUND] * len(others)
     if not turned and not others:
         return Examples.join([])
@@ -250,9 +246,8 @@ def _index_examples(
 
 
 def _lone_card_marks(
-    norm: np.ndarray,
-    factor: float,
-    regions: Regions,
+    readings: Readings,
+    to_photo: float,
     result: Recognition,
     chosen: set[int],
     indices: list[tuple[float, float, float, float]],
@@ -264,15 +259,16 @@ def _lone_card_marks(
         for g in result.groups
         if len(g.cards) == 1 and g.cards[0] in chosen
     ]
-    if not lone:
+    read = readings.blobs
+    if not lone or read is None:
         return []
-    read = read_blobs(norm, None, regions, factor)
     apart = MARK_APART * NORMAL_WIDTH
     out: list[tuple[float, float, float, float]] = []
     for bx, by in read.rows_of:
         if any(np.hypot(bx - x, by - y) < apart for x, y, _, _ in indices):
             continue
-        if any(cv2.pointPolygonTest(c, (bx / factor, by / factor), False) >= 0 for c in lone):
+        at = (bx * to_photo, by * to_photo)
+        if any(cv2.pointPolygonTest(c, at, False) >= 0 for c in lone):
             out.extend(read.points[r] for r in read.rows_of[bx, by])
     return out
 

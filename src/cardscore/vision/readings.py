@@ -97,6 +97,10 @@ class Readings:
     factor: float
     card_width: float
     hits: tuple[IndexHit, ...]
+    # What the hits were found in: every blob's crops as read (before any larger second
+    # look) and the card regions; learning a deck takes its crops from them.
+    blobs: BlobReadings | None = None
+    regions: Regions | None = None
 
 
 def normalise(image: np.ndarray, card_width: float) -> tuple[np.ndarray, float]:
@@ -120,7 +124,7 @@ def read_indices(
     one the whole cards' own indices measure."""
     card_width = regions.card_width
     norm, factor = normalise(image, card_width)
-    hits = find_indices(norm, model, regions, factor)
+    hits, blobs = _find_indices(norm, model, regions, factor)
     measured = card_width_from_indices(hits)
     if rescale and measured is None:
         # No whole card's two indices were read: perhaps none lies whole on the table, or
@@ -132,17 +136,17 @@ def read_indices(
             if not MIN_CARD_PX <= width <= longest / 2:
                 continue
             trial, f = normalise(image, width)
-            found = find_indices(trial, model, regions, f)
+            found, seen = _find_indices(trial, model, regions, f)
             if (m := card_width_from_indices(found)) is not None:
-                card_width, norm, factor, hits, measured = width, trial, f, found, m
+                card_width, norm, factor, hits, blobs, measured = width, trial, f, found, seen, m
                 break
     if rescale and measured and abs(np.log(measured / NORMAL_WIDTH)) > np.log(REMEASURE):
         # The whole cards' own indices measure the card otherwise than the white regions
         # did (a pale table, fans taken for cards): read the photo again at their size.
         card_width *= measured / NORMAL_WIDTH
         norm, factor = normalise(image, card_width)
-        hits = find_indices(norm, model, regions, factor)
-    return Readings(norm, factor, card_width, tuple(hits))
+        hits, blobs = _find_indices(norm, model, regions, factor)
+    return Readings(norm, factor, card_width, tuple(hits), blobs, regions)
 
 
 def find_indices(
@@ -153,7 +157,18 @@ def find_indices(
 ) -> list[IndexHit]:
     """Index glyphs in a normalised image (cards :data:`NORMAL_WIDTH` px wide); ``regions``
     and ``factor`` as in :func:`read_blobs`."""
-    read = _larger(norm, read_blobs(norm, model, regions, factor), model)
+    return _find_indices(norm, model, regions, factor)[0]
+
+
+def _find_indices(
+    norm: np.ndarray,
+    model: Path | Sequence[Path] | None,
+    regions: Regions | None,
+    factor: float,
+) -> tuple[list[IndexHit], BlobReadings]:
+    """:func:`find_indices`' hits, and the blobs' readings they were found in."""
+    blobs = read_blobs(norm, model, regions, factor)
+    read = _larger(norm, blobs, model)
     points, probs, rows_of = read.points, read.probs, read.rows_of
     best = _best_card(probs)
     hits: list[IndexHit] = []
@@ -169,7 +184,7 @@ def find_indices(
         second = Card.from_id(int(order[1])) if cards[k, order[1]] > 0.05 else None
         x, y, size, angle = points[rows[int(k)]]
         hits.append(IndexHit(Card.from_id(int(label)), prob, x, y, angle, second, size))
-    return _merge(hits)
+    return _merge(hits), blobs
 
 
 def read_blobs(

@@ -42,7 +42,7 @@ from cardscore.vision.readings import Readings, read_indices
 from cardscore.vision.regions import find_regions
 from cardscore.vision.repairs import CardReading, Repaired, repair
 
-__all__ = ["Group", "Recognition", "SeenCard", "recognize"]
+__all__ = ["Group", "Recognition", "SeenCard", "read_photo", "recognize"]
 
 
 @dataclass(frozen=True)
@@ -134,6 +134,20 @@ def recognize(
     Raises :class:`~cardscore.vision.image_io.ImageError` for files that are not usable photos,
     :class:`~cardscore.vision.deck.DeckProfileError` for a profile of other models.
     """
+    return read_photo(source, card_width=card_width, model=model, deck=deck)[0]
+
+
+def read_photo(
+    source: str | Path | bytes | np.ndarray,
+    *,
+    card_width: float | None = None,
+    model: Path | Sequence[Path] | None = None,
+    deck: DeckProfile | None = None,
+) -> tuple[Recognition, Readings]:
+    """:func:`recognize`'s result, and the index readings it was made from (the photo as
+    read, scaled so a card is :data:`~cardscore.vision.geometry.NORMAL_WIDTH` px wide: its
+    pixels are the result's times ``readings.factor``, for a photo :func:`load_image` left
+    at its size). Learning a deck takes its crops from them instead of reading again."""
     if deck is not None:
         deck.check(MODEL_PATHS if model is None else [model] if isinstance(model, Path) else model)
     with reading_with(deck):
@@ -144,7 +158,7 @@ def _recognize(
     source: str | Path | bytes | np.ndarray,
     card_width: float | None,
     model: Path | Sequence[Path] | None,
-) -> Recognition:
+) -> tuple[Recognition, Readings]:
     loaded = load_image(source)
     image, scale = loaded.image, loaded.to_original
     regions = find_regions(image, None if card_width is None else card_width / scale)
@@ -153,7 +167,7 @@ def _recognize(
     repaired = repair(cards, readings.hits, CropReader(readings.image, model))
     groups = find_groups(repaired.cards)
     h, w = image.shape[:2]
-    return _reported(repaired, groups, readings, scale, (w, h))
+    return _reported(repaired, groups, readings, scale, (w, h)), readings
 
 
 def _reported(
