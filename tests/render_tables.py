@@ -28,6 +28,7 @@ __all__ = [
     "Design",
     "Table",
     "draw_face",
+    "gingham",
     "render_rows",
     "render_table",
     "spread",
@@ -188,8 +189,29 @@ def _run(rng: np.random.Generator) -> list[Card]:
     return [Card(Rank(r), suit) for r in order[start : start + n]]
 
 
-def render_table(seed: int, design: Design, *, card_width: int = 150, quality: int = 85) -> Table:
+def gingham(height: int, width: int, cell: int, ink: tuple[int, int, int]) -> np.ndarray:
+    """A gingham tablecloth (BGR): white, ``ink``, and their mix where bands cross singly."""
+    yy, xx = np.mgrid[0:height, 0:width]
+    across, down = (xx // cell) % 2, (yy // cell) % 2
+    white, dark = np.array((245, 245, 245), np.float32), np.array(ink, np.float32)
+    out = np.where(
+        (across & down)[..., None] == 1,
+        dark,
+        np.where((across ^ down)[..., None] == 1, (white + dark) / 2, white),
+    )
+    return out.astype(np.uint8)
+
+
+def render_table(
+    seed: int,
+    design: Design,
+    *,
+    card_width: int = 150,
+    quality: int = 85,
+    checked: tuple[int, int, int] | None = None,
+) -> Table:
     """A Tranca table: two or three melds, a clean and a dirty pile, a red 3; photo-like.
+    ``checked``: a gingham cloth of that colour (BGR) instead of the design's plain one.
 
     >>> t = render_table(1, DESIGNS[0])
     >>> t.image.shape[2], len(t.truth) >= 8, sorted(set(t.kinds.values()))[:1]
@@ -202,7 +224,10 @@ def render_table(seed: int, design: Design, *, card_width: int = 150, quality: i
     cw, ch = card_width, card_width * H / W
     width, height = round(cw * 8), round(cw * 6)
     image = np.empty((height, width, 3), np.uint8)
-    image[:] = design.cloth
+    if checked is None:
+        image[:] = design.cloth
+    else:
+        image[:] = gingham(height, width, max(4, round(cw * 0.16)), checked)
     noise = rng.normal(0, 6, (height // 8 + 1, width // 8 + 1, 1))
     texture = cv2.resize(noise, (width, height))[..., None]
     image[:] = np.clip(image + texture, 0, 255).astype(np.uint8)

@@ -115,6 +115,24 @@ def test_regions_give_the_width_of_the_white_cards_on_a_table() -> None:
     assert find_regions(image, 80.0).card_width == 80.0  # a width given is kept
 
 
+def test_a_red_gingham_cloth_is_neither_cards_nor_indices() -> None:
+    """A checked tablecloth: its white squares are not taken for cards, its checks' corners not
+    for indices; the cards on it are read as on a plain cloth (seeds never measured)."""
+    from cardscore.vision import recognize
+    from cardscore.vision.evaluate import TableScore, score_table
+
+    red = (40, 40, 200)
+    total = TableScore()
+    for seed in range(10, 16):
+        for design in DESIGNS:
+            table = render_table(seed, design, checked=red)
+            assert find_regions(table.image).card_width == pytest.approx(150, rel=0.25)
+            total.add(score_table(table.truth, table.kinds, recognize(table.image), 150.0))
+    assert total.cards_extra == 0
+    assert total.cards_right >= 0.9 * total.cards
+    assert total.piles_right >= total.piles - 1
+
+
 # Readings: card regions and scale → index hits at the scale whole cards confirm.
 
 
