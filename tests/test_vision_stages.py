@@ -133,6 +133,29 @@ def test_a_red_gingham_cloth_is_neither_cards_nor_indices() -> None:
     assert total.piles_right >= total.piles - 1
 
 
+def test_a_cream_low_contrast_deck_is_read() -> None:
+    """Cream paper, grey ink, a faded red, on a beige cloth: little between ink, paper and table
+    (seeds never measured)."""
+    from cardscore.vision import recognize
+    from cardscore.vision.evaluate import TableScore, score_table
+
+    total = TableScore()
+    for design in DESIGNS:
+        cream = replace(
+            design,
+            paper=(200, 230, 240),
+            black=(90, 90, 90),
+            red=(90, 90, 190),
+            cloth=(170, 200, 215),
+        )
+        for seed in range(10, 16):
+            table = render_table(seed, cream)
+            total.add(score_table(table.truth, table.kinds, recognize(table.image), 150.0))
+    assert total.cards_right >= 0.9 * total.cards
+    assert total.wrong_unflagged == 0
+    assert total.piles_right == total.piles
+
+
 # Readings: card regions and scale → index hits at the scale whole cards confirm.
 
 
