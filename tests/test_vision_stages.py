@@ -156,6 +156,30 @@ def test_a_cream_low_contrast_deck_is_read() -> None:
     assert total.piles_right == total.piles
 
 
+def test_a_recognition_draws_itself_for_jupyter() -> None:
+    """Its SVG holds one outline per card (the unsure ones marked), each card's code, and one
+    dashed outline per group; Jupyter shows it (``_repr_svg_``)."""
+    from xml.etree import ElementTree
+
+    from cardscore.vision import recognize
+
+    result = recognize(render_table(7000, DESIGNS[0]).image)
+    assert result.flagged, "pick a table with a card to confirm"
+    svg = result._repr_svg_()
+    assert svg == result.svg()
+    root = ElementTree.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    classes = [p.get("class", "") for p in root.iter(f"{ns}polygon")]
+    assert classes.count("card") + classes.count("card flagged") == len(result.cards)
+    assert classes.count("card flagged") == len(result.flagged)
+    assert sum(c.startswith("group") for c in classes) == len(result.groups)
+    texts = [t.text for t in root.iter(f"{ns}text")]
+    for seen in result.cards:
+        assert f"{seen.card}{'?' if seen.flagged else ''}" in texts
+    assert f"{len(result.cards)} cards · {len(result.flagged)} to confirm" in texts
+    assert float(root.get("width", 0)) == 640
+
+
 # Readings: card regions and scale → index hits at the scale whole cards confirm.
 
 

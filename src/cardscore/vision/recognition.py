@@ -94,6 +94,16 @@ class Recognition:
         """Cards the user must confirm."""
         return tuple(c for c in self.cards if c.flagged)
 
+    def svg(self, width: int = 640) -> str:
+        """The cards where they were read, the ones to confirm in orange, and their groups, as
+        an SVG document (:mod:`~cardscore.vision.picture`); Jupyter shows it by itself."""
+        from cardscore.vision.picture import recognition_svg
+
+        return recognition_svg(self, width)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
     def tranca_draft(self) -> dict[str, Any]:
         """A team entry for a Tranca round file: ``melds``, ``piles``, ``dollars``.
 
