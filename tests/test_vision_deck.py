@@ -27,6 +27,7 @@ from cardscore.vision.deck import (  # noqa: E402
     DeckProfile,
     DeckProfileError,
     expecting,
+    model_hash,
     reading_with,
 )
 from cardscore.vision.evaluate import read_labels, score_cards  # noqa: E402
@@ -193,6 +194,44 @@ def test_cli_deck_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["deck", "learn", "--spread", str(photo), "--out", str(tmp_path / "x.deck")]) == 2
     assert "0 cards found apart" in capsys.readouterr().err
     assert not (tmp_path / "x.deck").exists()
+
+
+def test_deck_show_tells_the_cards_learnt_and_whether_the_profile_fits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seen = [0] * 53
+    for card in ("As", "Ts", "Kh", "2c"):
+        seen[Card(card).id] = 3
+    weights = tuple(np.zeros((53, 4), np.float32) for _ in MODEL_PATHS)
+    biases = tuple(np.zeros(53, np.float32) for _ in MODEL_PATHS)
+    names = tuple(p.name for p in MODEL_PATHS)
+    fitting = DeckProfile(names, tuple(model_hash(p) for p in MODEL_PATHS), weights, biases,
+                          tuple(seen), "ours")  # fmt: skip
+    stale = DeckProfile(names, ("0" * 64,) * len(names), weights, biases, tuple(seen), "old")
+    fitting.save(tmp_path / "ours.deck")
+    stale.save(tmp_path / "old.deck")
+
+    assert main(["deck", "show", str(tmp_path / "ours.deck")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "ours: 4 of 52 cards learnt"
+    assert out[1].split() == ["♠", "A", *"·" * 8, "10", "·", "·", "·"]
+    assert out[2].split()[-1] == "K"
+    assert out[4].split()[2] == "2"
+    assert out[5] == "fits the installed models"
+
+    assert main(["deck", "show", str(tmp_path / "old.deck"), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["fits_models"] is False
+    assert shown["learnt"] == ["2c", "Ts", "Kh", "As"]
+    assert shown["crops"] == {"2c": 3, "Ts": 3, "Kh": 3, "As": 3}
+    assert main(["deck", "show", str(tmp_path / "old.deck")]) == 0
+    assert "does not fit: deck profile 'old' was learnt with" in capsys.readouterr().out
+
+    assert main(["deck", "show", str(tmp_path / "none.deck")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    page = fitting._repr_html_()
+    assert "ours: 4 of 52 cards learnt" in page
+    assert page.count("10</td>") == 1
 
 
 def test_a_spread_out_of_rows_is_refused() -> None:

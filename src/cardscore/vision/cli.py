@@ -1,5 +1,6 @@
 """``cardscore recognize PHOTO``: the cards, melds and piles on a table, and a Tranca draft;
-``cardscore deck learn``: a profile of the table's deck to read with (``--deck``)."""
+``cardscore deck learn``: a profile of the table's deck to read with (``--deck``); ``cardscore
+deck show``: which cards a profile learnt."""
 
 from __future__ import annotations
 
@@ -171,6 +172,39 @@ def learn_command(labels: Path | None, spread: Path | None, out: Path, as_json: 
         )
     else:
         click.echo(f"learnt {cards} of 52 cards from {learnt.crops} crops: wrote {out}")
+
+
+@deck_group.command("show")
+@click.argument("profile", type=click.Path(dir_okay=False, path_type=Path))
+@json_option
+def show_command(profile: Path, as_json: bool) -> None:
+    """Which cards the deck PROFILE learnt, and whether it fits the installed models."""
+    from cardscore.vision.classifier import MODEL_PATHS
+    from cardscore.vision.deck import DeckProfileError
+
+    deck = DeckProfile.load(profile)
+    try:
+        deck.check(MODEL_PATHS)
+        fits = None
+    except DeckProfileError as error:
+        fits = error
+    learnt = deck.learnt
+    if as_json:
+        echo_json(
+            {
+                "name": deck.name,
+                "models": list(deck.models),
+                "fits_models": fits is None,
+                "learnt": [c.code for c in learnt],
+                "crops": {Card.from_id(i).code: n for i, n in enumerate(deck.examples[:52]) if n},
+            }
+        )
+        return
+    click.echo(f"{deck.name or profile.name}: {len(learnt)} of 52 cards learnt")
+    click.echo(deck.grid())
+    click.echo(
+        "fits the installed models" if fits is None else f"does not fit: {fits.problems[0]}"
+    )
 
 
 def _confirm(flagged: list[tuple[str, SeenCard]]) -> None:

@@ -21,6 +21,7 @@ the models' names and hashes, the number of crops learnt per card) and the array
 from __future__ import annotations
 
 import hashlib
+import html
 import io
 import json
 import zipfile
@@ -33,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cardscore.cards import Card
+from cardscore.cards import RANKS, Card, Rank, Suit
 from cardscore.errors import CardscoreError, Problem
 from cardscore.vision.labels import CLASSES
 
@@ -53,6 +54,15 @@ __all__ = [
 FORMAT = "cardscore-deck"
 VERSION = 1
 MAX_BYTES = 1 << 20  # a profile is small: one correction per class per member
+
+
+_ORDER = (Rank.ACE, *RANKS[:-1])  # A, 2 … K: a deck spread's order
+_SUITS = ((Suit.SPADES, "♠"), (Suit.HEARTS, "♥"), (Suit.DIAMONDS, "♦"), (Suit.CLUBS, "♣"))
+
+
+def _shown(card: Card) -> str:
+    """The rank as a card shows it: ``10``, not ``T``."""
+    return str(card)[:-1]
 
 
 class DeckProfileError(CardscoreError):
@@ -82,8 +92,54 @@ class DeckProfile:
     name: str = ""
 
     def __repr__(self) -> str:
-        cards = sum(1 for n in self.examples[: CLASSES - 1] if n)
+        cards = len(self.learnt)
         return f"<DeckProfile {self.name!r}: {cards} cards learnt, models {', '.join(self.models)}>"
+
+    @property
+    def learnt(self) -> tuple[Card, ...]:
+        """The cards it learnt from crops of their own (the others only through their rank's
+        and suit's share of the correction)."""
+        return tuple(Card.from_id(i) for i, n in enumerate(self.examples[: CLASSES - 1]) if n)
+
+    def grid(self) -> str:
+        """Which cards it learnt, a row per suit (A to K; ``·``: not learnt).
+
+        >>> import numpy as np
+        >>> seen = [0] * 53
+        >>> for card in ("As", "Ts", "Kh"):
+        ...     seen[Card(card).id] = 4
+        >>> p = DeckProfile(("a.onnx",), ("0" * 64,), (np.zeros((53, 4), np.float32),),
+        ...                 (np.zeros(53, np.float32),), tuple(seen), "ours")
+        >>> print(p.grid())
+        ♠  A  ·  ·  ·  ·  ·  ·  ·  ·  10 ·  ·  ·
+        ♥  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  K
+        ♦  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+        ♣  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+        """
+        learnt = set(self.learnt)
+        return "\n".join(
+            f"{symbol}  "
+            + " ".join(
+                f"{_shown(Card(rank, suit)) if Card(rank, suit) in learnt else '·':<2}"
+                for rank in _ORDER
+            ).rstrip()
+            for suit, symbol in _SUITS
+        )
+
+    def _repr_html_(self) -> str:
+        learnt = set(self.learnt)
+        rows = []
+        for suit, symbol in _SUITS:
+            colour = "#c81e1e" if symbol in "♥♦" else "#111827"
+            cells = "".join(
+                f'<td style="padding:2px 6px;color:{colour};background:#dcfce7">{_shown(card)}</td>'
+                if (card := Card(rank, suit)) in learnt
+                else '<td style="padding:2px 6px;color:#9ca3af">·</td>'
+                for rank in _ORDER
+            )
+            rows.append(f'<tr><th style="color:{colour}">{symbol}</th>{cells}</tr>')
+        title = html.escape(f"{self.name or 'deck'}: {len(learnt)} of 52 cards learnt")
+        return f"<div><b>{title}</b><table>{''.join(rows)}</table></div>"
 
     def adjust(self, member: int, logits: np.ndarray, embedding: np.ndarray) -> np.ndarray:
         """Member ``member``'s logits (N, 53) corrected for this deck, from its embeddings."""
