@@ -98,9 +98,8 @@ class Readings:
     card_width: float
     hits: tuple[IndexHit, ...]
     # What the hits were found in: every blob's crops as read (before any larger second
-    # look) and the card regions; learning a deck takes its crops from them.
+    # look); learning a deck takes the "no index" marks of its cards from them.
     blobs: BlobReadings | None = None
-    regions: Regions | None = None
 
 
 def normalise(image: np.ndarray, card_width: float) -> tuple[np.ndarray, float]:
@@ -146,7 +145,7 @@ def read_indices(
         card_width *= measured / NORMAL_WIDTH
         norm, factor = normalise(image, card_width)
         hits, blobs = _find_indices(norm, model, regions, factor)
-    return Readings(norm, factor, card_width, tuple(hits), blobs, regions)
+    return Readings(norm, factor, card_width, tuple(hits), blobs)
 
 
 def find_indices(
