@@ -202,9 +202,7 @@ def show_command(profile: Path, as_json: bool) -> None:
         return
     click.echo(f"{deck.name or profile.name}: {len(learnt)} of 52 cards learnt")
     click.echo(deck.grid())
-    click.echo(
-        "fits the installed models" if fits is None else f"does not fit: {fits.problems[0]}"
-    )
+    click.echo("fits the installed models" if fits is None else f"does not fit: {fits.problems[0]}")
 
 
 def _confirm(flagged: list[tuple[str, SeenCard]]) -> None:
