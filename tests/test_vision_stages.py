@@ -48,6 +48,7 @@ ORDER = (
     "cards",
     "repairs",
     "groups",
+    "picture",
     "recognition",
     "annotate",
     "hands",

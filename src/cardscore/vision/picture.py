@@ -19,14 +19,48 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from cardscore.cards import Suit
-
-if TYPE_CHECKING:
-    from cardscore.vision.recognition import Recognition, SeenCard
+from cardscore.cards import Card, Suit
+from cardscore.vision.groups import Group
 
 __all__ = ["recognition_svg"]
+
+
+class SeenCard(Protocol):
+    """A card as reported (:class:`~cardscore.vision.recognition.SeenCard`)."""
+
+    @property
+    def card(self) -> Card: ...
+    @property
+    def confidence(self) -> float: ...
+    @property
+    def x(self) -> float: ...
+    @property
+    def y(self) -> float: ...
+    @property
+    def corners(self) -> tuple[tuple[float, float], ...]: ...
+    @property
+    def flagged(self) -> bool: ...
+    @property
+    def alternative(self) -> Card | None: ...
+
+
+class Recognition(Protocol):
+    """What a photo shows (:class:`~cardscore.vision.recognition.Recognition`): drawn from
+    its cards and groups alone, so that the pipeline's last stage can draw itself."""
+
+    @property
+    def cards(self) -> Sequence[SeenCard]: ...
+    @property
+    def groups(self) -> Sequence[Group]: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def card_width(self) -> float: ...
+
 
 WIDTH = 640  # the picture's width on screen (px); its drawing is in the photo's pixels
 TABLE, SURE, UNSURE = "#2f6f3e", "#15803d", "#ea580c"
@@ -62,7 +96,7 @@ def recognition_svg(result: Recognition, width: int = WIDTH) -> str:
     # Outlines first, then every code over them: a card under another keeps its code in sight.
     parts.extend(_outline(seen, unit) for seen in result.cards)
     parts.extend(_code(seen, unit) for seen in result.cards)
-    n, unsure = len(result.cards), len(result.flagged)
+    n, unsure = len(result.cards), sum(c.flagged for c in result.cards)
     status = f"{n} card{'s' if n != 1 else ''} · {unsure} to confirm"
     parts.append(
         f'<text x="{w / 2:g}" y="{h + caption * 1.3:.1f}" fill="#ffffff" '
