@@ -152,7 +152,7 @@ def learn_command(labels: Path | None, spread: Path | None, out: Path, as_json: 
         else learn_from_spread(spread or Path(), name=out.stem)
     )
     learnt.profile.save(out)
-    cards = sum(1 for n in learnt.profile.examples[:52] if n)
+    cards = len(learnt.profile.learnt)
     if as_json:
         echo_json(
             {
@@ -196,7 +196,7 @@ def show_command(profile: Path, as_json: bool) -> None:
                 "models": list(deck.models),
                 "fits_models": fits is None,
                 "learnt": [c.code for c in learnt],
-                "crops": {Card.from_id(i).code: n for i, n in enumerate(deck.examples[:52]) if n},
+                "crops": {c.code: deck.examples[c.id] for c in learnt},
             }
         )
         return

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cardscore.cards import RANKS, Card, Rank, Suit
+from cardscore.cards import RANKS, SUITS, Card, Rank, Suit
 from cardscore.errors import CardscoreError, Problem
 from cardscore.vision.labels import CLASSES
 
@@ -57,12 +57,6 @@ MAX_BYTES = 1 << 20  # a profile is small: one correction per class per member
 
 
 _ORDER = (Rank.ACE, *RANKS[:-1])  # A, 2 … K: a deck spread's order
-_SUITS = ((Suit.SPADES, "♠"), (Suit.HEARTS, "♥"), (Suit.DIAMONDS, "♦"), (Suit.CLUBS, "♣"))
-
-
-def _shown(card: Card) -> str:
-    """The rank as a card shows it: ``10``, not ``T``."""
-    return str(card)[:-1]
 
 
 class DeckProfileError(CardscoreError):
@@ -116,30 +110,32 @@ class DeckProfile:
         ♦  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
         ♣  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
         """
-        learnt = set(self.learnt)
         return "\n".join(
-            f"{symbol}  "
-            + " ".join(
-                f"{_shown(Card(rank, suit)) if Card(rank, suit) in learnt else '·':<2}"
-                for rank in _ORDER
-            ).rstrip()
-            for suit, symbol in _SUITS
+            f"{suit.symbol}  " + " ".join(f"{label or '·':<2}" for label in labels).rstrip()
+            for suit, labels in self._rows()
         )
 
     def _repr_html_(self) -> str:
-        learnt = set(self.learnt)
         rows = []
-        for suit, symbol in _SUITS:
-            colour = "#c81e1e" if symbol in "♥♦" else "#111827"
+        for suit, labels in self._rows():
+            colour = "#c81e1e" if suit.is_red else "#111827"
             cells = "".join(
-                f'<td style="padding:2px 6px;color:{colour};background:#dcfce7">{_shown(card)}</td>'
-                if (card := Card(rank, suit)) in learnt
+                f'<td style="padding:2px 6px;color:{colour};background:#dcfce7">{label}</td>'
+                if label
                 else '<td style="padding:2px 6px;color:#9ca3af">·</td>'
-                for rank in _ORDER
+                for label in labels
             )
-            rows.append(f'<tr><th style="color:{colour}">{symbol}</th>{cells}</tr>')
-        title = html.escape(f"{self.name or 'deck'}: {len(learnt)} of 52 cards learnt")
+            rows.append(f'<tr><th style="color:{colour}">{suit.symbol}</th>{cells}</tr>')
+        title = html.escape(f"{self.name or 'deck'}: {len(self.learnt)} of 52 cards learnt")
         return f"<div><b>{title}</b><table>{''.join(rows)}</table></div>"
+
+    def _rows(self) -> list[tuple[Suit, list[str | None]]]:
+        """Per suit, A to K: each rank's label where its card was learnt, else None."""
+        learnt = set(self.learnt)
+        return [
+            (suit, [rank.label if Card(rank, suit) in learnt else None for rank in _ORDER])
+            for suit in SUITS
+        ]
 
     def adjust(self, member: int, logits: np.ndarray, embedding: np.ndarray) -> np.ndarray:
         """Member ``member``'s logits (N, 53) corrected for this deck, from its embeddings."""

@@ -21,7 +21,7 @@ import html
 from collections.abc import Sequence
 from typing import Protocol
 
-from cardscore.cards import Card, Suit
+from cardscore.cards import Card
 from cardscore.vision.groups import Group
 
 __all__ = ["recognition_svg"]
@@ -122,7 +122,7 @@ def _outline(seen: SeenCard, unit: float) -> str:
 
 def _code(seen: SeenCard, unit: float) -> str:
     """A card's code in its middle, red suits in red, "?" when it is to be confirmed."""
-    ink = RED if seen.card.suit in (Suit.HEARTS, Suit.DIAMONDS) else BLACK
+    ink = RED if seen.card.suit.is_red else BLACK
     label = f"{seen.card}{'?' if seen.flagged else ''}"
     return (
         f'<text x="{seen.x:.1f}" y="{seen.y + unit * 0.1:.1f}" fill="{ink}" '
