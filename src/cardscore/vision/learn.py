@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from cardscore.cards import RANKS, SUITS, Card, Rank, Suit, full_deck, parse_cards
+from cardscore.cards import Card, Rank, Suit, full_deck, parse_cards
 from cardscore.errors import CardscoreError, Problem, catalogue
 from cardscore.vision.classifier import MODEL_PATHS, outputs
 from cardscore.vision.crops import crop_batch
@@ -182,7 +182,7 @@ def photo_examples(
     loaded = load_image(source)
     want = Counter(labelled)
     as_is, as_is_read = read_photo(loaded.image, deck=deck)
-    with reading_with(deck), expecting(labelled):
+    with expecting(labelled):  # read_photo puts the deck in use itself
         guided, guided_read = read_photo(loaded.image, deck=deck)
     read = Counter(s.card for s in as_is.cards)
     kept = [i for i, s in enumerate(as_is.cards) if read[s.card] <= want[s.card]]
@@ -530,8 +530,8 @@ def _parts() -> np.ndarray:
     parts = np.zeros((CLASSES, CLASSES + 13 + 4), np.float32)
     parts[np.arange(CLASSES), np.arange(CLASSES)] = 1.0
     for card in full_deck():
-        parts[card.id, CLASSES + RANKS.index(card.rank)] = 1.0
-        parts[card.id, CLASSES + 13 + SUITS.index(card.suit)] = 1.0
+        parts[card.id, CLASSES + card.rank.index] = 1.0
+        parts[card.id, CLASSES + 13 + card.suit.index] = 1.0
     return parts
 
 
