@@ -643,19 +643,20 @@ class MatchStore:
         version: int,
         document: dict[str, Any],
         error: ProblemError,
+        number: int | None = None,
     ) -> Snapshot | None:
-        """The match, when a refused round is the one its last save stored: sent again
-        because its answer was lost (a phone's connection dropped, or the page was left while
-        saving). The match is then one version on, its last round this very one; that save
-        is acknowledged again rather than refused as a conflict."""
+        """The match, when a refused change is the one its last save made: sent again because
+        its answer was lost (a phone's connection dropped, or the page was left while saving).
+        The match is then one version on, with this very round last (a round added) or at
+        ``number`` (a round replaced); that save is acknowledged again rather than refused as a
+        conflict; any other change since is still a conflict."""
         if error.kind != "version-conflict" or error.extra.get("current_version") != version + 1:
             return None
         snapshot = self.read(match_id, key, keep=False)
-        if snapshot.version != version + 1 or not snapshot.documents:
+        where = len(snapshot.documents) if number is None else number
+        if snapshot.version != version + 1 or not _same_round(snapshot, where, document):
             return None
-        if snapshot.documents[-1] != document:
-            return None
-        return replace(snapshot, changed=len(snapshot.documents) - 1)
+        return replace(snapshot, changed=where - 1)
 
     def edit_round(
         self, match_id: str, key: str | None, version: int, number: int, document: dict[str, Any]
@@ -673,7 +674,13 @@ class MatchStore:
                 raise ProblemError(404, f"match {match_id!r} has no round {number}", "not-found")
             return game.open(config, [*old[: number - 1], document, *old[number:]])
 
-        return self._change(match_id, key, version, edit)
+        try:
+            return self._change(match_id, key, version, edit)
+        except ProblemError as error:
+            again = self._saved_already(match_id, key, version, document, error, number)
+            if again is None:
+                raise
+            return again
 
     def undo(self, match_id: str, key: str | None, version: int) -> Snapshot:
         def drop_last(game: GameAdapter, config: Mapping[str, Any], played: Played) -> Played:
@@ -682,3 +689,19 @@ class MatchStore:
             return game.open(config, game.undo(played.documents))
 
         return self._change(match_id, key, version, drop_last)
+
+
+def _same_round(snapshot: Snapshot, number: int, document: dict[str, Any]) -> bool:
+    """Whether ``document`` is the match's round ``number``: as stored, or as the game writes it
+    (a game may store a round's canonical form, not the spelling the phone sent)."""
+    if not 1 <= number <= len(snapshot.documents):
+        return False
+    stored = snapshot.documents[number - 1]
+    if stored == document:
+        return True
+    try:
+        played = _adapter(snapshot.game).open(snapshot.config, snapshot.documents[: number - 1])
+        played.add(document)
+    except CardscoreError:
+        return False
+    return bool(played.documents[number - 1] == stored)
