@@ -270,6 +270,49 @@ def test_save_shows_progress_and_a_lost_connection_keeps_the_round(
         page.context.close()
 
 
+def test_a_tranca_round_whose_answer_was_lost_is_saved_once(
+    browser: Any,  # noqa: F811
+    site: dict[str, str],
+) -> None:
+    """The server stores the round but the phone never hears back (the connection drops on the
+    way back): the round waits on the phone, and when it is sent again it is acknowledged, not
+    shown as a conflict, and stored once. Tranca keeps a round's canonical form, not the
+    phone's spelling, so the server must know it by what it means."""
+    with httpx.Client(base_url=site["_url"]) as client:
+        teams = [{"name": "Ana"}, {"name": "Bia"}]
+        made = client.post(
+            "/api/matches", json={"game": "tranca", "players": 2, "teams": teams}
+        ).json()
+        site["lost-answer"] = f"/m/{made['id']}/{made['edit_key']}"
+        page = open_page(browser, site, "lost-answer", "360x740", "pt-BR")
+        try:
+            page.wait_for_selector("#round-form fieldset.team-entry")
+            ana = page.locator("fieldset.team-entry").nth(0)
+            ana.locator("input.meld").first.fill("as ks qs js ts 9s 8s")
+            ana.locator("input.went-out").check()
+            sent: list[int] = []
+
+            def store_then_drop(route: Any) -> None:
+                sent.append(route.fetch().status)  # the server stores it...
+                route.abort("internetdisconnected")  # ...and the answer never arrives
+
+            page.route("**/api/matches/*/rounds", store_then_drop)
+            page.click("#save-round")
+            page.wait_for_selector("#pending")
+            assert sent == [201]
+            assert "Esperando para salvar: 1" in page.inner_text("#pending")
+            page.unroute("**/api/matches/*/rounds")
+            page.reload()  # the waiting round is sent again as the page opens
+            page.wait_for_selector("#pending", state="detached")
+            assert not page.inner_text("#messages").strip()
+            url = f"/api/matches/{made['id']}"
+            stored = client.get(url, headers=bearer(made["edit_key"])).json()
+            assert len(stored["rounds"]) == 1
+            assert stored["version"] == made["version"] + 1
+        finally:
+            page.context.close()
+
+
 def test_rounds_saved_offline_wait_in_order_and_a_conflict_is_shown(
     browser: Any,  # noqa: F811
     site: dict[str, str],
