@@ -290,16 +290,17 @@ def test_a_tranca_round_whose_answer_was_lost_is_saved_once(
             ana = page.locator("fieldset.team-entry").nth(0)
             ana.locator("input.meld").first.fill("as ks qs js ts 9s 8s")
             ana.locator("input.went-out").check()
-            sent: list[int] = []
-
-            def store_then_drop(route: Any) -> None:
-                sent.append(route.fetch().status)  # the server stores it...
-                route.abort("internetdisconnected")  # ...and the answer never arrives
-
-            page.route("**/api/matches/*/rounds", store_then_drop)
+            held: list[Any] = []
+            page.route("**/api/matches/*/rounds", lambda route: held.append(route))
+            start = page.evaluate("MATCH.version")
             page.click("#save-round")
+            while not held:
+                page.wait_for_timeout(50)
+            assert held[0].fetch().status == 201  # the server stores it...
+            # ...the page hears of the new version from the live channel first...
+            page.wait_for_function(f"() => MATCH.version > {start}")
+            held[0].abort("internetdisconnected")  # ...and the answer never arrives
             page.wait_for_selector("#pending")
-            assert sent == [201]
             assert "Esperando para salvar: 1" in page.inner_text("#pending")
             page.unroute("**/api/matches/*/rounds")
             page.reload()  # the waiting round is sent again as the page opens

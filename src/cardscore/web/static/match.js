@@ -114,7 +114,9 @@ async function saveRound(document_, editing, done) {
     return true;
   }
   if (result.status === 0 && queueable()) {
-    queueRound(document_, editing);
+    // Sent against body.version: the page may have heard of a later one meanwhile (this very
+    // save, stored, whose answer was lost), and the round must be sent again as it was.
+    queueRound(document_, editing, body.version);
     showMessages([tr("queued")], "ok");
     return finish();
   }
@@ -141,11 +143,11 @@ function saveQueue(queue) {
   renderQueue();
 }
 
-function queueRound(round, editing) {
+function queueRound(round, editing, sentAt) {
   const queue = loadQueue();
   const last = queue[queue.length - 1];
   // Each of our saves moves the match one version on: the next waits for the one after.
-  const version = last ? last.version + 1 : MATCH.version;
+  const version = last ? last.version + 1 : (sentAt ?? MATCH.version);
   queue.push({ round, editing: editing || null, version, at: Date.now(), state: "waiting" });
   saveQueue(queue);
 }
