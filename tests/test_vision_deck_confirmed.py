@@ -2,7 +2,7 @@
 only the confirmed cards are learnt, each as confirmed, and a corrected card is read right
 on the next photo of its design. The tables are tests/render_tables.py's (not the training
 generator); the seeds below were chosen by one look at the shipped models' readings of
-seeds 20 to 69 of the plain stroke design: J♠ is read 3♠ on seeds 20, 24, 27, 42 and 49. Nothing
+seeds 20 to 69 of the plain stroke design: A♠ is read A♣, unflagged, on seeds 22 and 68. Nothing
 in :func:`~cardscore.vision.learn.confirmed_examples` was tuned on them."""
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ from cardscore.vision.learn import (  # noqa: E402
 from tests.render_tables import DESIGNS, Table, render_table  # noqa: E402
 
 PLAIN = DESIGNS[0]
-TRUE, MISREAD = Card("Js"), Card("3s")  # the shipped models' mistake on these seeds
-SEED, OTHERS = 20, (24, 42, 49)
+TRUE, MISREAD = Card("As"), Card("Ac")  # the shipped models' mistake on these seeds
+SEED, OTHERS = 22, (68,)
 
 
 def _truth_at(table: Table, x: float, y: float) -> Card:
@@ -61,13 +61,13 @@ def _reading_of(table: Table, result: Recognition) -> list[Card]:
 
 @pytest.fixture(scope="module")
 def corrected() -> tuple[Table, Recognition, list[Confirmed]]:
-    """Seed 20 read by the shipped models, and the player's confirmation: every card as it
-    truly is (the 3♠ corrected to J♠, the others accepted)."""
+    """Seed 22 read by the shipped models, and the player's confirmation: every card as it
+    truly is (the A♠ read A♣ corrected, the others accepted)."""
     table = render_table(SEED, PLAIN)
     result = recognize(table.image)
     truth = _reading_of(table, result)
-    assert [c.card for c in result.cards].count(MISREAD) == 1
-    assert truth[[c.card for c in result.cards].index(MISREAD)] == TRUE
+    misread = [(c.card, t) for c, t in zip(result.cards, truth, strict=True)]
+    assert misread.count((MISREAD, TRUE)) == 1
     return (
         table,
         result,
@@ -102,7 +102,7 @@ def test_only_the_confirmed_cards_are_learnt(
     corrected: tuple[Table, Recognition, list[Confirmed]],
 ) -> None:
     table, _result, confirmed = corrected
-    some = [c for c in confirmed if c.card.rank.label in "89"]
+    some = [c for c in confirmed if c.card.rank.label in "K7"]
     assert 0 < len(some) < len(confirmed)
     examples, _missed = confirmed_examples(table.image, some)
     assert {int(k) for k in examples.labels} - {BACKGROUND} == {c.card.id for c in some}

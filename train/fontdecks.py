@@ -29,7 +29,8 @@ __all__ = [
     "glyph",
 ]
 
-# Font file stems, one design each: sans and serif, regular, bold and condensed.
+# Font file stems, one design each: sans, serif and mono; light, regular, bold and condensed.
+# Designs are seeded by their place here: new ones go at the end.
 FONT_DECKS = (
     "DejaVuSans-Bold",
     "DejaVuSans",
@@ -57,10 +58,30 @@ FONT_DECKS = (
     "NotoSerif-Bold",
     "NotoSans-Regular",
     "NotoSerif-Regular",
+    # Light, monoline and display faces: an index drawn with one even stroke (as many printed
+    # decks are), very thin or very heavy, and other shapes of J, 4, 7 and 9.
+    "DejaVuSans-ExtraLight",
+    "DejaVuSansMono-Bold",
+    "DejaVuSansMono",
+    "FreeMono",
+    "FreeSansBold",
+    "FreeSerif",
+    "LiberationSansNarrow-Regular",
+    "NimbusMonoPS-Bold",
+    "NimbusMonoPS-Regular",
+    "NimbusSans-Regular",
+    "P052-Roman",
+    "URWBookman-Light",
+    "URWGothic-Book",
+    "NotoSans-Bold",
+    "NotoSansDisplay-Bold",
+    "NotoSerifDisplay-Regular",
 )
-_SUIT_FONT = "DejaVuSans"  # has ♠ ♥ ♦ ♣: the first designs' suits
-# The first this many FONT_DECKS draw _SUIT_FONT's suits; each later one picks its own.
-ONE_SUIT_FONT = 12
+_SUIT_FONT = "DejaVuSans"  # has ♠ ♥ ♦ ♣: most designs' suits
+# These FONT_DECKS pick their own suits from SUIT_FONTS; the rest draw _SUIT_FONT's. The
+# rank glyphs vary far more than suits do between decks: the designs for more rank shapes
+# keep one suit shape.
+OWN_SUITS = range(12, 26)
 # Every suit shape the fonts draw: each later design takes one, so that a club or a spade is
 # known by more than one drawing of it.
 SUIT_FONTS = (
@@ -284,7 +305,7 @@ def font_decks(cache: Path, seed: int) -> dict[str, dict[Card, np.ndarray]]:
     for n, stem in enumerate(FONT_DECKS):
         rng = np.random.default_rng([seed, n])
         style = _Style(rng)
-        suits = _SUIT_FONT if n < ONE_SUIT_FONT else SUIT_FONTS[int(rng.integers(len(SUIT_FONTS)))]
+        suits = SUIT_FONTS[int(rng.integers(len(SUIT_FONTS)))] if n in OWN_SUITS else _SUIT_FONT
         decks[f"font/{stem}"] = {
             card: _face(card, fonts, stem, style, rng, suits) for card in full_deck()
         }
