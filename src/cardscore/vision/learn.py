@@ -259,9 +259,9 @@ def _lone_card_marks(
         for g in result.groups
         if len(g.cards) == 1 and g.cards[0] in chosen
     ]
-    read = readings.blobs
-    if not lone or read is None:
+    if not lone:
         return []
+    read = readings.blobs
     apart = MARK_APART * NORMAL_WIDTH
     out: list[tuple[float, float, float, float]] = []
     for bx, by in read.rows_of:

@@ -99,7 +99,7 @@ class Readings:
     hits: tuple[IndexHit, ...]
     # What the hits were found in: every blob's crops as read (before any larger second
     # look); learning a deck takes the "no index" marks of its cards from them.
-    blobs: BlobReadings | None = None
+    blobs: BlobReadings
 
 
 def normalise(image: np.ndarray, card_width: float) -> tuple[np.ndarray, float]:
