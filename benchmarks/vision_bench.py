@@ -73,12 +73,15 @@ def real_photos(folder: Path) -> None:
     )
 
 
-def _draw(tables: int, seed: int, faces: dict[str, dict[Card, np.ndarray]]) -> TableScore:
-    """The score of ``tables`` tables drawn from ``seed`` with these designs' faces."""
+def _draw(
+    tables: int, seed: int, faces: dict[str, dict[Card, np.ndarray]]
+) -> dict[str, TableScore]:
+    """The scores of ``tables`` tables drawn from ``seed`` with these designs' faces, by the
+    design each table was drawn with."""
     from train.synth import SceneMaker
 
     maker = SceneMaker(faces, seed)
-    total = TableScore()
+    scores: dict[str, TableScore] = {}
     upscale = 1.2  # tables are drawn at the recogniser's scale; photos come a little bigger
     for _ in range(tables):
         scene = maker.scene(tranca=True)
@@ -86,8 +89,9 @@ def _draw(tables: int, seed: int, faces: dict[str, dict[Card, np.ndarray]]) -> T
         result = recognize(image)
         truth = [(p.card, p.x * upscale, p.y * upscale, p.group) for p in scene.cards]
         width = scene.cards[0].width * upscale if scene.cards else 1.0
-        total.add(score_table(truth, scene.groups, result, width))
-    return total
+        design = scene.cards[0].deck if scene.cards else "none"
+        scores.setdefault(design, TableScore()).add(score_table(truth, scene.groups, result, width))
+    return scores
 
 
 def synthetic(tables: int, seeds: list[int]) -> None:
@@ -100,8 +104,12 @@ def synthetic(tables: int, seeds: list[int]) -> None:
     faces = {d.name: d.faces for d in load_decks(cache, HELD_OUT)}
     total = TableScore()
     draws = []
+    designs: dict[str, TableScore] = {name: TableScore() for name in sorted(faces)}
     for seed in seeds:
-        score = _draw(tables, seed, faces)
+        score = TableScore()
+        for name, part in _draw(tables, seed, faces).items():
+            score.add(part)
+            designs[name].add(part)
         draws.append((seed, score))
         total.add(score)
     t = total
@@ -122,6 +130,15 @@ def synthetic(tables: int, seeds: list[int]) -> None:
     )
     print(f"| cards flagged (wrong among them) | | {t.flagged} ({t.flagged_wrong}) |")
     print(f"| wrong cards not flagged | | {t.wrong_unflagged} |\n")
+    print("| design | cards right | extra | wrong not flagged | right flagged | melds exact |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, d in designs.items():
+        flagged_right = d.flagged - d.flagged_wrong
+        print(
+            f"| {name} | {d.cards_right}/{d.cards} | {d.cards_extra} | {d.wrong_unflagged} "
+            f"| {flagged_right} | {d.melds_exact}/{d.melds} |"
+        )
+    print()
     if len(draws) > 1:
         print("| seed | cards right | extra | melds exact | piles right | wrong not flagged |")
         print("|---:|---:|---:|---:|---:|---:|")

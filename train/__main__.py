@@ -68,11 +68,18 @@ class Recipe:
     soft_crops: bool  # crop-level soft focus and low-resolution augmentation
     photos: bool = False  # then trained again with crops harvested from labelled real photos
     width: int = 1  # the network's channels, times (model.build_net)
+    # Each Debian deck drawn this many times as often as a font design: the printed decks
+    # are where the suits' shapes vary.
+    printed_weight: int = 1
 
 
 RECIPES = {
-    "plain": Recipe("index_classifier.onnx", 900, True, 0.0, 1.0, False, photos=True),
-    "fonts": Recipe("index_classifier_fonts.onnx", 1200, True, 0.2, 1.6, True, width=2),
+    "plain": Recipe(
+        "index_classifier.onnx", 900, True, 0.0, 1.0, False, photos=True, printed_weight=2
+    ),
+    "fonts": Recipe(
+        "index_classifier_fonts.onnx", 1200, True, 0.2, 1.6, True, width=2, printed_weight=2
+    ),
 }
 # Where the recogniser loads its models from: in a checkout (an editable install),
 # src/cardscore/vision/models.
@@ -84,6 +91,12 @@ shipped models were trained with this default."""
 QUICK_SCENES, QUICK_EPOCHS = 6, 2  # --quick: CI's smoke run of the command
 # The labelled photos a recipe with ``photos`` learns the real deck from (../shared).
 PHOTOS = Path(os.environ.get("CARDSCORE_SHARED", "../shared")) / "data" / "real-photos"
+
+
+def _weighted(decks: list[Any], times: int) -> dict[str, dict[Any, np.ndarray]]:
+    """The decks by name, each also under ``times - 1`` more names: the scene maker draws
+    a table's design uniformly among the names."""
+    return {f"{d.name}~{k}" if k else d.name: d.faces for d in decks for k in range(times)}
 
 
 def _crop_code_hash() -> str:
@@ -397,7 +410,7 @@ def synthetic_crops(
     random.seed(seed)
     scenes = scenes or recipe.scenes
     cache = cache or default_cache()
-    decks = {} if fonts_only else {d.name: d.faces for d in load_decks(cache, TRAIN_DECKS)}
+    decks = {} if fonts_only else _weighted(load_decks(cache, TRAIN_DECKS), recipe.printed_weight)
     if recipe.font_designs or fonts_only:
         from train.fontdecks import font_decks  # needs pillow
 

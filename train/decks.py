@@ -51,13 +51,20 @@ TRAIN_DECKS = (
     "carddecks/ornamental",
     "carddecks/standard",
 )
-# Never trained on: the synthetic test tables use only these designs.
+# Never trained on: the synthetic test tables use only these designs. The last six were
+# first read when the shipped models were already trained, and never tuned on.
 HELD_OUT = (
     "aisleriot/lattmann",
     "aisleriot/simplistic",
     "aisleriot/tigullio",
     "carddecks/white",
     "carddecks/tigullio-international",
+    "aisleriot/anglo_modern",
+    "aisleriot/atlasnye",
+    "aisleriot/neoclassical",
+    "aisleriot/tango",
+    "carddecks/jolly-royal",
+    "carddecks/penguins",
 )
 
 _PACKAGES = ("kdegames-card-data-kf5", "gnome-cards-data")

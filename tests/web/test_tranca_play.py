@@ -206,6 +206,8 @@ def test_the_page_is_linked_from_the_tranca_page_in_both_languages(client: TestC
     portuguese = client.get("/tranca/play", headers={"Accept-Language": "pt-BR"}).text
     assert "Play Tranca" in english
     assert "Take the pile" in english
+    # Start waits for the page's script: tapped before, it would reload the page instead.
+    assert 'id="play-start" disabled' in english
     assert "Jogar Tranca" in portuguese
     assert "Pegar o lixo" in portuguese
     pt = new_game(client, seed=3, players=2)

@@ -219,6 +219,7 @@
     history.replaceState(null, "", `#${game.id}`);  // a reload goes on with this game
     render();
   });
+  $("play-start").disabled = false;
 
   // Open the game named in the address (after a reload); one this server forgot is dropped.
   async function resume() {
