@@ -6,7 +6,9 @@ own candidate stage on them, labels each crop from the known geometry, trains
 :func:`~train.model.build_net`'s network on the CPU, and exports it to ONNX.
 Both recipes draw the Debian decks and the font-drawn designs (:mod:`train.fontdecks`): a
 member that knows fewer glyph shapes than the other overrules it on the designs only that
-other knows, since the recogniser needs both members' support. The ``fonts`` recipe also deals
+other knows, since the recogniser needs both members' support. A table's design is drawn
+among them with each Debian deck twice as likely as a font design (``printed_weight``):
+the fonts vary the ranks' glyphs, but the printed decks are where the suits' shapes vary. The ``fonts`` recipe also deals
 court cards more often, photographs some tables out of focus, blurs or coarsens some crops and
 is twice as wide: it reads soft photos and Latin court indices better, the ``plain`` one is
 more often right; together they beat either.
