@@ -8,10 +8,10 @@ Both recipes draw the Debian decks and the font-drawn designs (:mod:`train.fontd
 member that knows fewer glyph shapes than the other overrules it on the designs only that
 other knows, since the recogniser needs both members' support. A table's design is drawn
 among them with each Debian deck twice as likely as a font design (``printed_weight``):
-the fonts vary the ranks' glyphs, but the printed decks are where the suits' shapes vary. The ``fonts`` recipe also deals
-court cards more often, photographs some tables out of focus, blurs or coarsens some crops and
-is twice as wide: it reads soft photos and Latin court indices better, the ``plain`` one is
-more often right; together they beat either.
+the fonts vary the ranks' glyphs, but the printed decks are where the suits' shapes vary.
+The ``fonts`` recipe also deals court cards more often, photographs some tables out of
+focus, blurs or coarsens some crops and is twice as wide: it reads soft photos and Latin
+court indices better, the ``plain`` one is more often right; together they beat either.
 
 The ``plain`` recipe then reads the labelled real photos (``--photos``, by default
 ``../shared/data/real-photos``) with the model just trained, labels their crops with the
@@ -36,12 +36,13 @@ import numpy as np
 from rich.progress import Progress
 
 import cardscore.vision
+from cardscore.cards import Card
 from cardscore.vision.blobs import candidates
 from cardscore.vision.classifier import MODEL_PATH
 from cardscore.vision.crops import CROP, crop_batch
 from cardscore.vision.geometry import angle_gap
 from cardscore.vision.labels import BACKGROUND
-from train.decks import TRAIN_DECKS, default_cache, load_decks
+from train.decks import TRAIN_DECKS, Deck, default_cache, load_decks
 from train.model import build_net
 from train.synth import Scene, SceneMaker, jitter
 
@@ -95,7 +96,7 @@ QUICK_SCENES, QUICK_EPOCHS = 6, 2  # --quick: CI's smoke run of the command
 PHOTOS = Path(os.environ.get("CARDSCORE_SHARED", "../shared")) / "data" / "real-photos"
 
 
-def _weighted(decks: list[Any], times: int) -> dict[str, dict[Any, np.ndarray]]:
+def _weighted(decks: list[Deck], times: int) -> dict[str, dict[Card, np.ndarray]]:
     """The decks by name, each also under ``times - 1`` more names: the scene maker draws
     a table's design uniformly among the names."""
     return {f"{d.name}~{k}" if k else d.name: d.faces for d in decks for k in range(times)}
