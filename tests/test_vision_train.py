@@ -110,6 +110,24 @@ def test_court_weight_deals_more_court_cards(decks: dict[str, dict[Card, np.ndar
     assert share(courts) > share(plain) + 0.07  # 6 of 16 expected
 
 
+def test_printed_decks_are_drawn_as_often_as_their_weight(
+    decks: dict[str, dict[Card, np.ndarray]],
+) -> None:
+    """Each Debian deck stands ``printed_weight`` times among the designs a table is drawn
+    from (here two font designs stand in for printed decks, beside one drawn once)."""
+    from train.__main__ import RECIPES, _weighted
+    from train.decks import Deck
+
+    printed, other = sorted(decks)[:2], sorted(decks)[2]
+    weighted = _weighted([Deck(name, decks[name]) for name in printed], 2)
+    assert sorted(weighted) == sorted([*printed, *(f"{name}~1" for name in printed)])
+    assert all(weighted[f"{name}~1"] is decks[name] for name in printed)
+    maker = SceneMaker({**weighted, other: decks[other]}, seed=3)
+    drawn = Counter(maker.layout(600, 900)[0].deck.split("~")[0] for _ in range(500))
+    assert drawn[other] / 500 == pytest.approx(0.2, abs=0.06)  # 1 name in 5
+    assert all(RECIPES[r].printed_weight == 2 for r in ("plain", "fonts"))
+
+
 def test_each_recipe_writes_a_shipped_model() -> None:
     from cardscore.vision.classifier import MODEL_PATH, MODEL_PATHS
     from train.__main__ import RECIPES
