@@ -4,7 +4,8 @@
 
 Reads rendered Tranca tables of the calibration design only (``tests/render_tables.py``'s
 ``CALIBRATION``, never used to measure), once without a deck profile and once with one
-learnt from that design's spread. Every reported card is right (its table's card there) or
+learnt from that design's spread, and as many again printed faded (cream paper, grey ink),
+without: where a reading goes wrong a line needs those cards to be fitted at all. Every reported card is right (its table's card there) or
 wrong (another card, or none there). Prints the Platt lines per number of corners read, the
 threshold chosen (the lowest above which at most 0.5% of the cards were wrong), and the
 reliability of the fitted confidences on these tables; paste the first two into
@@ -15,12 +16,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.render_tables import CALIBRATION, render_table, spread  # noqa: E402
+from tests.render_tables import CALIBRATION, Design, render_table, spread  # noqa: E402
 
 from cardscore.vision import recognize  # noqa: E402
 from cardscore.vision.calibration import (  # noqa: E402
@@ -33,19 +37,42 @@ from cardscore.vision.evaluate import match_cards  # noqa: E402
 from cardscore.vision.learn import learn_from_spread  # noqa: E402
 
 
+def faded(seed: int) -> Design:
+    """The calibration design printed faded: paper from white to cream, ink from black to
+    grey, a paler red, on a cloth of any mid tone (seeded)."""
+    rng = np.random.default_rng([seed, 1])
+    paper = rng.uniform(195, 250)
+    tint = rng.uniform(0, 35)
+
+    def bgr(*values: float) -> tuple[int, int, int]:
+        b, g, r = (int(np.clip(v, 0, 255)) for v in values)
+        return (b, g, r)
+
+    grey = rng.uniform(40, 120)
+    return replace(
+        CALIBRATION,
+        paper=bgr(paper - tint, paper - tint / 3, paper),
+        black=bgr(grey, grey, grey),
+        red=bgr(rng.uniform(40, 110), rng.uniform(30, 100), rng.uniform(150, 210)),
+        cloth=bgr(*rng.uniform(60, 220, 3)),
+    )
+
+
 def collect(tables: int, seed: int) -> list[tuple[float, int, bool]]:
-    """(score, corners, right) of every card reported, with and without the deck."""
+    """(score, corners, right) of every card reported: the calibration design's tables with
+    and without its deck, and as many more printed faded (:func:`faded`), without."""
     deck = learn_from_spread(spread(CALIBRATION, seed=seed), name="calibration").profile
     out = []
-    for profile in (None, deck):
-        for k in range(tables):
-            table = render_table(seed + k, CALIBRATION)
-            result = recognize(table.image, deck=profile)
-            match = match_cards([(x, y) for _, x, y, _ in table.truth], result, table.card_width)
-            right = {j for i, j in match.items() if result.cards[j].card == table.truth[i][0]}
-            for j, seen in enumerate(result.cards):
-                score = seen.score if seen.score is not None else seen.confidence
-                out.append((score, seen.indices, j in right))
+    runs = [(k, CALIBRATION, profile) for profile in (None, deck) for k in range(tables)]
+    runs += [(k, faded(seed + k), None) for k in range(tables)]
+    for k, design, profile in runs:
+        table = render_table(seed + k, design)
+        result = recognize(table.image, deck=profile)
+        match = match_cards([(x, y) for _, x, y, _ in table.truth], result, table.card_width)
+        right = {j for i, j in match.items() if result.cards[j].card == table.truth[i][0]}
+        for j, seen in enumerate(result.cards):
+            score = seen.score if seen.score is not None else seen.confidence
+            out.append((score, seen.indices, j in right))
     return out
 
 

@@ -65,3 +65,20 @@ def test_calibration_keeps_the_order_of_scores(s: float, t: float, corners: int)
     if s < t:
         assert calibrated(s, corners) <= calibrated(t, corners)
     assert 0 < calibrated(s, corners) < 1
+
+
+def test_a_reading_below_the_reported_scores_is_flagged_whatever_its_line_says() -> None:
+    """The lines say nothing under the scores they were fitted on (a repair's reading); over
+    them, the calibrated confidence and the threshold decide."""
+    from cardscore.vision.calibration import FLAG_AT
+    from cardscore.vision.cards import MIN_CARD
+    from cardscore.vision.recognition import unsure
+
+    for corners in (1, 2):
+        assert unsure(MIN_CARD * 0.99, corners)
+        assert unsure(0.05, corners)
+        assert not unsure(0.999, corners)
+        grid = np.linspace(MIN_CARD, 0.999, 200)
+        assert [unsure(s, corners) for s in grid] == [
+            calibrated(s, corners) < FLAG_AT for s in grid
+        ]

@@ -15,12 +15,12 @@ need_module("onnxruntime", "needs the vision extra (onnxruntime)")
 
 from cardscore.cards import Card  # noqa: E402
 from cardscore.vision import crops, readings, recognition, repairs  # noqa: E402
-from cardscore.vision.calibration import FLAG_AT, calibrated  # noqa: E402
 from cardscore.vision.cards import Placement  # noqa: E402
 from cardscore.vision.crops import CropReader  # noqa: E402
 from cardscore.vision.geometry import index_to_centre  # noqa: E402
 from cardscore.vision.labels import BACKGROUND  # noqa: E402
 from cardscore.vision.readings import IndexHit  # noqa: E402
+from cardscore.vision.recognition import unsure  # noqa: E402
 from cardscore.vision.regions import find_regions  # noqa: E402
 from tests.conftest import SHARED, need  # noqa: E402
 
@@ -109,7 +109,7 @@ def test_a_gap_takes_the_reading_that_keeps_the_meld_legal_and_flags_it(
     (found,) = repairs.fill_gaps(CropReader(blank), cards, [[0, 1, 2]], [])
     assert (found.card, round(found.x), found.indices) == (Card("Kd"), 172, 1)
     assert found.confidence == pytest.approx(0.25)
-    assert calibrated(found.confidence, found.indices) < FLAG_AT
+    assert unsure(found.confidence, found.indices)
     _reads(monkeypatch, "7d", 0.9)  # no K: the meld would be no meld
     assert _fill(cards) == []
     _reads(monkeypatch, "Kd", 0.05)  # too unsure

@@ -7,8 +7,9 @@ own candidate stage on them, labels each crop from the known geometry, trains
 Both recipes draw the Debian decks and the font-drawn designs (:mod:`train.fontdecks`): a
 member that knows fewer glyph shapes than the other overrules it on the designs only that
 other knows, since the recogniser needs both members' support. A table's design is drawn
-among them with each Debian deck twice as likely as a font design (``printed_weight``):
-the fonts vary the ranks' glyphs, but the printed decks are where the suits' shapes vary.
+among them with each Debian deck 3.5 times as likely as a font design (``printed_weight``,
+the printed decks' share as when there were 42 font designs to their 18 drawn twice): the fonts
+vary the ranks' glyphs most, the printed decks the suits' shapes.
 The ``fonts`` recipe also deals court cards more often, photographs some tables out of
 focus, blurs or coarsens some crops and is twice as wide: it reads soft photos and Latin
 court indices better, the ``plain`` one is more often right; together they beat either.
@@ -36,13 +37,12 @@ import numpy as np
 from rich.progress import Progress
 
 import cardscore.vision
-from cardscore.cards import Card
 from cardscore.vision.blobs import candidates
 from cardscore.vision.classifier import MODEL_PATH
 from cardscore.vision.crops import CROP, crop_batch
 from cardscore.vision.geometry import angle_gap
 from cardscore.vision.labels import BACKGROUND
-from train.decks import TRAIN_DECKS, Deck, default_cache, load_decks
+from train.decks import TRAIN_DECKS, default_cache, load_decks
 from train.model import build_net
 from train.synth import Scene, SceneMaker, jitter
 
@@ -72,16 +72,16 @@ class Recipe:
     photos: bool = False  # then trained again with crops harvested from labelled real photos
     width: int = 1  # the network's channels, times (model.build_net)
     # Each Debian deck drawn this many times as often as a font design: the printed decks
-    # are where the suits' shapes vary.
-    printed_weight: int = 1
+    # are where the suits' shapes vary most.
+    printed_weight: float = 1.0
 
 
 RECIPES = {
     "plain": Recipe(
-        "index_classifier.onnx", 900, True, 0.0, 1.0, False, photos=True, printed_weight=2
+        "index_classifier.onnx", 900, True, 0.0, 1.0, False, photos=True, printed_weight=3.5
     ),
     "fonts": Recipe(
-        "index_classifier_fonts.onnx", 1200, True, 0.2, 1.6, True, width=2, printed_weight=2
+        "index_classifier_fonts.onnx", 1200, True, 0.2, 1.6, True, width=2, printed_weight=3.5
     ),
 }
 # Where the recogniser loads its models from: in a checkout (an editable install),
@@ -94,12 +94,6 @@ shipped models were trained with this default."""
 QUICK_SCENES, QUICK_EPOCHS = 6, 2  # --quick: CI's smoke run of the command
 # The labelled photos a recipe with ``photos`` learns the real deck from (../shared).
 PHOTOS = Path(os.environ.get("CARDSCORE_SHARED", "../shared")) / "data" / "real-photos"
-
-
-def _weighted(decks: list[Deck], times: int) -> dict[str, dict[Card, np.ndarray]]:
-    """The decks by name, each also under ``times - 1`` more names: the scene maker draws
-    a table's design uniformly among the names."""
-    return {f"{d.name}~{k}" if k else d.name: d.faces for d in decks for k in range(times)}
 
 
 def _crop_code_hash() -> str:
@@ -413,12 +407,14 @@ def synthetic_crops(
     random.seed(seed)
     scenes = scenes or recipe.scenes
     cache = cache or default_cache()
-    decks = {} if fonts_only else _weighted(load_decks(cache, TRAIN_DECKS), recipe.printed_weight)
+    printed = {} if fonts_only else {d.name: d.faces for d in load_decks(cache, TRAIN_DECKS)}
+    decks = dict(printed)
     if recipe.font_designs or fonts_only:
         from train.fontdecks import font_decks  # needs pillow
 
         decks.update(font_decks(cache, seed))
-    maker = SceneMaker(decks, seed, recipe.soft_focus, recipe.court_weight, played)
+    weights = dict.fromkeys(printed, recipe.printed_weight)
+    maker = SceneMaker(decks, seed, recipe.soft_focus, recipe.court_weight, played, weights)
     # The crops depend only on the designs, seed, scene count, played share and code: named by
     # a hash of the code that makes them, a kept copy is never stale.
     designs = "-fonts" if fonts_only else ""

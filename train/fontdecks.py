@@ -3,8 +3,8 @@
 The Debian designs print few "J", "Q", "K" indices in the Latin letters and bold serif faces
 of a common casino deck (several use B/D/R/V, German or French courts), so the classifier saw
 few of them. Each design here is one font (from Debian's :data:`PACKAGES`: DejaVu,
-Liberation, FreeFont, URW's base 35, Noto, Symbola; fetched like the decks when the system has
-them not) with its own seeded index size, weight and place; faces are
+Liberation, FreeFont, URW's base 35, Noto, Symbola and two dozen more; fetched like the decks
+when the system has them not) with its own seeded index size, weight and place; faces are
 point-symmetric, with pips or a coloured court block in the middle. Pillow (``train`` extra)
 draws the glyphs; it is imported only here.
 """
@@ -18,12 +18,14 @@ import cv2
 import numpy as np
 
 from cardscore.cards import Card, Rank, Suit, full_deck
+from train.synth import rank_box
 
 __all__ = [
     "FONT_DECKS",
     "PACKAGES",
     "SUIT_CHARS",
     "SUIT_FONTS",
+    "boxed_right",
     "font_decks",
     "font_files",
     "glyph",
@@ -75,15 +77,47 @@ FONT_DECKS = (
     "URWGothic-Book",
     "NotoSans-Bold",
     "NotoSansDisplay-Bold",
-    "NotoSerifDisplay-Regular",
+    "LinLibertine_R",
+    # More faces, each with its own suits: rounded monoline ones (a "J" drawn with one pen),
+    # humanist and geometric sans, old-style and book serifs, typewriter and CJK fonts' Latin.
+    "Quicksand-Regular",
+    "Quicksand-Bold",
+    "Quicksand-Light",
+    "OpenSans-Light",
+    "ComicNeue-Regular",
+    "Roboto-Black",
+    "Cantarell-Regular",
+    "Cantarell-Bold",
+    "Lato-Light",
+    "Lato-Black",
+    "OpenSans-CondBold",
+    "OpenSans-Semibold",
+    "Roboto-Bold",
+    "RobotoCondensed-Regular",
+    "Inter-Medium",
+    "Oxygen-Sans-Bold",
+    "Carlito-Bold",
+    "Roboto-Light",
+    "OxygenMono-Regular",
+    "Caladea-Bold",
+    "LinLibertine_RB",
+    "LinBiolinum_R",
+    "STIXGeneral-Bold",
+    "EBGaramond12-Regular",
+    "JunicodeTwoBeta-Bold",
+    "UnBatangBold",
+    "Hack-Bold",
+    "FiraCode-Regular",
+    "LinBiolinum_RB",
+    "VL-Gothic-Regular",
+    "UnDotumBold",
 )
 _SUIT_FONT = "DejaVuSans"  # has ♠ ♥ ♦ ♣: most designs' suits
-# These FONT_DECKS pick their own suits from SUIT_FONTS; the rest draw _SUIT_FONT's. The
-# rank glyphs vary far more than suits do between decks: the designs for more rank shapes
-# keep one suit shape.
-OWN_SUITS = range(12, 26)
-# Every suit shape the fonts draw: each later design takes one, so that a club or a spade is
-# known by more than one drawing of it.
+# These FONT_DECKS (by place) pick their own suits from SUIT_FONTS; the rest draw
+# _SUIT_FONT's.
+OWN_SUITS = frozenset((*range(12, 26), *range(42, len(FONT_DECKS))))
+# Every suit shape the fonts draw: each design above takes one, so that a club or a spade is
+# known by many drawings of it. (FreeSerifBold is not one: its ♠ and ♣ are swapped.)
 SUIT_FONTS = (
     "DejaVuSans",
     "DejaVuSerif-Bold",
@@ -91,7 +125,18 @@ SUIT_FONTS = (
     "FreeSans",
     "Symbola_hint",
     "NotoSansSymbols2-Regular",
-    "FreeSerifBold",
+    "ipag",
+    "LinLibertine_RB",
+    "STIXGeneral-Regular",
+    "FiraCode-Bold",
+    "FreeMono",
+    "opens___",
+    "UnBatang",
+    "UnDinaru",
+    "VL-Gothic-Regular",
+    "LiberationSerif-Bold",
+    "NimbusSans-Bold",
+    "DejaVuMathTeXGyre",
 )
 SUIT_CHARS = {
     Suit.SPADES: "\u2660",
@@ -107,6 +152,26 @@ PACKAGES = (
     "fonts-urw-base35",
     "fonts-noto-core",
     "fonts-symbola",
+    "fonts-quicksand",
+    "fonts-comic-neue",
+    "fonts-cantarell",
+    "fonts-lato",
+    "fonts-open-sans",
+    "fonts-roboto-unhinted",
+    "fonts-inter",
+    "fonts-oxygen",
+    "fonts-crosextra-carlito",
+    "fonts-crosextra-caladea",
+    "fonts-linuxlibertine",
+    "fonts-stix",
+    "fonts-ebgaramond",
+    "fonts-junicode",
+    "fonts-hack",
+    "fonts-firacode",
+    "fonts-vlgothic",
+    "fonts-unfonts-core",
+    "fonts-ipafont-gothic",
+    "fonts-opensymbol",
 )
 _FONT_FILES = ("*.ttf", "*.otf")
 WIDTH, HEIGHT = 240, 336  # the rendered Debian faces' width; a poker card's aspect
@@ -298,15 +363,35 @@ def _face(
     return face
 
 
+def boxed_right(card: Card, face: np.ndarray) -> bool:
+    """Does the labeller (:func:`train.synth.rank_box`) box this face's rank glyph: top left,
+    of a rank's size (not merged with the suit under it, nor broken into pieces)?"""
+    x0, y0, x1, y1 = rank_box(face, card.rank is Rank.TEN)
+    tall = (y1 - y0) * HEIGHT / WIDTH
+    return x0 < 0.15 and (x0 + x1) / 2 < 0.2 and y0 < 0.06 and 0.07 < tall < 0.18
+
+
+_STYLE_TRIES = 20
+
+
 def font_decks(cache: Path, seed: int) -> dict[str, dict[Card, np.ndarray]]:
-    """``{"font/STEM": {Card: BGRA face}}`` for every font in :data:`FONT_DECKS`."""
+    """``{"font/STEM": {Card: BGRA face}}`` for every font in :data:`FONT_DECKS`.
+
+    A design is drawn again (its next seeded style) while the labeller misboxes one of its
+    faces' rank glyphs: such a face would teach its rank's crop as "not an index".
+    """
     fonts = font_files(cache)
     decks = {}
     for n, stem in enumerate(FONT_DECKS):
         rng = np.random.default_rng([seed, n])
-        style = _Style(rng)
-        suits = SUIT_FONTS[int(rng.integers(len(SUIT_FONTS)))] if n in OWN_SUITS else _SUIT_FONT
-        decks[f"font/{stem}"] = {
-            card: _face(card, fonts, stem, style, rng, suits) for card in full_deck()
-        }
+        for _ in range(_STYLE_TRIES):
+            style = _Style(rng)
+            own = n in OWN_SUITS
+            suits = SUIT_FONTS[int(rng.integers(len(SUIT_FONTS)))] if own else _SUIT_FONT
+            faces = {card: _face(card, fonts, stem, style, rng, suits) for card in full_deck()}
+            if all(boxed_right(card, face) for card, face in faces.items()):
+                break
+        else:
+            raise ValueError(f"font/{stem}: the labeller misboxes its index in every style tried")
+        decks[f"font/{stem}"] = faces
     return decks

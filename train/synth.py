@@ -8,6 +8,7 @@ orientation is known: that labels the classifier's crops and scores the test tab
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import cv2
@@ -126,7 +127,8 @@ class SceneMaker:
     J, Q and K that much likelier to be dealt: their indices differ most between designs.
     ``played`` is the share of tables that are a team's side of a round the Tranca engine
     played to the end (:mod:`train.played`: its melds, piles and dollars, not dealt at random;
-    ``court_weight`` does not apply to them). The defaults draw the benchmark's tables.
+    ``court_weight`` does not apply to them). ``weights`` makes a design that much likelier
+    to be a table's (by name; 1 where not given). The defaults draw the benchmark's tables.
     """
 
     def __init__(
@@ -136,9 +138,16 @@ class SceneMaker:
         soft_focus: float = 0.0,
         court_weight: float = 1.0,
         played: float = 0.0,
+        weights: Mapping[str, float] | None = None,
     ) -> None:
         self.decks = decks
         self.names = sorted(decks)
+        unknown = sorted(set(weights or {}) - set(decks))
+        if unknown:
+            raise ValueError(f"weights name designs that are not among the decks: {unknown}")
+        chances = np.array([(weights or {}).get(name, 1.0) for name in self.names])
+        # None: every design alike, the benchmark's draws.
+        self._chances = None if np.all(chances == 1.0) else chances / chances.sum()
         self.rng = np.random.default_rng(seed)
         self.soft_focus = soft_focus
         self.court_weight = court_weight
@@ -156,6 +165,12 @@ class SceneMaker:
             for card, face in decks[name].items()
         }
 
+    def _design(self) -> str:
+        """A table's design, drawn by the designs' weights."""
+        if self._chances is None:
+            return self.names[self.rng.integers(len(self.names))]
+        return self.names[self.rng.choice(len(self.names), p=self._chances)]
+
     def _face(self, deck: str, card: Card) -> np.ndarray:
         return self.decks[deck][card]
 
@@ -169,7 +184,7 @@ class SceneMaker:
     def layout(self, h: int, w: int, tranca: bool = False) -> list[Placed]:
         """Random groups: loose cards, overlapping pairs, fanned melds, piles."""
         rng = self.rng
-        deck = self.names[rng.integers(len(self.names))]
+        deck = self._design()
         cards = list(self.decks[deck])
         width = NORMAL_WIDTH * rng.uniform(0.88, 1.12)
         placed: list[Placed] = []
@@ -287,7 +302,7 @@ class SceneMaker:
         across or down, a clean pile crosswise, a few groups at any angle."""
         rng = self.rng
         side = next(self._sides)
-        deck = self.names[rng.integers(len(self.names))]
+        deck = self._design()
         face = next(iter(self.decks[deck].values()))
         width = NORMAL_WIDTH * rng.uniform(0.88, 1.12)
         height = width * face.shape[0] / face.shape[1]
@@ -346,7 +361,7 @@ class SceneMaker:
         pile shows its top card, turned 90° (clean) or not (dirty); red 3s lie alone.
         """
         rng = self.rng
-        deck = self.names[rng.integers(len(self.names))]
+        deck = self._design()
         faces = self.decks[deck]
         width = NORMAL_WIDTH * rng.uniform(0.9, 1.1)
         any_face = next(iter(faces.values()))

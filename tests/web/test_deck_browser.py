@@ -1,7 +1,7 @@
 """The match page's deck in a real browser (Chromium, Playwright): a round's photo with a
 card corrected on it teaches the deck once the round is saved (after a reload, from the copy
 kept with the draft), a deck spread photo teaches all 52 cards, and the deck can be forgotten.
-The photos are tests/render_tables.py's: the shipped models read seed 24's J♠ as 3♠."""
+The photos are tests/render_tables.py's: the shipped models read seed 71's J♣ as 3♣."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def test_a_corrected_photo_and_a_spread_teach_the_deck(
 
     need(recognizer() is not None, "the deck needs recognition (pip install '.[vision]')")
     table, deck = tmp_path / "table.png", tmp_path / "spread.png"
-    cv2.imwrite(str(table), render_table(24, DESIGNS[0]).image)
+    cv2.imwrite(str(table), render_table(71, DESIGNS[0]).image)
     cv2.imwrite(str(deck), spread(DESIGNS[0]))
     created = httpx.post(f"{server.url}/api/matches", json=TRANCA).json()
     page = phone
@@ -57,8 +57,8 @@ def test_a_corrected_photo_and_a_spread_teach_the_deck(
     ana.locator("input.photo").set_input_files(str(table))
     page.wait_for_selector(".photo-view svg polygon", timeout=120_000)
     labels = [t.text_content() for t in page.locator(".photo-view svg text").all()]
-    wrong = labels.index("3s")
-    # Tap the 3♠ on the photo and make it the J♠ it is.
+    wrong = labels.index("3c")
+    # Tap the 3♣ on the photo and make it the J♣ it is.
     outline = page.locator(".photo-view svg polygon").nth(wrong).bounding_box()
     svg = page.locator(".photo-view svg")
     box = svg.bounding_box()
@@ -68,9 +68,9 @@ def test_a_corrected_photo_and_a_spread_teach_the_deck(
             "y": outline["y"] + outline["height"] / 2 - box["y"],
         }
     )
-    page.click("#picker button[data-suit='S']")
-    page.click("#picker button[data-card='JS']")
-    assert page.locator(".photo-view svg text").nth(wrong).text_content() == "Js"
+    page.click("#picker button[data-suit='C']")
+    page.click("#picker button[data-card='JC']")
+    assert page.locator(".photo-view svg text").nth(wrong).text_content() == "Jc"
     # A reload keeps the photo (its copy) and the correction: that copy teaches the deck.
     page.reload()
     page.wait_for_selector(".photo-view svg polygon")
@@ -82,8 +82,8 @@ def test_a_corrected_photo_and_a_spread_teach_the_deck(
         timeout=120_000,
     )
     # The round taught each card it shows; the deck counts each different card once (the
-    # table holds 16 cards, 13 different), the 3♠ as the J♠ it was made.
-    different = len(set(labels) - {"3s"} | {"Js"})
+    # table holds 15 different cards), the 3♣ as the J♣ it was made.
+    different = len(set(labels) - {"3c"} | {"Jc"})
     assert status.text_content() == f"Learnt {different} cards from 1 photo."
     assert f"learnt {len(labels)} cards from this round" in page.inner_text("#deck-messages")
     learnt = httpx.get(

@@ -7,11 +7,13 @@ Platt scaling maps the score's log-odds through a line fitted per number of corn
     confidence = sigmoid(a * logit(score) + b)
 
 The lines and the flag threshold are fitted by ``benchmarks/vision_calibrate.py`` on
-rendered tables of a calibration design only (``tests/render_tables.py``'s
-``CALIBRATION``), read with and without a deck profile; the figures measured with them
+rendered tables of a calibration design only (``tests/render_tables.py``'s ``CALIBRATION``),
+read with and without a deck profile and printed faded; the figures measured with them
 (``benchmarks/vision_bench.py``) come from other designs and the real photos. The threshold is
 the lowest confidence above which the calibration tables' cards were wrong at most
-:data:`WRONG_SHARE` of the time: a card under it is flagged.
+:data:`WRONG_SHARE` of the time: a card under it is flagged, and so is one read
+below the scores cards are reported from, which no line was fitted on
+(:func:`cardscore.vision.recognition.unsure`).
 
 >>> round(calibrated(0.5, 2), 3) == round(1 / (1 + math.exp(-PLATT[2][1])), 3)
 True
@@ -37,10 +39,10 @@ __all__ = [
     "reliability",
 ]
 
-# Fitted by: python benchmarks/vision_calibrate.py --tables 60 --seed 5000 (1,578 cards, 35
+# Fitted by: python benchmarks/vision_calibrate.py --tables 60 --seed 5000 (2,372 cards, 35
 # wrong), as corners read → (a, b).
-PLATT: dict[int, tuple[float, float]] = {1: (1.1850, 3.1660), 2: (1.0252, 0.5439)}
-FLAG_AT = 0.9679  # a card less sure than this is flagged (calibrated)
+PLATT: dict[int, tuple[float, float]] = {1: (0.8413, 3.6139), 2: (1.8024, 0.0964)}
+FLAG_AT = 0.9316  # a card less sure than this is flagged (calibrated)
 WRONG_SHARE = 0.005  # the threshold's aim: wrong and unflagged, at most this share of the cards
 
 

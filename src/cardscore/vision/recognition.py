@@ -31,7 +31,7 @@ import numpy as np
 from cardscore.cards import Card
 from cardscore.tranca.photo import draft_from_groups
 from cardscore.vision.calibration import FLAG_AT, calibrated
-from cardscore.vision.cards import Placement, find_cards
+from cardscore.vision.cards import MIN_CARD, Placement, find_cards
 from cardscore.vision.classifier import MODEL_PATHS
 from cardscore.vision.crops import CropReader
 from cardscore.vision.deck import DeckProfile, reading_with
@@ -42,7 +42,7 @@ from cardscore.vision.readings import Readings, read_indices
 from cardscore.vision.regions import find_regions
 from cardscore.vision.repairs import CardReading, Repaired, repair
 
-__all__ = ["Group", "Recognition", "SeenCard", "read_photo", "recognize"]
+__all__ = ["Group", "Recognition", "SeenCard", "read_photo", "recognize", "unsure"]
 
 
 @dataclass(frozen=True)
@@ -202,6 +202,17 @@ def _reported(
     )
 
 
+def unsure(score: float, corners: int) -> bool:
+    """Is a card read with ``score`` from ``corners`` indices flagged? Under the calibrated
+    threshold, or below the scores cards are reported from (:data:`~cardscore.vision.cards.MIN_CARD`: a repair's
+    reading) whatever the line says: the lines were fitted on reported cards.
+
+    >>> unsure(0.999, 2), unsure(0.3, 1)
+    (False, True)
+    """
+    return score < MIN_CARD or calibrated(score, corners) < FLAG_AT
+
+
 def _seen(p: Placement, read: CardReading, to_photo: float) -> SeenCard:
     """A card as reported: in photo pixels, its confidence calibrated, flagged when unsure."""
     corners = tuple((float(a * to_photo), float(b * to_photo)) for a, b in p.corners(NORMAL_WIDTH))
@@ -214,7 +225,7 @@ def _seen(p: Placement, read: CardReading, to_photo: float) -> SeenCard:
         angle=p.angle % 360,
         corners=corners,
         indices=p.indices,
-        flagged=sure < FLAG_AT or read.doubted,
+        flagged=unsure(read.score, p.indices) or read.doubted,
         alternative=read.alternative,
         score=read.score,
     )
