@@ -384,9 +384,9 @@ def font_decks(cache: Path, seed: int) -> dict[str, dict[Card, np.ndarray]]:
     decks = {}
     for n, stem in enumerate(FONT_DECKS):
         rng = np.random.default_rng([seed, n])
+        own = n in OWN_SUITS
         for _ in range(_STYLE_TRIES):
             style = _Style(rng)
-            own = n in OWN_SUITS
             suits = SUIT_FONTS[int(rng.integers(len(SUIT_FONTS)))] if own else _SUIT_FONT
             faces = {card: _face(card, fonts, stem, style, rng, suits) for card in full_deck()}
             if all(boxed_right(card, face) for card, face in faces.items()):

@@ -142,10 +142,11 @@ class SceneMaker:
     ) -> None:
         self.decks = decks
         self.names = sorted(decks)
-        unknown = sorted(set(weights or {}) - set(decks))
+        weights = weights or {}
+        unknown = sorted(set(weights) - set(decks))
         if unknown:
             raise ValueError(f"weights name designs that are not among the decks: {unknown}")
-        chances = np.array([(weights or {}).get(name, 1.0) for name in self.names])
+        chances = np.array([weights.get(name, 1.0) for name in self.names])
         # None: every design alike, the benchmark's draws.
         self._chances = None if np.all(chances == 1.0) else chances / chances.sum()
         self.rng = np.random.default_rng(seed)

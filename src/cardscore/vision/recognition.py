@@ -204,8 +204,9 @@ def _reported(
 
 def unsure(score: float, corners: int) -> bool:
     """Is a card read with ``score`` from ``corners`` indices flagged? Under the calibrated
-    threshold, or below the scores cards are reported from (:data:`~cardscore.vision.cards.MIN_CARD`: a repair's
-    reading) whatever the line says: the lines were fitted on reported cards.
+    threshold, or below the scores cards are reported from
+    (:data:`~cardscore.vision.cards.MIN_CARD`: a repair's reading) whatever the line says:
+    the lines were fitted on reported cards.
 
     >>> unsure(0.999, 2), unsure(0.3, 1)
     (False, True)
