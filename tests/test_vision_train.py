@@ -272,6 +272,100 @@ def test_a_played_share_of_the_tables_are_played_sides_legal_and_seeded(
     ]
 
 
+def test_a_reseeded_maker_draws_what_a_new_maker_of_that_seed_draws(
+    decks: dict[str, dict[Card, np.ndarray]],
+) -> None:
+    few = dict(sorted(decks.items())[:2])
+    fresh = SceneMaker(few, seed=8, played=0.5)
+    reused = SceneMaker(few, seed=3, played=0.5)
+    [reused.scene() for _ in range(3)]
+    reused.reseed(8)
+    for _ in range(4):
+        a, b = fresh.scene(), reused.scene()
+        assert (a.groups, a.cards) == (b.groups, b.cards)
+        assert np.array_equal(a.image, b.image)
+
+
+_SHARDS = """
+import hashlib, sys
+import cv2
+cv2.setNumThreads(1)  # as main() does before forking workers
+from pathlib import Path
+from rich.progress import Progress
+import train.__main__ as t
+from train.fontdecks import font_decks
+from train.synth import SceneMaker
+t.SHARD = 3
+decks = dict(sorted(font_decks(Path(sys.argv[1]), seed=0).items())[:2])
+maker = SceneMaker(decks, seed=0, played=0.5)
+for seed, workers in ((5, 1), (5, 2), (6, 2)):
+    x, y = t.build_dataset(maker, 7, seed, Progress(disable=True), shards=True, workers=workers)
+    assert len(x) > 50, len(x)
+    print(hashlib.sha256(x.tobytes() + y.tobytes()).hexdigest())
+"""
+
+
+def test_sharded_tables_are_the_same_whatever_the_number_of_workers(
+    decks: dict[str, dict[Card, np.ndarray]], tmp_path: Path
+) -> None:
+    """``--shards``: each shard of tables from its own seed, so two forked workers draw the
+    crops one process draws (three shards, the last one short); another seed, other crops.
+    In a fresh process: forked workers must not inherit a started OpenCV thread pool."""
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", _SHARDS, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert run.returncode == 0, run.stderr
+    one, two, other = run.stdout.split()
+    assert one == two
+    assert other != one
+
+
+def test_a_cache_of_rendered_faces_is_read_without_the_card_packages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Training on a machine that reaches no package archive (a GPU machine, say) needs
+    only the rendered faces."""
+    import train.decks
+
+    out = tmp_path / "rendered" / "aisleriot_anglo"
+    out.mkdir(parents=True)
+    for card in full_deck():
+        cv2.imwrite(str(out / f"{card.code}.png"), np.full((336, 240, 4), 255, np.uint8))
+
+    def fetch(*_args: object) -> None:
+        raise AssertionError("a package was fetched")
+
+    monkeypatch.setattr(train.decks, "fetch_decks", fetch)
+    monkeypatch.setattr(train.decks, "_rsvg", fetch)
+    [deck] = train.decks.load_decks(tmp_path, ("aisleriot/anglo",))
+    assert deck.name == "aisleriot/anglo"
+    assert set(deck.faces) == set(full_deck())
+    (out / "Qh.png").unlink()  # a face missing: rendered (fetched) again
+    with pytest.raises(AssertionError, match="fetched"):
+        train.decks.load_decks(tmp_path, ("aisleriot/anglo",))
+
+
+def test_every_training_command_in_the_guide_parses() -> None:
+    """The guide's ``python -m train`` lines name only options the command takes."""
+    import shlex
+
+    from tests.conftest import ROOT
+    from train.__main__ import _parser
+
+    guide = (ROOT / "docs" / "recognition.md").read_text("utf-8")
+    lines = re.findall(r"^python -m train (.*?)(?:\s+#.*)?$", guide, re.MULTILINE)
+    assert len(lines) >= 5
+    for line in lines:
+        _parser().parse_args(shlex.split(line))
+
+
 def test_the_played_share_is_a_share(capsys: pytest.CaptureFixture[str]) -> None:
     from train.__main__ import main
 

@@ -48,12 +48,15 @@ from train.synth import Scene, SceneMaker, jitter
 
 __all__ = [
     "RECIPES",
+    "SHARD",
+    "Drawing",
     "Recipe",
     "build_dataset",
     "export",
     "harvest",
     "main",
     "scene_crops",
+    "shard_seed",
     "synthetic_crops",
     "train",
 ]
@@ -74,6 +77,15 @@ class Recipe:
     # Each Debian deck drawn this many times as often as a font design: the printed decks
     # are where the suits' shapes vary most.
     printed_weight: float = 1.0
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """How the synthetic tables are drawn: one seeded stream (the shipped models'), or seeded
+    shards (:data:`SHARD` tables each) that ``workers`` processes draw side by side."""
+
+    shards: bool = False
+    workers: int = 1
 
 
 RECIPES = {
@@ -143,18 +155,72 @@ def scene_crops(
 
 
 def build_dataset(
-    maker: SceneMaker, scenes: int, seed: int, progress: Progress
+    maker: SceneMaker,
+    scenes: int,
+    seed: int,
+    progress: Progress,
+    shards: bool = False,
+    workers: int = 1,
 ) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    xs, ys = [], []
+    """Labelled crops of ``scenes`` tables: drawn one after the other from ``maker`` (the
+    shipped models' crops), or (``shards``) in shards of :data:`SHARD` tables, each from its
+    own seed (:func:`shard_seed`), by ``workers`` processes: the same crops for any number."""
     task = progress.add_task("synthetic tables", total=scenes)
-    for _ in range(scenes):
-        scene = maker.scene()
-        x, y = scene_crops(maker, scene, rng, negatives=0.35)
-        xs.append(x)
-        ys.append(y)
-        progress.advance(task)
-    return np.concatenate(xs), np.concatenate(ys)
+    if not shards:
+        rng = np.random.default_rng(seed)
+        xs, ys = [], []
+        for _ in range(scenes):
+            x, y = scene_crops(maker, maker.scene(), rng, negatives=0.35)
+            xs.append(x)
+            ys.append(y)
+            progress.advance(task)
+        return np.concatenate(xs), np.concatenate(ys)
+    jobs = [
+        (seed, k, min(SHARD, scenes - first)) for k, first in enumerate(range(0, scenes, SHARD))
+    ]
+    parts: list[tuple[np.ndarray, np.ndarray]] = []
+    global _MAKER
+    _MAKER = maker  # forked workers inherit it: the faces are not copied to them
+    try:
+        if workers <= 1:
+            for job in jobs:
+                parts.append(_draw_shard(job))
+                progress.advance(task, job[2])
+        else:
+            import multiprocessing
+
+            context = multiprocessing.get_context("fork")
+            with context.Pool(min(workers, len(jobs)), initializer=_one_thread) as pool:
+                for job, part in zip(jobs, pool.imap(_draw_shard, jobs), strict=True):
+                    parts.append(part)
+                    progress.advance(task, job[2])
+    finally:
+        _MAKER = None
+    return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts])
+
+
+SHARD = 25  # tables a shard
+_MAKER: SceneMaker | None = None  # the maker the shards are drawn with
+
+
+def shard_seed(seed: int, shard: int) -> int:
+    """The seed a run's ``shard``-th shard of tables is drawn from."""
+    return int(np.random.SeedSequence([seed, shard]).generate_state(1)[0])
+
+
+def _draw_shard(job: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    seed, shard, count = job
+    assert _MAKER is not None
+    _MAKER.reseed(shard_seed(seed, shard))
+    rng = np.random.default_rng([seed, shard])  # the crops' jitter and background share
+    drawn = [scene_crops(_MAKER, _MAKER.scene(), rng, negatives=0.35) for _ in range(count)]
+    return np.concatenate([x for x, _ in drawn]), np.concatenate([y for _, y in drawn])
+
+
+def _one_thread() -> None:
+    import cv2
+
+    cv2.setNumThreads(1)  # the worker processes are the parallelism
 
 
 def _augment(xb: Any, gen: Any, soft_crops: bool = False) -> Any:
@@ -168,27 +234,28 @@ def _augment(xb: Any, gen: Any, soft_crops: bool = False) -> Any:
 
     n = len(xb)
     x = xb.permute(0, 3, 1, 2).float()
+    on = {"generator": gen, "device": gen.device}  # draws where the crops are
 
     def pick(p: float) -> Any:
-        return (torch.rand(n, 1, 1, 1, generator=gen) < p).float()
+        return (torch.rand(n, 1, 1, 1, **on) < p).float()
 
     # Thinner strokes: a 3×3 max filter grows the paper into the ink.
     thin = pick(0.25)
     x = thin * F.max_pool2d(x, 3, 1, 1) + (1 - thin) * x
     # Blur: slight, or (soft_crops) a soft focus of up to 1.5 px (sigma), one sigma a batch.
     blur = pick(0.4)
-    kernel = torch.tensor([1.0, 2.0, 1.0])
+    kernel = torch.tensor([1.0, 2.0, 1.0], device=gen.device)
     kernel = (kernel[:, None] * kernel[None, :] / 16).expand(3, 1, 3, 3)
     x = blur * F.conv2d(F.pad(x, (1, 1, 1, 1), mode="replicate"), kernel, groups=3) + (1 - blur) * x
     if soft_crops:  # the random draws stay those of the plain recipe without it
         x = _soften(x, gen, pick)
     # Pale ink: blend toward the paper.
-    pale = pick(0.5) * torch.rand(n, 1, 1, 1, generator=gen) * 0.45
+    pale = pick(0.5) * torch.rand(n, 1, 1, 1, **on) * 0.45
     x = x * (1 - pale) + x.amax(dim=(2, 3), keepdim=True) * pale
     # Exposure and colour cast.
-    x = x * (0.75 + 0.5 * torch.rand(n, 1, 1, 1, generator=gen))
-    x = x * (0.9 + 0.2 * torch.rand(n, 3, 1, 1, generator=gen))
-    x = x + torch.randn(x.shape, generator=gen) * 3 * pick(0.5)
+    x = x * (0.75 + 0.5 * torch.rand(n, 1, 1, 1, **on))
+    x = x * (0.9 + 0.2 * torch.rand(n, 3, 1, 1, **on))
+    x = x + torch.randn(x.shape, **on) * 3 * pick(0.5)
     return x.clamp(0, 255).to(torch.uint8).permute(0, 2, 3, 1).contiguous()
 
 
@@ -198,8 +265,9 @@ def _soften(x: Any, gen: Any, pick: Any) -> Any:
     import torch.nn.functional as F  # noqa: N812 (the usual name)
 
     soft = pick(0.25)
-    sigma = 0.6 + 0.9 * float(torch.rand(1, generator=gen))
-    taps = torch.arange(-4, 5, dtype=torch.float32)
+    on = {"generator": gen, "device": gen.device}
+    sigma = 0.6 + 0.9 * float(torch.rand(1, **on))
+    taps = torch.arange(-4, 5, dtype=torch.float32, device=gen.device)
     g = torch.exp(-(taps**2) / (2 * sigma**2))
     g = g / g.sum()
     padded = F.pad(x, (4, 4, 4, 4), mode="replicate")
@@ -209,9 +277,7 @@ def _soften(x: Any, gen: Any, pick: Any) -> Any:
     # Fewer pixels on the glyph (a small card in the photo): down and up again.
     low = pick(0.2)
     side = x.shape[-1]
-    small = F.interpolate(
-        x, scale_factor=0.45 + 0.35 * float(torch.rand(1, generator=gen)), mode="area"
-    )
+    small = F.interpolate(x, scale_factor=0.45 + 0.35 * float(torch.rand(1, **on)), mode="area")
     x = (
         low * F.interpolate(small, size=(side, side), mode="bilinear", align_corners=False)
         + (1 - low) * x
@@ -227,21 +293,24 @@ def train(
     progress: Progress,
     soft_crops: bool = False,
     width: int = 1,
+    device: str = "cpu",
 ) -> Any:
+    """The network trained on crops ``x`` (NHWC uint8) labelled ``y`` on ``device`` (a GPU
+    gives the same recipe's weights up to rounding), returned on the CPU."""
     import torch
 
     torch.manual_seed(seed)
-    net = build_net(width)
+    net = build_net(width).to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     batch = 128
     steps = epochs * ((len(x) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
-    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
-    gen = torch.Generator().manual_seed(seed)
+    xt, yt = torch.from_numpy(x).to(device), torch.from_numpy(y).to(device)
+    gen = torch.Generator(device=device).manual_seed(seed)
     task = progress.add_task("training", total=steps)
     for epoch in range(epochs):
         net.train()
-        order = torch.randperm(len(x), generator=gen)
+        order = torch.randperm(len(x), generator=gen, device=device)
         seen = correct = 0
         total = 0.0
         for start in range(0, len(x), batch):
@@ -266,7 +335,7 @@ def train(
             f"epoch {epoch + 1}/{epochs}: loss {total / seen:.3f}, accuracy {correct / seen:.4f}"
         )
     net.eval()
-    return net
+    return net.cpu()
 
 
 def export(net: Any, path: Path) -> None:
@@ -321,7 +390,21 @@ def _parser() -> argparse.ArgumentParser:
         help="share of tables that are a side of a Tranca round the engine played (0: none)",
     )
     parser.add_argument("--epochs", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=2, help="torch's threads on the CPU")
+    parser.add_argument(
+        "--device",
+        default="cpu",
+        help="where the network trains: cpu, cuda, or auto (a GPU if any)",
+    )
+    parser.add_argument(
+        "--shards",
+        action="store_true",
+        help=f"draw the tables in seeded shards of {SHARD} (other tables than the shipped "
+        "models'), by --workers processes: the same crops for any number of them",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="processes drawing --shards"
+    )
     parser.add_argument("--cache", type=Path, default=None, help="deck cache folder")
     parser.add_argument(
         "--cache-crops", action="store_true", help="keep the labelled crops for re-runs"
@@ -362,13 +445,30 @@ def main(argv: list[str] | None = None) -> None:
     import torch
 
     torch.set_num_threads(args.threads)
+    device = (
+        ("cuda" if torch.cuda.is_available() else "cpu") if args.device == "auto" else args.device
+    )
+    if args.shards and args.workers > 1:
+        import cv2
+
+        # Forked workers hang in OpenCV's thread pool if this process has started it.
+        cv2.setNumThreads(1)
     started = time.time()
     with Progress() as progress:
         crops = args.out.parent / ".cache" if args.cache_crops else None
+        drawing = Drawing(args.shards, args.workers)
         x, y = synthetic_crops(
-            args.recipe, args.seed, scenes, args.cache, crops, progress, args.played, args.quick
+            args.recipe,
+            args.seed,
+            scenes,
+            args.cache,
+            crops,
+            progress,
+            args.played,
+            args.quick,
+            drawing,
         )
-        net = train(x, y, epochs, args.seed, progress, recipe.soft_crops, recipe.width)
+        net = train(x, y, epochs, args.seed, progress, recipe.soft_crops, recipe.width, device)
         if photos:
             # The synthetic model reads the photos; their cards' crops so labelled join the
             # synthetic ones, and the model is trained again from the start on both.
@@ -379,9 +479,9 @@ def main(argv: list[str] | None = None) -> None:
                 f"{len(rx)} crops from {args.photos}, {int((ry != BACKGROUND).sum())} indices"
             )
             x, y = np.concatenate([x, rx]), np.concatenate([y, ry])
-            net = train(x, y, epochs, args.seed, progress, recipe.soft_crops, recipe.width)
+            net = train(x, y, epochs, args.seed, progress, recipe.soft_crops, recipe.width, device)
     export(net, args.out / recipe.model)
-    print(f"wrote {args.out / recipe.model} in {time.time() - started:.0f} s")
+    print(f"wrote {args.out / recipe.model} in {time.time() - started:.0f} s (trained on {device})")
     if (args.out / recipe.model).resolve() == MODEL_PATH.resolve():
         # The classifier's int8 screen is made from the shipped plain model: a stale one
         # would go unused.
@@ -399,10 +499,12 @@ def synthetic_crops(
     progress: Progress,
     played: float = PLAYED,
     fonts_only: bool = False,
+    drawing: Drawing | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """A recipe's labelled crops from its synthetic tables, a ``played`` share of them from
     played Tranca rounds; ``crops``: a folder to keep them in for re-runs (None: build them
-    every time); ``fonts_only``: only the font-drawn designs (no Debian deck is fetched)."""
+    every time); ``fonts_only``: only the font-drawn designs (no Debian deck is fetched);
+    ``drawing``: one stream of tables (None), or seeded shards by several processes."""
     recipe = RECIPES[recipe_name]
     random.seed(seed)
     scenes = scenes or recipe.scenes
@@ -417,14 +519,18 @@ def synthetic_crops(
     maker = SceneMaker(decks, seed, recipe.soft_focus, recipe.court_weight, played, weights)
     # The crops depend only on the designs, seed, scene count, played share and code: named by
     # a hash of the code that makes them, a kept copy is never stale.
+    drawing = drawing or Drawing()
     designs = "-fonts" if fonts_only else ""
-    name = f"crops-{recipe_name}{designs}-{seed}-{scenes}-{played:g}-{_crop_code_hash()}.npz"
+    sharded = "-shards" if drawing.shards else ""
+    name = (
+        f"crops-{recipe_name}{designs}{sharded}-{seed}-{scenes}-{played:g}-{_crop_code_hash()}.npz"
+    )
     data = crops / name if crops else None
     if data is not None and data.exists():
         saved = np.load(data)
         x, y = saved["x"], saved["y"]
     else:
-        x, y = build_dataset(maker, scenes, seed, progress)
+        x, y = build_dataset(maker, scenes, seed, progress, drawing.shards, drawing.workers)
         if data is not None:
             data.parent.mkdir(parents=True, exist_ok=True)
             np.savez(data, x=x, y=y)

@@ -141,11 +141,15 @@ def _autocrop(image: np.ndarray) -> np.ndarray | None:
     return image[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
+def _missing(out: Path) -> list[Card]:
+    return [card for card in full_deck() if not (out / f"{card.code}.png").exists()]
+
+
 def _render_deck(rsvg: str, root: Path, name: str, out: Path) -> None:
     import cv2
 
     family = name.split("/")[0]
-    missing = [card for card in full_deck() if not (out / f"{card.code}.png").exists()]
+    missing = _missing(out)
     if not missing:
         return
     # This process's own scratch files: two processes may load the same decks at once.
@@ -183,13 +187,12 @@ def load_decks(cache: Path, names: tuple[str, ...]) -> list[Deck]:
     """Render (once, cached) and load the named decks; skips cards that render badly."""
     import cv2
 
-    root = fetch_decks(cache)
-    rsvg = _rsvg(cache)
     decks = []
     for name in names:
         out = _decks_dir(cache, name)
         out.mkdir(parents=True, exist_ok=True)
-        _render_deck(rsvg, root, name, out)
+        if _missing(out):  # a cache of rendered faces alone needs no package
+            _render_deck(_rsvg(cache), fetch_decks(cache), name, out)
         faces = {}
         for card in full_deck():
             path = out / f"{card.code}.png"

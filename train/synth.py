@@ -149,12 +149,11 @@ class SceneMaker:
         chances = np.array([weights.get(name, 1.0) for name in self.names])
         # None: every design alike, the benchmark's draws.
         self._chances = None if np.all(chances == 1.0) else chances / chances.sum()
-        self.rng = np.random.default_rng(seed)
         self.soft_focus = soft_focus
         self.court_weight = court_weight
         self.played = played
-        self._sides = played_sides(seed)  # lazy: no round is played unless a table asks
         self._kinds: dict[int, str] = {}
+        self.reseed(seed)
         self.boxes = {
             (name, card): rank_box(face, card.rank is Rank.TEN)
             for name in self.names
@@ -165,6 +164,13 @@ class SceneMaker:
             for name in self.names
             for card, face in decks[name].items()
         }
+
+    def reseed(self, seed: int) -> None:
+        """Draws the next tables from ``seed``, as a new maker of the same designs would,
+        without measuring every face again (training's seeded shards of tables)."""
+        self.rng = np.random.default_rng(seed)
+        self._sides = played_sides(seed)  # lazy: no round is played unless a table asks
+        self._kinds = {}
 
     def _design(self) -> str:
         """A table's design, drawn by the designs' weights."""
