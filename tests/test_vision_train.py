@@ -366,6 +366,26 @@ def test_every_training_command_in_the_guide_parses() -> None:
         _parser().parse_args(shlex.split(line))
 
 
+def test_a_font_misboxed_in_every_style_is_refused_by_name(
+    decks: dict[str, dict[Card, np.ndarray]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A design the labeller cannot box in any style would teach its indices as "no index":
+    the command stops, naming the font."""
+    import train.fontdecks
+
+    stem = FONT_DECKS[0]
+    monkeypatch.setattr(train.fontdecks, "FONT_DECKS", (stem,))
+    monkeypatch.setattr(
+        train.fontdecks, "boxed_right", lambda card, face: card.rank is not Rank.TWO
+    )
+    with pytest.raises(
+        ValueError, match=f"^font/{stem}: the labeller misboxes its index in every style"
+    ):
+        font_decks(tmp_path, seed=0)
+    monkeypatch.setattr(train.fontdecks, "boxed_right", lambda card, face: True)
+    assert list(font_decks(tmp_path, seed=0)) == [f"font/{stem}"]
+
+
 def test_the_played_share_is_a_share(capsys: pytest.CaptureFixture[str]) -> None:
     from train.__main__ import main
 
