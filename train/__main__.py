@@ -164,7 +164,9 @@ def build_dataset(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Labelled crops of ``scenes`` tables: drawn one after the other from ``maker`` (the
     shipped models' crops), or (``shards``) in shards of :data:`SHARD` tables, each from its
-    own seed (:func:`shard_seed`), by ``workers`` processes: the same crops for any number."""
+    own seed (:func:`shard_seed`), by ``workers`` processes: the same crops for any number.
+    The workers are forks of this process, which must not have run OpenCV on several threads
+    yet (:func:`main` sets it to one thread first)."""
     task = progress.add_task("synthetic tables", total=scenes)
     if not shards:
         rng = np.random.default_rng(seed)
@@ -295,8 +297,9 @@ def train(
     width: int = 1,
     device: str = "cpu",
 ) -> Any:
-    """The network trained on crops ``x`` (NHWC uint8) labelled ``y`` on ``device`` (a GPU
-    gives the same recipe's weights up to rounding), returned on the CPU."""
+    """The network trained on crops ``x`` (NHWC uint8) labelled ``y`` on ``device``, returned
+    on the CPU. A GPU draws the order and the augmentation from its own generator: the same
+    recipe, other weights than the CPU's."""
     import torch
 
     torch.manual_seed(seed)
