@@ -6,10 +6,10 @@ Reads rendered Tranca tables of the calibration design only (``tests/render_tabl
 ``CALIBRATION``, never used to measure), once without a deck profile and once with one
 learnt from that design's spread, and as many again printed faded (cream paper, grey ink),
 without: where a reading goes wrong a line needs those cards to be fitted at all. Every
-reported card is right (its table's card there) or wrong (another card, or none there). Prints the Platt lines per number of corners read, the
-threshold chosen (the lowest above which at most 0.5% of the cards were wrong), and the
-reliability of the fitted confidences on these tables; paste the first two into
-``calibration.py``. ``vision_bench.py`` measures the reliability on other designs.
+reported card is right (its table's card there) or wrong (another card, or none there).
+Prints the Platt lines per number of corners read, the threshold chosen (the lowest above
+which at most 0.5% of the cards were wrong), and the reliability of the fitted confidences on
+these tables; paste the first two into ``calibration.py``. ``vision_bench.py`` measures the reliability on other designs.
 """
 
 from __future__ import annotations

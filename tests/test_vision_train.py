@@ -299,7 +299,7 @@ t.SHARD = 3
 decks = dict(sorted(font_decks(Path(sys.argv[1]), seed=0).items())[:2])
 maker = SceneMaker(decks, seed=0, played=0.5)
 for seed, workers in ((5, 1), (5, 2), (6, 2)):
-    x, y = t.build_dataset(maker, 7, seed, Progress(disable=True), shards=True, workers=workers)
+    x, y = t.build_dataset(maker, 7, seed, Progress(disable=True), t.Drawing(True, workers))
     assert len(x) > 50, len(x)
     print(hashlib.sha256(x.tobytes() + y.tobytes()).hexdigest())
 """

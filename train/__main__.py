@@ -24,11 +24,13 @@ shipped one, it gets its int8 screen anew (``python -m train.screen``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import os
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -159,24 +161,17 @@ def build_dataset(
     scenes: int,
     seed: int,
     progress: Progress,
-    shards: bool = False,
-    workers: int = 1,
+    drawing: Drawing = Drawing(),
 ) -> tuple[np.ndarray, np.ndarray]:
     """Labelled crops of ``scenes`` tables: drawn one after the other from ``maker`` (the
-    shipped models' crops), or (``shards``) in shards of :data:`SHARD` tables, each from its
-    own seed (:func:`shard_seed`), by ``workers`` processes: the same crops for any number.
-    The workers are forks of this process, which must not have run OpenCV on several threads
-    yet (:func:`main` sets it to one thread first)."""
+    shipped models' crops), or (``drawing.shards``) in shards of :data:`SHARD` tables, each
+    from its own seed (:func:`shard_seed`), by ``drawing.workers`` processes: the same crops
+    for any number. The workers are forks of this process, which must not have run OpenCV on
+    several threads yet (:func:`main` sets it to one thread first; the forks inherit that)."""
     task = progress.add_task("synthetic tables", total=scenes)
-    if not shards:
+    if not drawing.shards:
         rng = np.random.default_rng(seed)
-        xs, ys = [], []
-        for _ in range(scenes):
-            x, y = scene_crops(maker, maker.scene(), rng, negatives=0.35)
-            xs.append(x)
-            ys.append(y)
-            progress.advance(task)
-        return np.concatenate(xs), np.concatenate(ys)
+        return _tables_crops(maker, scenes, rng, lambda: progress.advance(task))
     jobs = [
         (seed, k, min(SHARD, scenes - first)) for k, first in enumerate(range(0, scenes, SHARD))
     ]
@@ -184,18 +179,15 @@ def build_dataset(
     global _MAKER
     _MAKER = maker  # forked workers inherit it: the faces are not copied to them
     try:
-        if workers <= 1:
-            for job in jobs:
-                parts.append(_draw_shard(job))
-                progress.advance(task, job[2])
-        else:
-            import multiprocessing
+        import multiprocessing
 
-            context = multiprocessing.get_context("fork")
-            with context.Pool(min(workers, len(jobs)), initializer=_one_thread) as pool:
-                for job, part in zip(jobs, pool.imap(_draw_shard, jobs), strict=True):
-                    parts.append(part)
-                    progress.advance(task, job[2])
+        workers = min(drawing.workers, len(jobs))
+        pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
+        with pool or contextlib.nullcontext():
+            drawn = pool.imap(_draw_shard, jobs) if pool else map(_draw_shard, jobs)
+            for job, part in zip(jobs, drawn, strict=True):
+                parts.append(part)
+                progress.advance(task, job[2])
     finally:
         _MAKER = None
     return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts])
@@ -214,15 +206,24 @@ def _draw_shard(job: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
     seed, shard, count = job
     assert _MAKER is not None
     _MAKER.reseed(shard_seed(seed, shard))
-    rng = np.random.default_rng([seed, shard])  # the crops' jitter and background share
-    drawn = [scene_crops(_MAKER, _MAKER.scene(), rng, negatives=0.35) for _ in range(count)]
-    return np.concatenate([x for x, _ in drawn]), np.concatenate([y for _, y in drawn])
+    # The crops' jitter and background share, seeded per shard too.
+    return _tables_crops(_MAKER, count, np.random.default_rng([seed, shard]))
 
 
-def _one_thread() -> None:
-    import cv2
-
-    cv2.setNumThreads(1)  # the worker processes are the parallelism
+def _tables_crops(
+    maker: SceneMaker,
+    count: int,
+    rng: np.random.Generator,
+    drawn: Callable[[], None] = lambda: None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The labelled crops of ``maker``'s next ``count`` tables; ``drawn`` after each."""
+    xs, ys = [], []
+    for _ in range(count):
+        x, y = scene_crops(maker, maker.scene(), rng, negatives=0.35)
+        xs.append(x)
+        ys.append(y)
+        drawn()
+    return np.concatenate(xs), np.concatenate(ys)
 
 
 def _augment(xb: Any, gen: Any, soft_crops: bool = False) -> Any:
@@ -533,7 +534,7 @@ def synthetic_crops(
         saved = np.load(data)
         x, y = saved["x"], saved["y"]
     else:
-        x, y = build_dataset(maker, scenes, seed, progress, drawing.shards, drawing.workers)
+        x, y = build_dataset(maker, scenes, seed, progress, drawing)
         if data is not None:
             data.parent.mkdir(parents=True, exist_ok=True)
             np.savez(data, x=x, y=y)
