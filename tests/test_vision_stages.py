@@ -20,7 +20,7 @@ need_module("cv2", "needs the vision extra (opencv)")
 need_module("onnxruntime", "needs the vision extra (onnxruntime)")
 
 from cardscore.cards import Card  # noqa: E402
-from cardscore.vision.cards import Placement, find_cards  # noqa: E402
+from cardscore.vision.cards import ALONE_MIN, Placement, find_cards  # noqa: E402
 from cardscore.vision.geometry import ASPECT, INDEX_U, INDEX_V, index_to_centre  # noqa: E402
 from cardscore.vision.groups import find_groups  # noqa: E402
 from cardscore.vision.labels import BACKGROUND  # noqa: E402
@@ -219,24 +219,47 @@ def _index(code: str, x: float, prob: float, y: float = 300.0) -> IndexHit:
     return IndexHit(Card(code), prob, float(sx), float(sy), 0.0, None)
 
 
-def test_cards_pair_two_corners_and_keep_a_weak_card_only_where_it_completes_a_meld() -> None:
+def test_cards_pair_two_corners_and_keep_a_weak_card_where_it_completes_a_meld() -> None:
     far = np.array([(1 - 2 * INDEX_U) * W, (1 - 2 * INDEX_V) * ASPECT * W])
     top = _index("Qd", 600, 0.8)
     bottom = IndexHit(Card("Qd"), 0.7, top.x + far[0], top.y + far[1], 180.0, None)
     queen = find_cards([top, bottom])
     assert [(p.card.code, p.indices, round(p.confidence, 2)) for p in queen] == [("Qd", 2, 0.94)]
     assert (queen[0].x, queen[0].y) == pytest.approx((600, 300))
-    # A weak Kc alone is no card; one step over a fan of kings, it completes the set.
-    assert find_cards([_index("Kc", 172, 0.3)]) == ()
-    fan = [_index("Kh", 100, 0.9), _index("Ks", 136, 0.9), _index("Kc", 172, 0.3)]
+    # A weak Kc too weak to stand alone is no card; one step over a fan of kings, it
+    # completes the set.
+    assert find_cards([_index("Kc", 172, 0.25)]) == ()
+    fan = [_index("Kh", 100, 0.9), _index("Ks", 136, 0.9), _index("Kc", 172, 0.25)]
     assert [(p.card.code, round(p.x)) for p in find_cards(fan)] == [
         ("Kh", 100),
         ("Ks", 136),
         ("Kc", 172),
     ]
     # A weak 7c there would make no meld: left out.
-    fan[2] = _index("7c", 172, 0.3)
+    fan[2] = _index("7c", 172, 0.25)
     assert [p.card.code for p in find_cards(fan)] == ["Kh", "Ks"]
+
+
+def test_cards_keep_a_weak_card_no_card_found_contradicts() -> None:
+    """An index read weakly but from ALONE_MIN up is a card (reported, and flagged by its
+    score) unless it is a card found read again or a mark on one."""
+    assert [p.card.code for p in find_cards([_index("Jc", 172, ALONE_MIN)])] == ["Jc"]
+    # Three weak jacks in a fan, each leaving the one before it its index: all three.
+    jacks = [_index(c, x, 0.35) for c, x in (("Jh", 100), ("Js", 136), ("Jd", 172))]
+    assert [p.card.code for p in find_cards(jacks)] == ["Jh", "Js", "Jd"]
+    # A weak 7c in a fan of kings is no meld, but nothing says it is not there.
+    fan = [_index("Kh", 100, 0.9), _index("Ks", 136, 0.9), _index("7c", 172, 0.35)]
+    assert [p.card.code for p in find_cards(fan)] == ["Kh", "Ks", "7c"]
+    # A queen seen at both corners; a weak 7c read on her face (its index on her, her own
+    # far index under the card it would be) is a mark on her, no card.
+    far = np.array([(1 - 2 * INDEX_U) * W, (1 - 2 * INDEX_V) * ASPECT * W])
+    top = _index("Qd", 600, 0.9)
+    bottom = IndexHit(Card("Qd"), 0.9, top.x + far[0], top.y + far[1], 180.0, None)
+    pip = IndexHit(Card("7c"), 0.4, 600.0, 300.0, 0.0, None)
+    assert [p.card.code for p in find_cards([top, bottom, pip])] == ["Qd"]
+    # Her far corner read again, half a turn round and a fifth of a card off, as a 7d.
+    again = IndexHit(Card("7d"), 0.4, bottom.x + 0.2 * W, bottom.y, 180.0, None)
+    assert [p.card.code for p in find_cards([top, bottom, again])] == ["Qd"]
 
 
 def test_cards_keep_one_card_a_spot() -> None:

@@ -33,6 +33,7 @@ from cardscore.vision.meld_rules import mends, plausible_meld
 from cardscore.vision.readings import IndexHit
 
 __all__ = [
+    "ALONE_MIN",
     "MIN_CARD",
     "SAME_CARD",
     "Placement",
@@ -54,6 +55,7 @@ PAIR_ANGLE = 50.0  # a corner index's angle may come from its local edges, tens 
 # it. Not more: a tight fan puts the next card 0.25 W over, and a centre guessed from one index
 # (decks place their indices differently) can land 0.19 W from its neighbour's.
 SAME_CARD = 0.15
+ALONE_MIN = 0.3  # a weak card no card found contradicts is reported from this score up
 SAME_SPOT = 0.08  # two cards' centres this close (card widths): one card read twice
 # Two one-index cards turned half a turn from each other (within TURNED degrees) this close:
 # one card's two corners read as different cards, each centre guessed from its own corner
@@ -100,6 +102,7 @@ def find_cards(hits: Sequence[IndexHit]) -> tuple[Placement, ...]:
     placed = [p for p in paired if p.confidence >= MIN_CARD]
     weak = [p for p in paired if p.confidence < MIN_CARD]
     placed += adopt_weak(placed, weak, NORMAL_WIDTH, group_cards(placed, NORMAL_WIDTH))
+    placed += adopt_alone(placed, weak, NORMAL_WIDTH)
     placed = straighten(placed, group_cards(placed, NORMAL_WIDTH), NORMAL_WIDTH)
     return tuple(one_per_spot(placed, NORMAL_WIDTH))
 
@@ -265,6 +268,53 @@ def _completes(
         return False
     # Mended, it is a card found that was misread: a weak card is taken as read.
     return mendable(members + [replace(p, runner_up=None) for p in new])
+
+
+def adopt_alone(cards: list[Placement], weak: list[Placement], w: float) -> list[Placement]:
+    """Weak cards no card found contradicts: reported (flagged) rather than dropped.
+
+    An index read weakly (a design's glyph the classifier is unsure of) is still a card on the
+    table, unless it is a card found read again (its centre within :data:`SAME_CARD`) or a mark
+    inside one: a card's pip or picture read as an index lies on that card, and that card's
+    own index, seen, lies on the outline it would have. A card of a fan lies on its
+    neighbour too, but leaves the neighbour's index in sight. Surest first, from
+    :data:`ALONE_MIN` up; a card adopted counts for the weaker ones after it.
+    """
+    adopted: list[Placement] = []
+    for p in sorted(weak, key=lambda p: -p.confidence):
+        everyone = cards + adopted
+        if p.confidence < ALONE_MIN or any(p is q for q in cards):
+            continue
+        if any(_read_again(p, q, w) for q in everyone):
+            continue
+        if any(_covers(q, p, w) and _covers(p, q, w) for q in everyone):
+            continue
+        adopted.append(p)
+    return adopted
+
+
+def _read_again(p: Placement, q: Placement, w: float) -> bool:
+    """Whether weak ``p`` is card ``q`` read again: centres within :data:`SAME_CARD`, or, turned
+    half a turn from it, within :data:`TURNED_SPOT` (its far corner read as another card)."""
+    d = np.hypot(p.x - q.x, p.y - q.y)
+    turned = angle_gap(p.angle, q.angle + 180) < TURNED
+    return bool(d < SAME_CARD * w or (turned and d < TURNED_SPOT * w))
+
+
+def _index_spots(p: Placement, w: float) -> list[np.ndarray]:
+    """Where the indices read of a card lie: its top-left one, and the opposite when both."""
+    to_centre = index_to_centre(p.angle, w)
+    centre = np.array([p.x, p.y])
+    return [centre - to_centre] + ([centre + to_centre] if p.indices == 2 else [])
+
+
+def _covers(p: Placement, q: Placement, w: float) -> bool:
+    """Whether ``p``'s outline covers an index read of ``q``."""
+    outline = p.corners(w).astype(np.float32).reshape(-1, 1, 2)
+    return any(
+        cv2.pointPolygonTest(outline, (float(s[0]), float(s[1])), False) > 0
+        for s in _index_spots(q, w)
+    )
 
 
 def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> list[Placement]:
