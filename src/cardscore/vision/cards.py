@@ -87,7 +87,8 @@ class Placement:
 
 def find_cards(hits: Sequence[IndexHit]) -> tuple[Placement, ...]:
     """The physical cards the index hits show (normalised px): corners paired, weak cards
-    that complete a meld adopted, one-index cards of a meld straightened, one card a spot.
+    that complete a meld or that no card found contradicts adopted, one-index cards of a meld
+    straightened, one card a spot.
 
     >>> from cardscore.vision.geometry import INDEX_U, INDEX_V
     >>> far = ((1 - 2 * INDEX_U) * NORMAL_WIDTH, (1 - 2 * INDEX_V) * ASPECT * NORMAL_WIDTH)
@@ -95,7 +96,9 @@ def find_cards(hits: Sequence[IndexHit]) -> tuple[Placement, ...]:
     >>> b = IndexHit(Card("7d"), 0.8, 100.0 + far[0], 100.0 + far[1], 180.0, None)
     >>> weak = IndexHit(Card("Kc"), 0.3, 500.0, 100.0, 0.0, None)
     >>> [(p.card.code, round(p.confidence, 2), p.indices) for p in find_cards([a, b, weak])]
-    [('7d', 0.98, 2)]
+    [('7d', 0.98, 2), ('Kc', 0.3, 1)]
+    >>> [p.card.code for p in find_cards([a, b, replace(weak, prob=0.25)])]
+    ['7d']
     """
     paired = pair_indices(list(hits), NORMAL_WIDTH)
     # A weak index hit counts only when the card's other corner agrees with it.
