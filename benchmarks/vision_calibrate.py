@@ -8,8 +8,9 @@ learnt from that design's spread, and as many again printed faded (cream paper, 
 without: where a reading goes wrong a line needs those cards to be fitted at all. Every
 reported card is right (its table's card there) or wrong (another card, or none there).
 Prints the Platt lines per number of corners read, the threshold chosen (the lowest above
-which at most 0.5% of the cards were wrong), and the reliability of the fitted confidences on
-these tables; paste the first two into ``calibration.py``. ``vision_bench.py`` measures the reliability on other designs.
+which at most 0.5% of the cards were wrong), the share right of the cards their meld confirms
+that the lines would flag (``CONFIRMED``: (right + 1) / (cards + 2)), and the reliability of
+the fitted confidences on these tables; paste the first three into ``calibration.py``. ``vision_bench.py`` measures the reliability on other designs.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from cardscore.vision.calibration import (  # noqa: E402
     fit_platt,
     reliability,
 )
+from cardscore.vision.cards import MIN_CARD  # noqa: E402
 from cardscore.vision.evaluate import match_cards  # noqa: E402
 from cardscore.vision.learn import learn_from_spread  # noqa: E402
 
@@ -58,9 +60,10 @@ def faded(seed: int) -> Design:
     )
 
 
-def collect(tables: int, seed: int) -> list[tuple[float, int, bool]]:
-    """(score, corners, right) of every card reported: the calibration design's tables with
-    and without its deck, and as many more printed faded (:func:`faded`), without."""
+def collect(tables: int, seed: int) -> list[tuple[float, int, bool, bool]]:
+    """(score, corners, right, confirmed by its meld) of every card reported: the calibration
+    design's tables with and without its deck, and as many more printed faded
+    (:func:`faded`), without."""
     deck = learn_from_spread(spread(CALIBRATION, seed=seed), name="calibration").profile
     out = []
     runs = [(k, CALIBRATION, profile) for profile in (None, deck) for k in range(tables)]
@@ -72,7 +75,7 @@ def collect(tables: int, seed: int) -> list[tuple[float, int, bool]]:
         right = {j for i, j in match.items() if result.cards[j].card == table.truth[i][0]}
         for j, seen in enumerate(result.cards):
             score = seen.score if seen.score is not None else seen.confidence
-            out.append((score, seen.indices, j in right))
+            out.append((score, seen.indices, j in right, seen.confirmed))
     return out
 
 
@@ -84,7 +87,7 @@ def main() -> None:
     cards = collect(args.tables, args.seed)
     lines = {}
     for corners in (1, 2):
-        rows = [(s, r) for s, c, r in cards if min(c, 2) == corners]
+        rows = [(s, r) for s, c, r, _ in cards if min(c, 2) == corners]
         wrong = sum(not r for _, r in rows)
         lines[corners] = (
             fit_platt([s for s, _ in rows], [r for _, r in rows]) if rows else (1.0, 0.0)
@@ -93,10 +96,24 @@ def main() -> None:
     PLATT.update(lines)
     from cardscore.vision.calibration import calibrated
 
-    probs = [calibrated(s, c) for s, c, _ in cards]
-    right = [r for _, _, r in cards]
+    probs = [calibrated(s, c) for s, c, _, _ in cards]
+    right = [r for _, _, r, _ in cards]
+    flag_at = choose_threshold(probs, right)
     print(f"PLATT = {lines}")
-    print(f"FLAG_AT = {choose_threshold(probs, right):.4f}")
+    print(f"FLAG_AT = {flag_at:.4f}")
+    held = [
+        r
+        for (s, _, r, m), p in zip(cards, probs, strict=True)
+        if m and (s < MIN_CARD or p < flag_at)
+    ]
+    confirmed = (sum(held) + 1) / (len(held) + 2)
+    print(
+        f"CONFIRMED = {confirmed:.4f}  # {len(held)} cards its meld confirms the lines would flag, {len(held) - sum(held)} wrong"
+    )
+    import cardscore.vision.calibration as calibration
+
+    calibration.CONFIRMED = confirmed
+    probs = [calibrated(s, c, m) for s, c, _, m in cards]
     print("\n| confidence | cards | mean confidence | share right |\n|---|---:|---:|---:|")
     for lo, hi, n, mean, share in reliability(probs, right):
         print(f"| {lo:.2f}–{hi:.2f} | {n} | {mean:.3f} | {share:.3f} |")

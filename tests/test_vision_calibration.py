@@ -82,3 +82,17 @@ def test_a_reading_below_the_reported_scores_is_flagged_whatever_its_line_says()
         assert [unsure(s, corners) for s in grid] == [
             calibrated(s, corners) < FLAG_AT for s in grid
         ]
+
+
+def test_a_card_its_meld_confirms_is_as_sure_as_such_cards_were_measured() -> None:
+    """Its line or the measured share, the greater; a weak reading so confirmed is not
+    flagged, one not confirmed is."""
+    from cardscore.vision.calibration import CONFIRMED, FLAG_AT
+    from cardscore.vision.recognition import unsure
+
+    assert CONFIRMED > FLAG_AT  # else confirmation would unflag nothing
+    for corners in (1, 2):
+        assert calibrated(0.35, corners, confirmed=True) == CONFIRMED
+        assert calibrated(0.9999, corners, confirmed=True) == calibrated(0.9999, corners)
+        assert unsure(0.35, corners)
+        assert not unsure(0.35, corners, confirmed=True)

@@ -362,3 +362,42 @@ def test_groups_orient_piles_against_the_melds_and_tell_dollars_from_loose_three
     ]
     # Without the run, the photo's axes decide: 30° is nearer upright than across.
     assert [g.orientation for g in find_groups(lone)[:2]] == ["vertical", "horizontal"]
+
+
+def test_groups_confirm_a_card_whose_meld_rules_out_its_runner_up() -> None:
+    from cardscore.cards import parse_cards
+    from cardscore.vision.groups import Group, confirmed_by_meld
+
+    meld = Group("meld", (0, 1, 2))
+    run = parse_cards("5h 6h 7h")
+    # A 6d would break the run; a 2 (the joker) would not.
+    assert confirmed_by_meld(run, [None, Card("6d"), Card("2c")], [meld]) == {1}
+    # A set of jacks: the 3 a jack may be is ruled out, another jack is not.
+    jacks = parse_cards("Jh Js Jd")
+    assert confirmed_by_meld(jacks, [Card("3h"), Card("Jc"), None], [meld]) == {0}
+    # A meld that is none as read confirms nothing; nor do two cards, or a pile.
+    assert confirmed_by_meld(parse_cards("5h 6h 9c"), [Card("4h")] * 3, [meld]) == set()
+    pair = Group("meld", (0, 1))
+    assert confirmed_by_meld(jacks, [Card("3h")] * 3, [pair]) == set()
+    assert confirmed_by_meld(jacks, [Card("3h")] * 3, [Group("pile", (0,), "vertical")]) == set()
+
+
+def test_a_recognition_leaves_unflagged_the_weak_jacks_their_meld_confirms() -> None:
+    """A stroke design's J, read as J but unsure of a 3 (a seed never measured): in a meld of
+    jacks the 3 is ruled out, so the card is reported confirmed and not flagged; a card alone
+    keeps its flag."""
+    from cardscore.vision import recognize
+    from cardscore.vision.evaluate import match_cards
+
+    table = render_table(32, DESIGNS[0])
+    result = recognize(table.image)
+    match = match_cards([(x, y) for _, x, y, _ in table.truth], result, table.card_width)
+    truth = {j: table.truth[i][0] for i, j in match.items()}
+    weak = [(j, c) for j, c in enumerate(result.cards) if c.score is not None and c.score < 0.5]
+    confirmed = [(j, c) for j, c in weak if c.confirmed]
+    assert len(confirmed) >= 3
+    for j, seen in confirmed:
+        assert seen.card == truth[j]
+        assert not seen.flagged
+        assert seen.as_dict()["confirmed"] is True
+    assert all(c.flagged for _, c in weak if not c.confirmed)

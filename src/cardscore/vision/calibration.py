@@ -30,6 +30,7 @@ from collections.abc import Sequence
 import numpy as np
 
 __all__ = [
+    "CONFIRMED",
     "FLAG_AT",
     "PLATT",
     "WRONG_SHARE",
@@ -43,6 +44,10 @@ __all__ = [
 # wrong), as corners read → (a, b).
 PLATT: dict[int, tuple[float, float]] = {1: (1.0699, 3.1903), 2: (1.8024, 0.0964)}
 FLAG_AT = 0.9504  # a card less sure than this is flagged (calibrated)
+# Of the cards their meld confirms (groups.confirmed_by_meld) that the lines would flag, the
+# share right, (right + 1) / (cards + 2), by the same command (97 cards, none wrong): such a
+# card is at least this sure.
+CONFIRMED = 0.9899
 WRONG_SHARE = 0.005  # the threshold's aim: wrong and unflagged, at most this share of the cards
 
 
@@ -51,10 +56,12 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def calibrated(score: float, corners: int) -> float:
-    """The probability that a card read with ``score`` from ``corners`` indices is right."""
+def calibrated(score: float, corners: int, confirmed: bool = False) -> float:
+    """The probability that a card read with ``score`` from ``corners`` indices is right;
+    ``confirmed``: its meld rules out its runner-up (at least :data:`CONFIRMED`)."""
     a, b = PLATT[2 if corners >= 2 else 1]
-    return 1 / (1 + math.exp(-(a * _logit(score) + b)))
+    line = 1 / (1 + math.exp(-(a * _logit(score) + b)))
+    return max(line, CONFIRMED) if confirmed else line
 
 
 def fit_platt(scores: Sequence[float], right: Sequence[bool]) -> tuple[float, float]:

@@ -20,7 +20,15 @@ from cardscore.vision.cards import Placement, group_cards
 from cardscore.vision.geometry import NORMAL_WIDTH, angle_gap, common_upright
 from cardscore.vision.meld_rules import plausible_meld
 
-__all__ = ["Group", "find_groups", "is_dollar", "is_pile_top", "meld_reference", "pile_orientation"]
+__all__ = [
+    "Group",
+    "confirmed_by_meld",
+    "find_groups",
+    "is_dollar",
+    "is_pile_top",
+    "meld_reference",
+    "pile_orientation",
+]
 
 
 class _Shown(Protocol):
@@ -77,6 +85,32 @@ def find_groups(cards: Sequence[Placement]) -> tuple[Group, ...]:
             orientation = pile_orientation(card.angle, reference)
             groups.append(Group("pile", tuple(members), orientation))
     return tuple(groups)
+
+
+def confirmed_by_meld(
+    cards: Sequence[Card], alternatives: Sequence[Card | None], groups: Sequence[Group]
+) -> frozenset[int]:
+    """The cards their meld confirms: in a meld of three or more that is legal as read and
+    would not be with the card's alternative (its runner-up) in its place. The meld has ruled
+    out the one other card the reader thought it might be.
+
+    >>> from cardscore.cards import parse_cards
+    >>> jacks = Group("meld", (0, 1, 2))
+    >>> sorted(confirmed_by_meld(parse_cards("Jh Js Jd"), [None, Card("3s"), Card("Jc")], [jacks]))
+    [1]
+    """
+    out: set[int] = set()
+    for group in groups:
+        if group.kind != "meld" or len(group.cards) < 3:
+            continue
+        read = [cards[i] for i in group.cards]
+        if not plausible_meld(read):
+            continue
+        for k, i in enumerate(group.cards):
+            other = alternatives[i]
+            if other is not None and not plausible_meld([*read[:k], other, *read[k + 1 :]]):
+                out.add(i)
+    return frozenset(out)
 
 
 def is_dollar(card: Card) -> bool:

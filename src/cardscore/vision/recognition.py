@@ -31,12 +31,12 @@ import numpy as np
 from cardscore.cards import Card
 from cardscore.tranca.photo import draft_from_groups
 from cardscore.vision.calibration import FLAG_AT, calibrated
-from cardscore.vision.cards import MIN_CARD, Placement, find_cards
+from cardscore.vision.cards import ALONE_MIN, MIN_CARD, Placement, find_cards
 from cardscore.vision.classifier import MODEL_PATHS
 from cardscore.vision.crops import CropReader
 from cardscore.vision.deck import DeckProfile, reading_with
 from cardscore.vision.geometry import NORMAL_WIDTH
-from cardscore.vision.groups import Group, find_groups
+from cardscore.vision.groups import Group, confirmed_by_meld, find_groups
 from cardscore.vision.image_io import load_image
 from cardscore.vision.readings import Readings, read_indices
 from cardscore.vision.regions import find_regions
@@ -63,6 +63,7 @@ class SeenCard:
     flagged: bool  # unsure: the user must confirm it
     alternative: Card | None = None
     score: float | None = None
+    confirmed: bool = False  # read on its own, and its meld rules out its runner-up
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -76,6 +77,7 @@ class SeenCard:
             "indices": self.indices,
             "flagged": self.flagged,
             "alternative": self.alternative.code if self.alternative else None,
+            "confirmed": self.confirmed,
         }
 
 
@@ -192,7 +194,11 @@ def _reported(
     order = [i for g in groups for i in g.cards]
     position = {old: new for new, old in enumerate(order)}
     to_photo = scale / readings.factor
-    seen = tuple(_seen(repaired.cards[i], repaired.readings[i], to_photo) for i in order)
+    read = repaired.readings
+    confirmed = confirmed_by_meld([r.card for r in read], [r.alternative for r in read], groups)
+    seen = tuple(
+        _seen(repaired.cards[i], read[i], to_photo, i in confirmed and _own(read[i])) for i in order
+    )
     renumbered = tuple(
         Group(g.kind, tuple(position[i] for i in g.cards), g.orientation) for g in groups
     )
@@ -202,22 +208,33 @@ def _reported(
     )
 
 
-def unsure(score: float, corners: int) -> bool:
+def unsure(score: float, corners: int, confirmed: bool = False) -> bool:
     """Is a card read with ``score`` from ``corners`` indices flagged? Under the calibrated
     threshold, or below the scores cards are reported from
     (:data:`~cardscore.vision.cards.MIN_CARD`: a repair's reading) whatever the line says:
-    the lines were fitted on reported cards.
+    the lines were fitted on reported cards. A card its meld confirms is as sure as such cards
+    were measured to be (:data:`~cardscore.vision.calibration.CONFIRMED`), if its line says
+    less.
 
     >>> unsure(0.999, 2), unsure(0.3, 1)
     (False, True)
     """
+    if confirmed:
+        return calibrated(score, corners, confirmed=True) < FLAG_AT
     return score < MIN_CARD or calibrated(score, corners) < FLAG_AT
 
 
-def _seen(p: Placement, read: CardReading, to_photo: float) -> SeenCard:
+def _own(read: CardReading) -> bool:
+    """Whether a card stands on its own reading: one that would be reported alone
+    (:data:`~cardscore.vision.cards.ALONE_MIN`), not a meld's mend or doubt. Only such a
+    reading can be confirmed by its meld: a mend was chosen to fit it."""
+    return read.score >= ALONE_MIN and not read.doubted
+
+
+def _seen(p: Placement, read: CardReading, to_photo: float, confirmed: bool) -> SeenCard:
     """A card as reported: in photo pixels, its confidence calibrated, flagged when unsure."""
     corners = tuple((float(a * to_photo), float(b * to_photo)) for a, b in p.corners(NORMAL_WIDTH))
-    sure = calibrated(read.score, p.indices)
+    sure = calibrated(read.score, p.indices, confirmed)
     return SeenCard(
         card=read.card,
         confidence=sure,
@@ -226,7 +243,8 @@ def _seen(p: Placement, read: CardReading, to_photo: float) -> SeenCard:
         angle=p.angle % 360,
         corners=corners,
         indices=p.indices,
-        flagged=unsure(read.score, p.indices) or read.doubted,
+        flagged=unsure(read.score, p.indices, confirmed) or read.doubted,
         alternative=read.alternative,
         score=read.score,
+        confirmed=confirmed,
     )
