@@ -155,10 +155,11 @@ def test_a_cream_low_contrast_deck_is_read() -> None:
             table = render_table(seed, cream)
             total.add(score_table(table.truth, table.kinds, recognize(table.image), 150.0))
     assert total.cards_right >= 0.9 * total.cards
-    # The shipped models read 136 of the 144 cards right and every pile, but 6 cards wrong
-    # and unflagged: four of them read from one corner (a club taken for a spade, a 6 for a
-    # 7) at scores the calibration holds sure (the models before: 1 of 144, one pile wrong).
-    assert total.wrong_unflagged <= 6
+    # The shipped models read 139 of the 144 cards right and every pile, but 4 cards wrong
+    # and unflagged: read from one corner (a club taken for a spade) at scores the calibration
+    # holds sure. Before a two-index card's corners set its meld's angle, the faint glyphs'
+    # own axes (20-30° off) put one-index cards' centres a fan step over: 136 right, 6 wrong.
+    assert total.wrong_unflagged <= 4
     assert total.piles_right >= total.piles - 1
 
 
@@ -260,6 +261,24 @@ def test_cards_keep_a_weak_card_no_card_found_contradicts() -> None:
     # Her far corner read again, half a turn round and a fifth of a card off, as a 7d.
     again = IndexHit(Card("7d"), 0.4, bottom.x + 0.2 * W, bottom.y, 180.0, None)
     assert [p.card.code for p in find_cards([top, bottom, again])] == ["Qd"]
+
+
+def test_a_two_index_cards_corners_set_its_angle_and_its_melds() -> None:
+    """Faint glyphs can be read upright 30° off their card: the line between a card's two
+    corners tells its angle, and a meld's one-index cards take it."""
+    far = np.array([(1 - 2 * INDEX_U) * W, (1 - 2 * INDEX_V) * ASPECT * W])
+    top = replace(_index("9s", 300, 0.9), angle=330.0)
+    bottom = IndexHit(Card("9s"), 0.9, top.x + far[0], top.y + far[1], 150.0, None)
+    (nine,) = find_cards([top, bottom])
+    assert nine.angle == pytest.approx(0.0, abs=0.5) or nine.angle == pytest.approx(360.0, abs=0.5)
+    # Two one-index cards fanned before it, read 30° off as well: their centres are guessed
+    # along that angle, then set right by the nine's.
+    fan = [replace(_index(c, x, 0.9), angle=330.0) for c, x in (("7s", 228), ("8s", 264))]
+    cards = find_cards([*fan, top, bottom])
+    assert [p.card.code for p in cards] == ["7s", "8s", "9s"]
+    for p, x in zip(cards[:2], (228, 264), strict=True):
+        assert (p.x, p.y) == pytest.approx((x, 300), abs=1)
+        assert p.angle % 360 == pytest.approx(0.0, abs=0.5)
 
 
 def test_cards_keep_one_card_a_spot() -> None:

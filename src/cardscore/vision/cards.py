@@ -61,6 +61,7 @@ SAME_SPOT = 0.08  # two cards' centres this close (card widths): one card read t
 # one card's two corners read as different cards, each centre guessed from its own corner
 # with the deck-average offsets (a deck's own can put the two 0.25 W apart).
 TURNED, TURNED_SPOT = 20.0, 0.35
+DIAGONAL = 10.0  # degrees: a two-index card's corners overrule its hits' angle beyond this
 STRAIGHTEN = 15.0  # a one-index card this far (degrees) from its meld's angle takes the meld's
 
 
@@ -160,6 +161,7 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
         if i in partner_of:
             j, card_angle = partner_of[i]
             b = hits[j]
+            card_angle = _diagonal_angle(a, b, card_angle)
             # The surer hit gives the angle (the other's may be tens of degrees off), turned
             # to whichever of the card's two ends is nearer upright.
             angle = min(card_angle % 360, (card_angle + 180) % 360, key=lambda t: angle_gap(t, 0))
@@ -176,6 +178,16 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
                 Placement(a.card, a.prob, float(c[0]), float(c[1]), a.angle, 1, a.runner_up)
             )
     return cards
+
+
+def _diagonal_angle(a: IndexHit, b: IndexHit, angle: float) -> float:
+    """A two-index card's angle: the line between its corners says it, within a few degrees
+    whatever the deck, where the glyphs' own axes can be tens of degrees off (faint ink);
+    ``angle`` (the hits') stands unless the two differ by more than :data:`DIAGONAL`."""
+    along = np.degrees(np.arctan2(b.y - a.y, b.x - a.x))
+    usual = np.degrees(np.arctan2((1 - 2 * INDEX_V) * ASPECT, 1 - 2 * INDEX_U))
+    seen = float(usual - along)
+    return seen % 360 if angle_gap(seen, angle) > DIAGONAL else angle
 
 
 def _overlap(p: Placement, q: Placement, w: float) -> float:
@@ -327,7 +339,9 @@ def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> lis
     One index gives the card's centre through its angle: a 9d read best 30° off (a stroke
     taken for the card's edge) put its centre on its neighbour's and its outline across the
     meld. Only groups of three or more whose other cards all lie alike (:data:`COHERENT`)
-    set the angle; two-index cards keep theirs (both corners fix it).
+    set the angle, and where some were seen at both corners those alone: their corners fix
+    their angle (:func:`_diagonal_angle`), and faint glyphs can put every one-index card of a
+    meld alike 20–30° off. Two-index cards keep theirs.
     """
     out = list(cards)
     for group in groups:
@@ -335,7 +349,8 @@ def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> lis
             continue
         for i in group:
             p = cards[i]
-            others = [cards[j].angle for j in group if j != i]
+            sure = [cards[j].angle for j in group if cards[j].indices == 2]
+            others = sure or [cards[j].angle for j in group if j != i]
             common = common_upright(others)
             if p.indices != 1 or common is None:
                 continue
