@@ -10,7 +10,8 @@ reported card is right (its table's card there) or wrong (another card, or none 
 Prints the Platt lines per number of corners read, the threshold chosen (the lowest above
 which at most 0.5% of the cards were wrong), the share right of the cards their meld confirms
 that the lines would flag (``CONFIRMED``: (right + 1) / (cards + 2)), and the reliability of
-the fitted confidences on these tables; paste the first three into ``calibration.py``. ``vision_bench.py`` measures the reliability on other designs.
+the fitted confidences on these tables; paste the first three into ``calibration.py``.
+``vision_bench.py`` measures the reliability on other designs.
 """
 
 from __future__ import annotations
@@ -27,16 +28,16 @@ sys.path.insert(0, str(ROOT))
 
 from tests.render_tables import CALIBRATION, Design, render_table, spread  # noqa: E402
 
-from cardscore.vision import recognize  # noqa: E402
+from cardscore.vision import calibration, recognize  # noqa: E402
 from cardscore.vision.calibration import (  # noqa: E402
-    PLATT,
+    calibrated,
     choose_threshold,
     fit_platt,
     reliability,
 )
-from cardscore.vision.cards import MIN_CARD  # noqa: E402
 from cardscore.vision.evaluate import match_cards  # noqa: E402
 from cardscore.vision.learn import learn_from_spread  # noqa: E402
+from cardscore.vision.recognition import unsure  # noqa: E402
 
 
 def faded(seed: int) -> Design:
@@ -93,25 +94,18 @@ def main() -> None:
             fit_platt([s for s, _ in rows], [r for _, r in rows]) if rows else (1.0, 0.0)
         )
         print(f"{corners} corner(s): {len(rows)} cards, {wrong} wrong: a, b = {lines[corners]}")
-    PLATT.update(lines)
-    from cardscore.vision.calibration import calibrated
-
+    calibration.PLATT.update(lines)
     probs = [calibrated(s, c) for s, c, _, _ in cards]
     right = [r for _, _, r, _ in cards]
     flag_at = choose_threshold(probs, right)
     print(f"PLATT = {lines}")
     print(f"FLAG_AT = {flag_at:.4f}")
-    held = [
-        r
-        for (s, _, r, m), p in zip(cards, probs, strict=True)
-        if m and (s < MIN_CARD or p < flag_at)
-    ]
+    held = [r for s, c, r, m in cards if m and unsure(s, c, flag_at=flag_at)]
     confirmed = (sum(held) + 1) / (len(held) + 2)
+    wrong = len(held) - sum(held)
     print(
-        f"CONFIRMED = {confirmed:.4f}  # {len(held)} cards its meld confirms the lines would flag, {len(held) - sum(held)} wrong"
+        f"CONFIRMED = {confirmed:.4f}  # {len(held)} such cards the lines would flag, {wrong} wrong"
     )
-    import cardscore.vision.calibration as calibration
-
     calibration.CONFIRMED = confirmed
     probs = [calibrated(s, c, m) for s, c, _, m in cards]
     print("\n| confidence | cards | mean confidence | share right |\n|---|---:|---:|---:|")

@@ -20,7 +20,7 @@ need_module("cv2", "needs the vision extra (opencv)")
 need_module("onnxruntime", "needs the vision extra (onnxruntime)")
 
 from cardscore.cards import Card  # noqa: E402
-from cardscore.vision.cards import ALONE_MIN, Placement, find_cards  # noqa: E402
+from cardscore.vision.cards import ALONE_MIN, MIN_CARD, Placement, find_cards  # noqa: E402
 from cardscore.vision.geometry import ASPECT, INDEX_U, INDEX_V, index_to_centre  # noqa: E402
 from cardscore.vision.groups import find_groups  # noqa: E402
 from cardscore.vision.labels import BACKGROUND  # noqa: E402
@@ -412,7 +412,9 @@ def test_a_recognition_leaves_unflagged_the_weak_jacks_their_meld_confirms() -> 
     result = recognize(table.image)
     match = match_cards([(x, y) for _, x, y, _ in table.truth], result, table.card_width)
     truth = {j: table.truth[i][0] for i, j in match.items()}
-    weak = [(j, c) for j, c in enumerate(result.cards) if c.score is not None and c.score < 0.5]
+    weak = [
+        (j, c) for j, c in enumerate(result.cards) if c.score is not None and c.score < MIN_CARD
+    ]
     confirmed = [(j, c) for j, c in weak if c.confirmed]
     assert len(confirmed) >= 3
     for j, seen in confirmed:

@@ -309,11 +309,9 @@ def adopt_alone(cards: list[Placement], weak: list[Placement], w: float) -> list
 
 
 def _read_again(p: Placement, q: Placement, w: float) -> bool:
-    """Whether weak ``p`` is card ``q`` read again: centres within :data:`SAME_CARD`, or, turned
-    half a turn from it, within :data:`TURNED_SPOT` (its far corner read as another card)."""
-    d = np.hypot(p.x - q.x, p.y - q.y)
-    turned = angle_gap(p.angle, q.angle + 180) < TURNED
-    return bool(d < SAME_CARD * w or (turned and d < TURNED_SPOT * w))
+    """Whether weak ``p`` is card ``q`` read again: centres within :data:`SAME_CARD`, or its
+    far corner read as another card (:func:`_far_corner`)."""
+    return bool(np.hypot(p.x - q.x, p.y - q.y) < SAME_CARD * w or _far_corner(p, q, w))
 
 
 def _index_spots(p: Placement, w: float) -> list[np.ndarray]:
@@ -389,11 +387,16 @@ def one_per_spot(cards: list[Placement], w: float) -> list[Placement]:
 
 def _one_spot(p: Placement, q: Placement, w: float) -> bool:
     """Whether two cards found are one card read twice (see :func:`one_per_spot`)."""
-    d = np.hypot(p.x - q.x, p.y - q.y)
-    if d < SAME_SPOT * w:
+    if np.hypot(p.x - q.x, p.y - q.y) < SAME_SPOT * w:
         return True
-    turned = p.indices == q.indices == 1 and angle_gap(p.angle, q.angle + 180) < TURNED
-    return bool(turned and d < TURNED_SPOT * w)
+    return p.indices == q.indices == 1 and _far_corner(p, q, w)
+
+
+def _far_corner(p: Placement, q: Placement, w: float) -> bool:
+    """Whether ``p`` and ``q`` can be one card's two corners each read alone, as different
+    cards: half a turn apart (within :data:`TURNED`) and within :data:`TURNED_SPOT`."""
+    turned = angle_gap(p.angle, q.angle + 180) < TURNED
+    return bool(turned and np.hypot(p.x - q.x, p.y - q.y) < TURNED_SPOT * w)
 
 
 def mendable(cards: Sequence[Placement]) -> bool:

@@ -208,20 +208,20 @@ def _reported(
     )
 
 
-def unsure(score: float, corners: int, confirmed: bool = False) -> bool:
+def unsure(score: float, corners: int, confirmed: bool = False, flag_at: float = FLAG_AT) -> bool:
     """Is a card read with ``score`` from ``corners`` indices flagged? Under the calibrated
     threshold, or below the scores cards are reported from
     (:data:`~cardscore.vision.cards.MIN_CARD`: a repair's reading) whatever the line says:
     the lines were fitted on reported cards. A card its meld confirms is as sure as such cards
     were measured to be (:data:`~cardscore.vision.calibration.CONFIRMED`), if its line says
-    less.
+    less. ``flag_at``: another threshold than the fitted one (its fit asks).
 
     >>> unsure(0.999, 2), unsure(0.3, 1)
     (False, True)
     """
     if confirmed:
-        return calibrated(score, corners, confirmed=True) < FLAG_AT
-    return score < MIN_CARD or calibrated(score, corners) < FLAG_AT
+        return calibrated(score, corners, confirmed=True) < flag_at
+    return score < MIN_CARD or calibrated(score, corners) < flag_at
 
 
 def _own(read: CardReading) -> bool:
