@@ -18,7 +18,8 @@
 4. Tables of designs never trained on, drawn by an independent renderer
    (``tests/render_tables.py``: Hershey-font ranks, drawn suits; seeds from ``--rendered-seed``,
    never looked at while tuning): read as shipped, with the deck learnt from the design's
-   spread, and with the deck learnt from five labelled tables (read on the rest): card
+   spread, and with the deck learnt from five labelled tables (read on the rest), and the same
+   tables photographed from a seat (the far edge 0.7 and 0.55 of the near one's width): card
    precision and recall, wrong cards not flagged and right cards flagged (shares of the
    cards), melds exact, pile orientation, slowest photo; and the calibrated confidences'
    reliability over all of them (the calibration was fitted on another design).
@@ -37,6 +38,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -46,7 +48,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cardscore
 from cardscore.cards import Card
 from cardscore.vision import recognize
+from cardscore.vision.deck import DeckProfile
 from cardscore.vision.evaluate import TableScore, cards_of, read_labels, score_cards, score_table
+
+if TYPE_CHECKING:
+    from tests.render_tables import Table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -268,11 +274,34 @@ def _figures(name: str, t: TableScore, slowest: float) -> str:
     )
 
 
+# Photos taken from a seat (tests/render_tables.py's seat_view): the table's far edge this
+# share of its near edge's width, about 20° and 35° from looking straight down.
+SEATS = (0.7, 0.55)
+
+
+def _read_tables(
+    drawn: list[Table], deck: DeckProfile | None, confidences: list[tuple[float, bool]]
+) -> tuple[TableScore, float]:
+    """The tables read (with ``deck``): their score and the slowest photo's seconds; each
+    card's confidence and whether it was right are added to ``confidences``."""
+    from cardscore.vision.evaluate import match_cards
+
+    total, slowest = TableScore(), 0.0
+    for t in drawn:
+        start = time.perf_counter()
+        result = recognize(t.image, deck=deck)
+        slowest = max(slowest, time.perf_counter() - start)
+        total.add(score_table(t.truth, t.kinds, result, t.card_width))
+        match = match_cards([(x, y) for _, x, y, _ in t.truth], result, t.card_width)
+        good = {j for i, j in match.items() if result.cards[j].card == t.truth[i][0]}
+        confidences += [(c.confidence, j in good) for j, c in enumerate(result.cards)]
+    return total, slowest
+
+
 def rendered(tables: int, seed: int) -> None:
     from tests.render_tables import DESIGNS, render_table, spread
 
     from cardscore.vision.calibration import reliability
-    from cardscore.vision.evaluate import match_cards
     from cardscore.vision.learn import learn_from_photos, learn_from_spread
 
     print(
@@ -297,23 +326,21 @@ def rendered(tables: int, seed: int) -> None:
             "5 labelled tables": taught.profile,
         }
         for label, deck in decks.items():
-            total, rest, slowest = TableScore(), TableScore(), 0.0
-            for k, t in enumerate(drawn):
-                if label == "5 labelled tables" and k < 5:
-                    continue
-                start = time.perf_counter()
-                result = recognize(t.image, deck=deck)
-                slowest = max(slowest, time.perf_counter() - start)
-                total.add(score := score_table(t.truth, t.kinds, result, t.card_width))
-                if k >= 5:
-                    rest.add(score)
-                match = match_cards([(x, y) for _, x, y, _ in t.truth], result, t.card_width)
-                good = {j for i, j in match.items() if result.cards[j].card == t.truth[i][0]}
-                confidences += [(c.confidence, j in good) for j, c in enumerate(result.cards)]
+            first = 5 if label == "5 labelled tables" else 0
+            total, slowest = _read_tables(drawn[first:], deck, confidences)
             print(_figures(f"{design.name} · {label}", total, slowest))
             if deck is None:
                 # The labelled tables' deck is measured on the other 15: so is this baseline.
+                rest, _ = _read_tables(drawn[5:], None, [])
                 print(_figures(f"{design.name} · none, tables 6–{tables}", rest, slowest))
+        for keystone in SEATS:
+            seated = [render_table(seed + k, design, keystone=keystone) for k in range(tables)]
+            total, slowest = _read_tables(seated, None, confidences)
+            print(
+                _figures(
+                    f"{design.name} · none, from a seat (far edge {keystone:g})", total, slowest
+                )
+            )
     print("\nReliability of the calibrated confidences (all the readings above):\n")
     print("| confidence | cards | mean confidence | share right |\n|---|---:|---:|---:|")
     for lo, hi, n, mean, share in reliability(*zip(*confidences, strict=True)):

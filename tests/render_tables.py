@@ -31,6 +31,7 @@ __all__ = [
     "gingham",
     "render_rows",
     "render_table",
+    "seat_view",
     "spread",
 ]
 
@@ -209,9 +210,12 @@ def render_table(
     card_width: int = 150,
     quality: int = 85,
     checked: tuple[int, int, int] | None = None,
+    keystone: float = 1.0,
 ) -> Table:
     """A Tranca table: two or three melds, a clean and a dirty pile, a red 3; photo-like.
     ``checked``: a gingham cloth of that colour (BGR) instead of the design's plain one.
+    ``keystone`` under 1: photographed from a seat at its lower edge, the far (upper) edge
+    that much narrower than the near one, and the far cards foreshortened (:func:`seat_view`).
 
     >>> t = render_table(1, DESIGNS[0])
     >>> t.image.shape[2], len(t.truth) >= 8, sorted(set(t.kinds.values()))[:1]
@@ -262,6 +266,11 @@ def render_table(
     _place(image, faces[dollar], x, y, base + float(rng.uniform(-10, 10)))
     truth.append((dollar, x, y, gid))
     kinds[gid] = "dollar"
+    if keystone != 1.0:
+        view = seat_view(height, width, keystone)
+        image = cv2.warpPerspective(image, view, (width, height), borderMode=cv2.BORDER_REPLICATE)
+        seen = cv2.perspectiveTransform(np.array([[(x, y) for _, x, y, _ in truth]]), view)[0]
+        truth = [(c, float(x), float(y), g) for (c, *_, g), (x, y) in zip(truth, seen, strict=True)]
     # Photo-like: a little blur, sensor noise, a light gradient, JPEG.
     image = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.5, 1.1)))
     light = np.linspace(float(rng.uniform(0.85, 1.0)), 1.0, width)[None, :, None]
@@ -270,6 +279,22 @@ def render_table(
     assert ok
     decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
     return Table(decoded, truth, kinds, float(card_width))
+
+
+def seat_view(height: int, width: int, keystone: float) -> np.ndarray:
+    """The homography of a photo taken from a seat at a table's lower edge: the upper edge
+    shrinks to ``keystone`` of its width about the middle and comes down by half of what it
+    loses, the lower edge stays (the far cards smaller and squashed, the near ones as drawn).
+
+    >>> v = seat_view(600, 800, 0.7)
+    >>> [round(float(c), 1) for c in cv2.perspectiveTransform(np.array([[(0.0, 0.0)]]), v)[0, 0]]
+    [120.0, 90.0]
+    """
+    inset = (1 - keystone) / 2
+    flat = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    seen = np.float32([[inset * width, inset * height], [(1 - inset) * width, inset * height],
+                       [width, height], [0, height]])  # fmt: skip
+    return np.asarray(cv2.getPerspectiveTransform(flat, seen), np.float64)
 
 
 def spread(design: Design, *, card_width: int = 120, seed: int = 0) -> np.ndarray:

@@ -418,7 +418,8 @@ def test_ink_on_grey_paper_in_shade_is_a_candidate_without_regions() -> None:
 
 
 def test_grey_cards_on_a_brighter_pink_table_still_give_the_card_width() -> None:
-    from cardscore.vision.regions import _card_mask, _shapes, find_regions
+    from cardscore.vision.paper import card_masks
+    from cardscore.vision.regions import _shapes, find_regions
 
     # A held-out synthetic table: pink, brighter than the grey cards lying in its shade. The
     # brightest pixels, taken as paper, are the table's; no whole card comes out of that mask,
@@ -432,7 +433,7 @@ def test_grey_cards_on_a_brighter_pink_table_still_give_the_card_width() -> None
         x = 40 + 130 * k
         cv2.rectangle(image, (x, 100), (x + 110, 254), (145, 140, 136), -1)
         cv2.putText(image, "7", (x + 8, 125), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20,) * 3, 2)
-    assert not any(_shapes(mask, 1.0).single for mask in _card_mask(image))
+    assert not any(_shapes(mask, 1.0).single for mask in card_masks(image))
     assert find_regions(image).card_width == pytest.approx(110, abs=3)
 
 

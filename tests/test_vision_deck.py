@@ -494,6 +494,20 @@ def test_a_labelled_photo_is_read_twice_and_its_crops_taken_from_those_readings(
     assert int(np.sum(examples.labels == BACKGROUND)) > 3 * indices
 
 
+def test_a_labelled_photo_taken_from_a_seat_teaches_its_cards_indices() -> None:
+    """Straightened, a photo's readings are in the view's pixels: its cards' indices are found
+    on the cards the result reports in the photo's, and learnt as labelled (the photo read
+    from above teaches as much)."""
+    labelled = [c for c, *_ in render_table(12, DESIGNS[0]).truth]
+    seated = render_table(12, DESIGNS[0], keystone=0.7)
+    examples, check = photo_examples(seated.image, labelled, "seated")
+    assert check.missed == ()
+    learnt = [Card.from_id(int(i)) for i in examples.labels if i != BACKGROUND]
+    assert set(learnt) == set(labelled)
+    overhead, _ = photo_examples(render_table(12, DESIGNS[0]).image, labelled, "overhead")
+    assert len(learnt) >= 0.8 * int(np.sum(overhead.labels != BACKGROUND))
+
+
 def test_a_card_read_surely_otherwise_than_labelled_is_not_learnt() -> None:
     """A labelling slip (6♠ for the 6♦ the photo shows, read surely): reported, and the
     crop is learnt as neither card."""

@@ -382,14 +382,14 @@ def test_card_shaped_white_regions_too_small_to_read_or_as_large_as_the_table_ar
 
 
 def test_a_pale_table_splits_off_the_cards_at_a_third_whiteness_level() -> None:
-    from cardscore.vision.regions import _card_mask
+    from cardscore.vision.paper import card_masks
 
     # A dark corner, the table in shade, the table in light, cards: four clear classes.
     image = np.full((600, 800, 3), (120, 130, 135), np.uint8)
     image[:, :150] = (40, 40, 40)
     image[:, 400:] = (175, 185, 190)
     image[200:340, 500:600] = (250, 250, 250)
-    masks = _card_mask(image, splits=3)
+    masks = card_masks(image, splits=3)
     assert len(masks) == 3
     assert masks[0][270, 550]  # the brightest mask: the card,
     assert not masks[0][100, 700]  # not the table in light

@@ -17,6 +17,7 @@ need_module("PIL", "needs the train extra (pillow)")
 
 from cardscore.cards import Card, Rank, Suit, full_deck  # noqa: E402
 from cardscore.tranca.melds import Meld, meld_problems  # noqa: E402
+from cardscore.vision.labels import BACKGROUND  # noqa: E402
 from cardscore.tranca.piles import pile_problems  # noqa: E402
 from train.fontdecks import (  # noqa: E402
     FONT_DECKS,
@@ -28,7 +29,9 @@ from train.fontdecks import (  # noqa: E402
 from train.played import played_sides  # noqa: E402
 from train.synth import (  # noqa: E402
     SceneMaker,
+    camera_view,
     point_symmetric_index,
+    seen_at,
 )
 
 COURTS = (Rank.JACK, Rank.QUEEN, Rank.KING)
@@ -270,6 +273,55 @@ def test_a_played_share_of_the_tables_are_played_sides_legal_and_seeded(
     assert [(s.groups, s.cards, s.image.tobytes()) for s in (plain.scene() for _ in range(2))] == [
         ({}, cards, image) for _, cards, image in tables(0.0, 2)
     ]
+
+
+def test_a_tilted_camera_keeps_the_photo_and_shrinks_the_far_side() -> None:
+    """Whatever side it leans from, the photo keeps the table's centre and about its area,
+    and the table's far edge comes out shorter than its near one (no longer a rectangle)."""
+    h, w = 800, 1100
+    corners = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]
+    for seed in range(20):
+        view = camera_view(np.random.default_rng(seed), h, w)
+        seen = np.array([seen_at(view, x, y) for x, y in corners])
+        assert np.allclose(seen.mean(axis=0), (w / 2, h / 2), atol=0.1 * w)
+        d1, d2 = seen[2] - seen[0], seen[3] - seen[1]
+        area = 0.5 * abs(d1[0] * d2[1] - d1[1] * d2[0])
+        assert area == pytest.approx(h * w, rel=1e-6)
+        sides = [np.hypot(*(seen[(k + 1) % 4] - seen[k])) for k in range(4)]
+        flat = (w, h, w, h)
+        stretch = [a / b for a, b in zip(sides, flat, strict=True)]
+        # Opposite sides seen at different stretches: the far one smaller.
+        assert max(abs(stretch[0] - stretch[2]), abs(stretch[1] - stretch[3])) > 0.03
+
+
+def test_a_tilted_tables_indices_are_labelled_as_a_flat_tables(
+    decks: dict[str, dict[Card, np.ndarray]],
+) -> None:
+    """Tables photographed at an angle have their index glyphs labelled about as often as
+    flat tables: the points the labels come from are seen through the photo's own view (were
+    they not, few would lie on a glyph)."""
+    from train.__main__ import scene_crops
+
+    few = dict(sorted(decks.items())[:2])
+
+    def labelled(maker: SceneMaker) -> float:
+        rng = np.random.default_rng(0)
+        glyphs = points = 0
+        for _ in range(6):
+            scene = maker.scene()
+            _x, y = scene_crops(maker, scene, rng, negatives=0.0)
+            glyphs += int((y != BACKGROUND).sum())
+            points += sum(trusted for *_, trusted in maker.index_points(scene))
+        return glyphs / points
+
+    tilted = SceneMaker(few, seed=4, tilted=1.0)
+    assert labelled(tilted) >= 0.85 * labelled(SceneMaker(few, seed=4))
+    # A view was drawn for every tilted table, and without tilted tables the maker draws the
+    # tables it always drew.
+    assert tilted.scene().view is not None
+    flat, default = SceneMaker(few, seed=4, tilted=0.0), SceneMaker(few, seed=4)
+    a, b = flat.scene(), default.scene()
+    assert a.view is None and np.array_equal(a.image, b.image)
 
 
 def test_a_reseeded_maker_draws_what_a_new_maker_of_that_seed_draws(

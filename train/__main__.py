@@ -142,8 +142,10 @@ def scene_crops(
                 if inside and not trusted:
                     label = None  # an index printed upright at the bottom: no label at all
                     break
-                # The blob must be the rank glyph itself, not the suit under it or a pip.
-                inside = inside and 0.7 * 2 * hh <= c.size <= 1.4 * 2 * hh + 2
+                # The blob must be the rank glyph itself, not the suit under it or a pip. A
+                # tilted photo squashes a glyph along the tilt, down to less wide than tall.
+                tall = hh if scene.view is None else max(hh, hw)
+                inside = inside and 0.7 * 2 * hh <= c.size <= 1.4 * 2 * tall + 2
                 if inside and angle_gap(angle, up) < 45:
                     label = scene.cards[i].card.id
                     break
@@ -393,6 +395,14 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SHARE",
         help="share of tables that are a side of a Tranca round the engine played (0: none)",
     )
+    parser.add_argument(
+        "--tilted",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="share of tables photographed at an angle (the shipped models: none; the "
+        "recogniser straightens such photos before reading them)",
+    )
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--threads", type=int, default=2, help="torch's threads on the CPU")
     parser.add_argument(
@@ -435,6 +445,8 @@ def main(argv: list[str] | None = None) -> None:
     recipe = RECIPES[args.recipe]
     if not 0 <= args.played <= 1:
         parser.error(f"--played is a share of the tables, from 0 to 1, not {args.played}")
+    if not 0 <= args.tilted <= 1:
+        parser.error(f"--tilted is a share of the tables, from 0 to 1, not {args.tilted}")
     if args.quick and args.out.resolve() == MODELS.resolve():
         parser.error(
             "--quick writes a smoke-test model: give it an --out other than the shipped models'"
@@ -471,6 +483,7 @@ def main(argv: list[str] | None = None) -> None:
             args.played,
             args.quick,
             drawing,
+            args.tilted,
         )
         net = train(x, y, epochs, args.seed, progress, recipe.soft_crops, recipe.width, device)
         if photos:
@@ -504,11 +517,13 @@ def synthetic_crops(
     played: float = PLAYED,
     fonts_only: bool = False,
     drawing: Drawing | None = None,
+    tilted: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """A recipe's labelled crops from its synthetic tables, a ``played`` share of them from
-    played Tranca rounds; ``crops``: a folder to keep them in for re-runs (None: build them
-    every time); ``fonts_only``: only the font-drawn designs (no Debian deck is fetched);
-    ``drawing``: one stream of tables (None), or seeded shards by several processes."""
+    played Tranca rounds and a ``tilted`` share photographed at an angle; ``crops``: a folder
+    to keep them in for re-runs (None: build them every time); ``fonts_only``: only the
+    font-drawn designs (no Debian deck is fetched); ``drawing``: one stream of tables (None),
+    or seeded shards by several processes."""
     recipe = RECIPES[recipe_name]
     random.seed(seed)
     scenes = scenes or recipe.scenes
@@ -520,14 +535,15 @@ def synthetic_crops(
 
         decks.update(font_decks(cache, seed))
     weights = dict.fromkeys(printed, recipe.printed_weight)
-    maker = SceneMaker(decks, seed, recipe.soft_focus, recipe.court_weight, played, weights)
+    maker = SceneMaker(decks, seed, recipe.soft_focus, recipe.court_weight, played, weights, tilted)
     # The crops depend only on the designs, seed, scene count, played share and code: named by
     # a hash of the code that makes them, a kept copy is never stale.
     drawing = drawing or Drawing()
     designs = "-fonts" if fonts_only else ""
     sharded = "-shards" if drawing.shards else ""
     name = (
-        f"crops-{recipe_name}{designs}{sharded}-{seed}-{scenes}-{played:g}-{_crop_code_hash()}.npz"
+        f"crops-{recipe_name}{designs}{sharded}-{seed}-{scenes}-{played:g}-{tilted:g}-"
+        f"{_crop_code_hash()}.npz"
     )
     data = crops / name if crops else None
     if data is not None and data.exists():

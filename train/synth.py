@@ -39,8 +39,52 @@ class Placed:
 class Scene:
     image: np.ndarray
     cards: list[Placed]
-    owner: np.ndarray  # index of the topmost card per pixel, -1 for table
+    owner: np.ndarray  # index of the topmost card per pixel of the flat table, -1 for table
     groups: dict[int, str] = field(default_factory=dict)  # group id -> kind
+    # The flat table's pixels to the photo's (a homography) where the camera was tilted;
+    # the cards' places, the owner map and the index points' flat positions stay the table's.
+    view: np.ndarray | None = None
+
+
+# A tilted photo's camera: tilt from looking straight down (degrees), and its distance from
+# the table's centre in table widths (a phone held over a table at arm's length).
+TILT = (5.0, 40.0)
+DISTANCE = (0.9, 1.6)
+
+
+def camera_view(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A homography from a flat ``h`` × ``w`` table to a photo of it taken by a pinhole camera
+    tilted by :data:`TILT` degrees, from any side: the far cards smaller and foreshortened
+    (their glyphs squashed along the tilt), the near ones larger, as a phone photo taken from
+    a seat at the table shows them. The photo keeps the table's size and centre."""
+    tilt = np.deg2rad(rng.uniform(*TILT))
+    side = rng.uniform(0, 2 * np.pi)  # the direction the camera leans from
+    distance = rng.uniform(*DISTANCE) * w
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    centred = corners - (w / 2, h / 2)
+    c, s = np.cos(side), np.sin(side)
+    # The table turned so the camera leans along its y axis, then seen from the camera: at
+    # (0, -distance sin tilt, distance cos tilt), looking at the table's centre.
+    x = centred[:, 0] * c - centred[:, 1] * s
+    y = centred[:, 0] * s + centred[:, 1] * c
+    depth = distance + y * np.sin(tilt)  # along the optical axis
+    u = x / depth
+    v = y * np.cos(tilt) / depth
+    # Back to the table's turn, then scaled and centred so the photo's area matches the table's.
+    seen = np.stack([u * c + v * s, -u * s + v * c], axis=1)
+    d1, d2 = seen[2] - seen[0], seen[3] - seen[1]
+    area = 0.5 * abs(d1[0] * d2[1] - d1[1] * d2[0])
+    seen = (seen - seen.mean(axis=0)) * np.sqrt(w * h / area) + (w / 2, h / 2)
+    return np.asarray(
+        cv2.getPerspectiveTransform(corners.astype(np.float32), seen.astype(np.float32)),
+        np.float64,
+    )
+
+
+def seen_at(view: np.ndarray, x: float, y: float) -> tuple[float, float]:
+    """Where the flat table's point (x, y) lies in the photo ``view`` makes of it."""
+    p = view @ np.array([x, y, 1.0])
+    return float(p[0] / p[2]), float(p[1] / p[2])
 
 
 def jitter(
@@ -128,7 +172,8 @@ class SceneMaker:
     ``played`` is the share of tables that are a team's side of a round the Tranca engine
     played to the end (:mod:`train.played`: its melds, piles and dollars, not dealt at random;
     ``court_weight`` does not apply to them). ``weights`` makes a design that much likelier
-    to be a table's (by name; 1 where not given). The defaults draw the benchmark's tables.
+    to be a table's (by name; 1 where not given). ``tilted`` is the share of tables
+    photographed at an angle (:func:`camera_view`). The defaults draw the benchmark's tables.
     """
 
     def __init__(
@@ -139,6 +184,7 @@ class SceneMaker:
         court_weight: float = 1.0,
         played: float = 0.0,
         weights: Mapping[str, float] | None = None,
+        tilted: float = 0.0,
     ) -> None:
         self.decks = decks
         self.names = sorted(decks)
@@ -152,6 +198,7 @@ class SceneMaker:
         self.soft_focus = soft_focus
         self.court_weight = court_weight
         self.played = played
+        self.tilted = tilted
         self._kinds: dict[int, str] = {}
         self.reseed(seed)
         self.boxes = {
@@ -239,7 +286,9 @@ class SceneMaker:
             group += 1
         return placed
 
-    def render(self, placed: list[Placed], h: int, w: int) -> Scene:
+    def render(self, placed: list[Placed], h: int, w: int, view: np.ndarray | None = None) -> Scene:
+        """The table's photo: the cards laid on a background, seen through ``view`` (a
+        :func:`camera_view`; None: from straight above), lit, blurred, noisy, JPEG."""
         rng = self.rng
         canvas = _background(rng, h, w)
         owner = np.full((h, w), -1, np.int32)
@@ -272,6 +321,10 @@ class SceneMaker:
             roi *= 1 - 0.35 * shadow
             roi[:] = roi * (1 - alpha) + warped[..., :3].astype(np.float32) * tint * alpha
             owner[y0:y1, x0:x1][alpha[..., 0] > 0.5] = i
+        if view is not None:
+            # The camera sees the table before light, optics and sensor touch the photo.
+            canvas = cv2.warpPerspective(canvas, view, (w, h), flags=cv2.INTER_LINEAR,
+                                         borderMode=cv2.BORDER_REFLECT)  # fmt: skip
         # Light: a brightness gradient and a colour cast, then optics and sensor.
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         gx, gy = rng.normal(0, 0.25, 2)
@@ -286,11 +339,12 @@ class SceneMaker:
         image = np.clip(canvas, 0, 255).astype(np.uint8)
         quality = int(rng.integers(40, 96))
         _ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        return Scene(np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR)), placed, owner)
+        return Scene(np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR)), placed, owner, view=view)
 
     def scene(self, tranca: bool = False) -> Scene:
         """A random table about 9 × 6.5 card widths (Tranca: one team's side, upright), or
-        (a ``played`` share of the others) a played round's side, laid out like a random one."""
+        (a ``played`` share of the others) a played round's side, laid out like a random one;
+        a ``tilted`` share of them photographed at an angle."""
         h, w = round(NORMAL_WIDTH * 20 / 3), round(NORMAL_WIDTH * 55 / 6)
         # No draw when no table is played: the benchmark's and the plain tables stay as they were.
         played = not tranca and self.played > 0 and self.rng.random() < self.played
@@ -298,7 +352,9 @@ class SceneMaker:
             placed = self.tranca_layout(h, w)
         else:
             placed = self.played_layout(h, w) if played else self.layout(h, w)
-        scene = self.render(placed, h, w)
+        # No draw when no table is tilted, likewise.
+        tilted = self.tilted > 0 and self.rng.random() < self.tilted
+        scene = self.render(placed, h, w, camera_view(self.rng, h, w) if tilted else None)
         if tranca or played:
             scene.groups = dict(self._kinds)
         return scene
@@ -461,5 +517,31 @@ class SceneMaker:
                 half = ((x1 - x0) * pc.width / 2, (y1 - y0) * pc.height / 2)
                 trusted = not flip or self.symmetric[(pc.deck, pc.card)]
                 angle = (pc.angle + (180 if flip else 0)) % 360
-                out.append((i, float(p[0]), float(p[1]), angle, half, trusted))
+                if scene.view is None:
+                    out.append((i, float(p[0]), float(p[1]), angle, half, trusted))
+                elif (seen := _seen_index(scene.view, p, angle, half, (h, w))) is not None:
+                    out.append((i, *seen, trusted))
         return out
+
+
+def _seen_index(
+    view: np.ndarray,
+    p: np.ndarray,
+    angle: float,
+    half: tuple[float, float],
+    shape: tuple[int, int],
+) -> tuple[float, float, float, tuple[float, float]] | None:
+    """An index glyph of the flat table (centre ``p``, upright ``angle``, rank ``half``-size)
+    as the tilted photo ``view`` shows it: centre, upright angle and half-size along the
+    glyph's own axes as seen; None where it falls outside the photo."""
+    x, y = seen_at(view, float(p[0]), float(p[1]))
+    h, w = shape
+    if not (0 <= x < w and 0 <= y < h):
+        return None
+    t = np.deg2rad(angle)
+    step = 2.0  # px: the view's local stretch along the glyph's right and down
+    right = np.subtract(seen_at(view, *(p + step * np.array([np.cos(t), -np.sin(t)]))), (x, y))
+    down = np.subtract(seen_at(view, *(p + step * np.array([np.sin(t), np.cos(t)]))), (x, y))
+    seen_angle = float(np.degrees(np.arctan2(down[0], down[1]))) % 360
+    stretch = (float(np.hypot(*right)) / step, float(np.hypot(*down)) / step)
+    return x, y, seen_angle, (half[0] * stretch[0], half[1] * stretch[1])

@@ -49,8 +49,15 @@ from cardscore.vision.geometry import NORMAL_WIDTH
 from cardscore.vision.image_io import load_image
 from cardscore.vision.labels import BACKGROUND, CLASSES
 from cardscore.vision.readings import Readings, _region_at, find_indices, normalise, read_blobs
-from cardscore.vision.recognition import Recognition, SeenCard, read_photo
+from cardscore.vision.recognition import (
+    PhotoPoint,
+    Recognition,
+    SeenCard,
+    read_photo,
+    reading_to_photo,
+)
 from cardscore.vision.regions import MIN_CARD_PX, find_regions
+from cardscore.vision.view import View
 
 __all__ = [
     "Confirmed",
@@ -181,9 +188,9 @@ def photo_examples(
     """
     loaded = load_image(source)
     want = Counter(labelled)
-    as_is, as_is_read = read_photo(loaded.image, deck=deck)
+    as_is, as_is_read, as_is_view = read_photo(loaded.image, deck=deck)
     with expecting(labelled):  # read_photo puts the deck in use itself
-        guided, guided_read = read_photo(loaded.image, deck=deck)
+        guided, guided_read, guided_view = read_photo(loaded.image, deck=deck)
     read = Counter(s.card for s in as_is.cards)
     kept = [i for i, s in enumerate(as_is.cards) if read[s.card] <= want[s.card]]
     # The labels settle only what the first reading left room for: a card it read as often
@@ -200,8 +207,8 @@ def photo_examples(
         tuple(sorted((want - read).elements())),
         tuple(sorted((read - want).elements())),
     )
-    first = _index_examples(as_is_read, as_is, set(kept), marks=True)
-    second = _index_examples(guided_read, guided, set(settled), marks=False)
+    first = _index_examples(as_is_read, as_is_view, as_is, set(kept), marks=True)
+    second = _index_examples(guided_read, guided_view, guided, set(settled), marks=False)
     return Examples.join([first, second]), check
 
 
@@ -220,17 +227,18 @@ def _settled(card: SeenCard, as_is: Recognition, want: Counter[Card]) -> bool:
 
 
 def _index_examples(
-    readings: Readings, result: Recognition, chosen: set[int], *, marks: bool
+    readings: Readings, view: View, result: Recognition, chosen: set[int], *, marks: bool
 ) -> Examples:
     """The index crops of ``result``'s ``chosen`` cards (indices into its cards) that its
-    ``readings`` hold; with ``marks``, the other ink of its lone chosen cards as "no index"
-    too (:func:`_lone_card_marks`)."""
-    norm, factor = readings.image, readings.factor
-    to_photo = result.card_width / readings.card_width / factor  # readings' px → result's
+    ``readings`` hold (read in ``view``); with ``marks``, the other ink of its lone chosen
+    cards as "no index" too (:func:`_lone_card_marks`)."""
+    norm = readings.image
+    # The readings' pixels → the result's.
+    to_photo = reading_to_photo(readings, view, result.card_width / readings.card_width)
     outlines = {i: np.array(result.cards[i].corners, np.float32) for i in chosen}
     points, cards = [], []
     for hit in readings.hits:
-        x, y = hit.x * to_photo, hit.y * to_photo
+        x, y = to_photo(hit.x, hit.y)
         if any(
             result.cards[i].card == hit.card and cv2.pointPolygonTest(outline, (x, y), False) >= 0
             for i, outline in outlines.items()
@@ -247,7 +255,7 @@ def _index_examples(
 
 def _lone_card_marks(
     readings: Readings,
-    to_photo: float,
+    to_photo: PhotoPoint,
     result: Recognition,
     chosen: set[int],
     indices: list[tuple[float, float, float, float]],
@@ -267,7 +275,7 @@ def _lone_card_marks(
     for bx, by in read.rows_of:
         if any(np.hypot(bx - x, by - y) < apart for x, y, _, _ in indices):
             continue
-        at = (bx * to_photo, by * to_photo)
+        at = to_photo(bx, by)
         if any(cv2.pointPolygonTest(c, at, False) >= 0 for c in lone):
             out.extend(read.points[r] for r in read.rows_of[bx, by])
     return out

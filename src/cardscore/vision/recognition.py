@@ -2,7 +2,9 @@
 
 The photo's data goes one way, stage by stage, each stage a module with a typed result:
 
-1. :mod:`~cardscore.vision.regions`: photo → white card regions and the card width
+0. :mod:`~cardscore.vision.view`: photo → the table seen from above (a photo taken at an
+   angle straightened; :class:`~cardscore.vision.view.View`);
+1. :mod:`~cardscore.vision.regions`: → white card regions and the card width
    (:class:`~cardscore.vision.regions.Regions`);
 2. :mod:`~cardscore.vision.readings`: → index readings, at the scale whole cards confirm
    (:class:`~cardscore.vision.readings.Readings`);
@@ -15,13 +17,15 @@ The photo's data goes one way, stage by stage, each stage a module with a typed 
    (:class:`~cardscore.vision.groups.Group`);
 
 then each card's confidence is calibrated (:mod:`~cardscore.vision.calibration`) and the
-unsure ones flagged. Coordinates in the result are the original photo's pixels; the Tranca
+unsure ones flagged. Coordinates in the result are the original photo's pixels (a
+straightened photo's mapped back through its view); the Tranca
 draft is :mod:`cardscore.tranca.photo`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,8 +45,17 @@ from cardscore.vision.image_io import load_image
 from cardscore.vision.readings import Readings, read_indices
 from cardscore.vision.regions import find_regions
 from cardscore.vision.repairs import CardReading, Repaired, repair
+from cardscore.vision.view import View, find_view
 
-__all__ = ["Group", "Recognition", "SeenCard", "read_photo", "recognize", "unsure"]
+__all__ = [
+    "Group",
+    "Recognition",
+    "SeenCard",
+    "read_photo",
+    "reading_to_photo",
+    "recognize",
+    "unsure",
+]
 
 
 @dataclass(frozen=True)
@@ -89,7 +102,8 @@ class Recognition:
     groups: tuple[Group, ...]
     width: int
     height: int
-    card_width: float  # photo pixels
+    card_width: float  # photo pixels (at the photo's centre, when it was straightened)
+    tilt: float = 0.0  # degrees the photo leaned from straight down, when it was straightened
 
     @property
     def flagged(self) -> tuple[SeenCard, ...]:
@@ -123,6 +137,7 @@ class Recognition:
                 "width": self.width,
                 "height": self.height,
                 "card_width": round(self.card_width, 1),
+                "tilt": round(self.tilt, 1),
             },
             "cards": [c.as_dict() for c in self.cards],
             "groups": [g.as_dict(self.cards) for g in self.groups],
@@ -155,11 +170,11 @@ def read_photo(
     card_width: float | None = None,
     model: Path | Sequence[Path] | None = None,
     deck: DeckProfile | None = None,
-) -> tuple[Recognition, Readings]:
-    """:func:`recognize`'s result, and the index readings it was made from (the photo as
-    read, scaled so a card is :data:`~cardscore.vision.geometry.NORMAL_WIDTH` px wide: its
-    pixels are the result's times ``readings.factor``, for a photo :func:`load_image` left
-    at its size). Learning a deck takes its crops from them instead of reading again."""
+) -> tuple[Recognition, Readings, View]:
+    """:func:`recognize`'s result, the index readings it was made from (the photo as read,
+    scaled so a card is :data:`~cardscore.vision.geometry.NORMAL_WIDTH` px wide) and the view
+    they were read in (:func:`reading_to_photo` maps their pixels to the result's). Learning a
+    deck takes its crops from them instead of reading again."""
     if deck is not None:
         deck.check(MODEL_PATHS if model is None else [model] if isinstance(model, Path) else model)
     with reading_with(deck):
@@ -170,41 +185,67 @@ def _recognize(
     source: str | Path | bytes | np.ndarray,
     card_width: float | None,
     model: Path | Sequence[Path] | None,
-) -> tuple[Recognition, Readings]:
+) -> tuple[Recognition, Readings, View]:
     loaded = load_image(source)
     image, scale = loaded.image, loaded.to_original
-    regions = find_regions(image, None if card_width is None else card_width / scale)
-    readings = read_indices(image, regions, model, rescale=card_width is None)
+    view = find_view(image)
+    regions = find_regions(view.image, None if card_width is None else card_width / scale)
+    readings = read_indices(view.image, regions, model, rescale=card_width is None)
     cards = find_cards(readings.hits)
     repaired = repair(cards, readings.hits, CropReader(readings.image, model))
     groups = find_groups(repaired.cards)
     h, w = image.shape[:2]
-    return _reported(repaired, groups, readings, scale, (w, h)), readings
+    return _reported(repaired, groups, readings, view, scale, (w, h)), readings, view
+
+
+PhotoPoint = Callable[[float, float], tuple[float, float]]
+
+
+def reading_to_photo(readings: Readings, view: View, scale: float) -> PhotoPoint:
+    """Maps a point of ``readings``' image to the photo's pixels (``scale``: photo px per
+    px of the image the view was found in: the loaded photo's, 1 unless it was shrunk)."""
+    if view.tilt == 0:
+        ratio = scale / readings.factor
+        return lambda x, y: (x * ratio, y * ratio)
+
+    def mapped(x: float, y: float) -> tuple[float, float]:
+        ((px, py),) = view.photo_points(np.array([[x / readings.factor, y / readings.factor]]))
+        return float(px * scale), float(py * scale)
+
+    return mapped
 
 
 def _reported(
     repaired: Repaired,
     groups: tuple[Group, ...],
     readings: Readings,
+    view: View,
     scale: float,
     size: tuple[int, int],
 ) -> Recognition:
     """The result in the photo's pixels, cards renumbered in group order so that a group's
-    cards sit together in the list (``scale``: photo px per px of the image read)."""
+    cards sit together in the list (``scale``: photo px per px of the image the view was
+    found in)."""
     order = [i for g in groups for i in g.cards]
     position = {old: new for new, old in enumerate(order)}
-    to_photo = scale / readings.factor
+    to_photo = reading_to_photo(readings, view, scale)
     read = repaired.readings
     confirmed = confirmed_by_meld([r.card for r in read], [r.alternative for r in read], groups)
     seen = tuple(
-        _seen(repaired.cards[i], read[i], to_photo, i in confirmed and _own(read[i])) for i in order
+        _seen(repaired.cards[i], read[i], to_photo, view.tilt > 0, i in confirmed and _own(read[i]))
+        for i in order
     )
     renumbered = tuple(
         Group(g.kind, tuple(position[i] for i in g.cards), g.orientation) for g in groups
     )
     w, h = size
     return Recognition(
-        seen, renumbered, round(w * scale), round(h * scale), readings.card_width * scale
+        seen,
+        renumbered,
+        round(w * scale),
+        round(h * scale),
+        readings.card_width * scale,
+        view.tilt,
     )
 
 
@@ -231,16 +272,27 @@ def _own(read: CardReading) -> bool:
     return read.score >= ALONE_MIN and not read.doubted
 
 
-def _seen(p: Placement, read: CardReading, to_photo: float, confirmed: bool) -> SeenCard:
-    """A card as reported: in photo pixels, its confidence calibrated, flagged when unsure."""
-    corners = tuple((float(a * to_photo), float(b * to_photo)) for a, b in p.corners(NORMAL_WIDTH))
+def _seen(
+    p: Placement, read: CardReading, to_photo: PhotoPoint, straightened: bool, confirmed: bool
+) -> SeenCard:
+    """A card as reported: in photo pixels (``to_photo``: from the readings' pixels; through
+    a view when the photo was ``straightened``), its confidence calibrated, flagged when
+    unsure."""
+    corners = tuple(to_photo(a, b) for a, b in p.corners(NORMAL_WIDTH))
     sure = calibrated(read.score, p.indices, confirmed)
+    x, y = to_photo(p.x, p.y)
+    angle = p.angle % 360
+    if straightened:
+        # The card's "down" as the photo shows it there.
+        t = math.radians(p.angle)
+        bx, by = to_photo(p.x + math.sin(t), p.y + math.cos(t))
+        angle = math.degrees(math.atan2(bx - x, by - y)) % 360
     return SeenCard(
         card=read.card,
         confidence=sure,
-        x=p.x * to_photo,
-        y=p.y * to_photo,
-        angle=p.angle % 360,
+        x=x,
+        y=y,
+        angle=angle,
         corners=corners,
         indices=p.indices,
         flagged=unsure(read.score, p.indices, confirmed) or read.doubted,

@@ -1,9 +1,9 @@
-"""Stage 1, photo → card regions and scale: the white card regions, their axes, and the card
-width they show.
+"""Stage 1, the table seen from above → card regions and scale: the white card regions, their
+axes, and the card width they show.
 
-Paper under any light is the whitest, least coloured thing on a table: the photo's whiteness,
-split by Otsu's threshold, gives the cards as regions, and the regions shaped like one whole
-card give the card width (:func:`find_regions`). :func:`normalise` scales the photo so a card
+Paper under any light is the whitest, least coloured thing on a table: the photo's paper
+(:mod:`~cardscore.vision.paper`) gives the cards as regions, and the regions shaped like one
+whole card give the card width (:func:`find_regions`). :func:`normalise` scales the photo so a card
 is :data:`~cardscore.vision.geometry.NORMAL_WIDTH` px wide for the later stages.
 """
 
@@ -14,13 +14,14 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["MAX_CARD_SHARE", "MIN_CARD_PX", "Regions", "find_regions", "whiteness"]
+from cardscore.vision.paper import card_masks
+
+__all__ = ["MAX_CARD_SHARE", "MIN_CARD_PX", "Regions", "find_regions"]
 
 
 _MASK_SIDE = 1000  # long side of the image the card mask is computed on
 LOOSE_FILL = 0.7  # a card-proportioned region this full still gives the card width
 CARD_ASPECT = 1.4  # a card's height over its width
-SPLIT_GAP = 25  # the bright class of whiteness is split again while its halves lie this apart
 # A card narrower than this (photo px) could not be read (its index a few pixels high), and
 # one wider than this share of the photo's short side is no card on a table: white regions
 # of card shape outside these (a gap between pips, the whole pale table) give no card width.
@@ -36,65 +37,6 @@ class Regions:
     angles: dict[int, float]  # region id -> angle (degrees) of its minimum-area rectangle
     boxes: dict[int, tuple[tuple[float, float], tuple[float, float], float]]
     card_width: float  # estimated card width in photo pixels
-
-
-def _otsu(values: np.ndarray) -> tuple[float, float]:
-    """Otsu's threshold of a 1-D uint8 sample and the gap between its two class means."""
-    level, _ = cv2.threshold(values.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    low, high = values[values <= level], values[values > level]
-    gap = float(high.mean() - low.mean()) if len(low) and len(high) else 0.0
-    return float(level), gap
-
-
-def whiteness(bgr: np.ndarray, neutral: bool = False) -> np.ndarray:
-    """Brightness, less any colour cast relative to the brightest pixels (taken as the cards).
-
-    Paper under any light is the whitest, least coloured thing on a table; wooden and felt
-    tables are more yellow or more saturated than it. ``neutral``: relative to the brightest
-    of the least coloured pixels instead (a pale, bright table brighter than the cards).
-    """
-    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.int16)
-    light = lab[..., 0]
-    key = light - 2 * np.hypot(lab[..., 1] - 128, lab[..., 2] - 128) if neutral else light
-    top = key >= np.percentile(key, 97)
-    a_ref = float(np.median(lab[..., 1][top]))
-    b_ref = float(np.median(lab[..., 2][top]))
-    yellow = np.maximum(0, lab[..., 2] - b_ref - 3)
-    score = light - 5 * yellow - 2 * np.abs(lab[..., 1] - a_ref)
-    out: np.ndarray = np.clip(score, 0, 255).astype(np.uint8)
-    return out
-
-
-def _card_mask(small: np.ndarray, neutral: bool = False, splits: int = 2) -> list[np.ndarray]:
-    """Candidate card masks, the preferred first: the bright class of the photo's whiteness
-    (``neutral`` as in :func:`whiteness`), and while that class is itself bimodal (a pale table
-    and the cards) its brighter part, up to ``splits`` levels in all, brightest first.
-
-    Uneven light can make a further split keep only the best-lit cards: find_regions picks
-    the mask that shows the most card-shaped regions.
-    """
-    white = whiteness(small, neutral)
-    level, _ = _otsu(white.ravel())
-    levels = [level]
-    while len(levels) < splits:
-        upper = white[white > levels[0]]
-        if upper.size <= 100:
-            break
-        brighter, gap = _otsu(upper)
-        if gap <= SPLIT_GAP:
-            break
-        levels.insert(0, brighter)
-    return [_filled(white, level) for level in levels]
-
-
-def _filled(white: np.ndarray, level: float) -> np.ndarray:
-    mask: np.ndarray = (white > max(level, 60.0)).astype(np.uint8) * 255
-    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
-    # Fill holes (court-card art, pips) so a card is one solid region.
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(mask)
-    cv2.drawContours(filled, contours, -1, 255, cv2.FILLED)
-    return filled
 
 
 @dataclass
@@ -180,15 +122,15 @@ def find_regions(image: np.ndarray, card_width: float | None = None) -> Regions:
     h, w = image.shape[:2]
     scale = min(1.0, _MASK_SIDE / max(h, w))
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    tried = [_shapes(mask, scale) for mask in _card_mask(small)]
+    tried = [_shapes(mask, scale) for mask in card_masks(small)]
     if not any(shapes.single for shapes in tried):
         # No whole card: a pale table lit unevenly may need a third level to part from the
         # cards (a beige table's lit half is as white as the cards' class); or the brightest
         # pixels may be a pale pink or bright felt table under cards in its shade, and the
         # least coloured of the bright pixels are the paper.
-        deeper = _card_mask(small, splits=3)
+        deeper = card_masks(small, splits=3)
         tried += [_shapes(mask, scale) for mask in deeper[:1] if len(deeper) == 3]
-        tried += [_shapes(mask, scale) for mask in _card_mask(small, neutral=True)]
+        tried += [_shapes(mask, scale) for mask in card_masks(small, neutral=True)]
     # The first mask unless another shows more whole cards (max keeps the first of equals).
     found = max(tried, key=lambda s: (len(s.single), len(s.loose)))
     if card_width is None:

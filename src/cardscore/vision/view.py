@@ -1,0 +1,315 @@
+"""Stage 0, photo → the table seen from above: a photo taken at an angle is straightened.
+
+A phone held at a seat sees the table leaning away: the far cards smaller, their glyphs
+squashed along the lean, their sides no longer parallel. The later stages read cards seen
+from above, so such a photo is turned into one (:func:`find_view`) and what they find is
+mapped back (:attr:`View.to_photo`).
+
+The lean is measured from the cards themselves. Paper regions that are convex
+quadrilaterals (a lone card, a straight fan of cards: rectangles on the table) have two
+pairs of sides, parallel on the table; in the photo each pair meets at a vanishing point,
+and all of them lie on the table's horizon (:func:`horizon`). The horizon and a phone
+camera's focal length (:data:`FOCAL`) give the camera's tilt, and turning the camera back
+by it is a homography (:func:`straightening`). A photo leaning less than :data:`MIN_TILT`,
+or with fewer than :data:`MIN_QUADS` such regions to measure it by, is read as it is.
+
+>>> flat = np.full((600, 800, 3), (40, 110, 60), np.uint8)
+>>> flat[200:340, 100:200] = 245; flat[200:340, 500:600] = 245
+>>> view = find_view(flat)
+>>> view.tilt, view.image is flat
+(0.0, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from cardscore.vision.paper import card_masks
+
+__all__ = [
+    "FOCAL",
+    "MIN_QUADS",
+    "MIN_TILT",
+    "View",
+    "find_view",
+    "horizon",
+    "paper_outlines",
+    "table_quads",
+    "tilt_of",
+]
+
+# A phone's main camera: 26 mm (35 mm equivalent), a focal length of 26/36 of the photo's
+# long side, the one assumed unless the cards show another (FOCALS). A photo's own EXIF
+# would say better, but phones' JPEGs differ in what they keep.
+FOCAL = 0.72
+# The focal lengths tried (photo long sides): a wide camera's to a 2x tele's, about FOCAL.
+FOCALS = tuple(FOCAL * 2.0 ** (k / 4) for k in range(-2, 5))
+FOCAL_DOUBT = 0.5  # degrees off square a focal length must save per doubling away from FOCAL
+MIN_TILT = 12.0  # degrees: a photo leaning less is read as it is (its glyphs squashed < 3%)
+MAX_TILT = 60.0  # degrees: beyond this the far cards are a few pixels high; read as it is
+MIN_QUADS = 2  # paper quadrilaterals needed to measure the lean
+_MASK_SIDE = 1000  # long side of the image the paper regions are found on
+_QUAD_FIT = 0.025  # a quadrilateral's corners may cut its outline by this share of its length
+_QUAD_FILL = 0.93  # and it must cover this much of the region
+_LONGEST = 4.0  # its longest side at most this many times its shortest
+# Straightened, the quadrilaterals' corners must be this share as far from right angles as
+# in the photo, at most (a true horizon squares them: 8° off become 1° at a 20° tilt).
+SQUARED = 0.5
+SQUARE_ENOUGH = 2.5  # or this many degrees, whatever the photo's (a card's rounded corners)
+_OFF_HORIZON = 0.05  # a vanishing point this far off the horizon (unit homogeneous) is off it
+_MAX_GROWTH = 2.0  # the straightened photo's sides are at most this many times the photo's
+
+
+@dataclass(frozen=True, eq=False)
+class View:
+    """The table as the later stages read it: ``image`` (the photo itself unless it was
+    straightened), ``to_photo`` (a homography from its pixels to the photo's) and the tilt
+    (degrees from looking straight down; 0 when the photo was read as it is)."""
+
+    image: np.ndarray
+    to_photo: np.ndarray
+    tilt: float
+
+    def photo_points(self, points: np.ndarray) -> np.ndarray:
+        """Points (n, 2) of :attr:`image` in the photo's pixels.
+
+        >>> View(np.zeros((2, 2, 3), np.uint8), np.diag([2.0, 2.0, 1.0]), 0.0).photo_points(
+        ...     np.array([[1.0, 3.0]]))
+        array([[2., 6.]])
+        """
+        pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+        return np.asarray(cv2.perspectiveTransform(pts, self.to_photo)).reshape(-1, 2)
+
+
+def find_view(photo: np.ndarray) -> View:
+    """The photo straightened to the table seen from above, when its cards show it leaning
+    by :data:`MIN_TILT` degrees or more; else the photo as it is."""
+    h, w = photo.shape[:2]
+    as_is = View(photo, np.eye(3), 0.0)
+    outlines = paper_outlines(photo)
+    quads = table_quads(outlines)
+    if len(quads) < MIN_QUADS:
+        return as_is
+    line = horizon(quads, (w, h))
+    if line is None:
+        return as_is
+    focal, squared = _focal(line, (w, h), quads)
+    tilt = tilt_of(line, focal)
+    # Turned back, the quadrilaterals must come out rectangles: a horizon that a few shapes
+    # happened to agree on (strips of cards the mask split apart) makes them less so.
+    before = float(np.median([_off_square(q) for q in quads]))
+    if not MIN_TILT <= tilt <= MAX_TILT or squared > max(SQUARED * before, SQUARE_ENOUGH):
+        return as_is
+    to_view, size = straightening(line, (w, h), outlines, focal)
+    image = cv2.warpPerspective(photo, to_view, size, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+    return View(image, np.linalg.inv(to_view), tilt)
+
+
+def paper_outlines(photo: np.ndarray) -> list[np.ndarray]:
+    """The outlines (n, 2) of the photo's paper regions of a card's size or more, in photo
+    pixels: cards, fans and piles."""
+    h, w = photo.shape[:2]
+    scale = min(1.0, _MASK_SIDE / max(h, w))
+    small = cv2.resize(photo, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    mask = card_masks(small)[0]
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    smallest = (0.03 * max(mask.shape)) ** 2  # a card of a thirtieth of the photo, at least
+    return [
+        c.reshape(-1, 2).astype(np.float64) / scale
+        for c in contours
+        if cv2.contourArea(c) >= smallest
+    ]
+
+
+def table_quads(outlines: list[np.ndarray]) -> list[np.ndarray]:
+    """Of paper ``outlines``, those that are convex quadrilaterals, each its corners (4, 2) in
+    order around it: lone cards and straight fans, rectangles on the table."""
+    quads = []
+    for outline in outlines:
+        contour = outline.astype(np.float32).reshape(-1, 1, 2)
+        hull = cv2.convexHull(contour)
+        quad = cv2.approxPolyDP(hull, _QUAD_FIT * cv2.arcLength(hull, True), True)
+        if len(quad) != 4 or cv2.contourArea(contour) < _QUAD_FILL * cv2.contourArea(quad):
+            continue
+        corners = quad.reshape(4, 2).astype(np.float64)
+        sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
+        # A card is 1.4 times as long as wide, a fan of seven 2.5 times: a longer strip is
+        # a piece of a card the mask cut off (at a fan's dark edge), no rectangle on the table.
+        if sides.max() <= _LONGEST * sides.min():
+            quads.append(_refined(outline, corners))
+    return quads
+
+
+def _refined(outline: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """A quadrilateral's corners where lines fitted to its sides' outline meet: the middle of
+    each side, away from the card's rounded corners, sets its direction, which the vanishing
+    points need far more exactly than the rough corners give it."""
+    lines = []
+    for k in range(4):
+        a, b = corners[k], corners[(k + 1) % 4]
+        along = b - a
+        length = float(np.linalg.norm(along))
+        unit = along / length
+        rel = outline - a
+        t = rel @ unit / length
+        off = np.abs(rel[:, 0] * unit[1] - rel[:, 1] * unit[0])
+        near = (t > 0.15) & (t < 0.85) & (off < max(2.0, 0.03 * length))
+        if near.sum() < 5:
+            return corners
+        vx, vy, x0, y0 = cv2.fitLine(
+            outline[near].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01
+        ).ravel()
+        lines.append(np.cross([x0, y0, 1.0], [x0 + vx, y0 + vy, 1.0]))
+    out = []
+    for k in range(4):
+        meet = np.cross(lines[k - 1], lines[k])
+        if abs(meet[2]) < 1e-9:
+            return corners
+        out.append(meet[:2] / meet[2])
+    return np.array(out)
+
+
+def _bounds(
+    to_view: np.ndarray, size: tuple[int, int], outlines: list[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The straightened photo's corners (low, high) in ``to_view``'s pixels: the whole photo,
+    within the paper's bounds widened by half (the far table, blown up, is not worth its
+    pixels); the paper's so widened when the photo reaches its horizon."""
+    paper = cv2.perspectiveTransform(np.concatenate(outlines).reshape(1, -1, 2), to_view)[0]
+    low, high = paper.min(axis=0), paper.max(axis=0)
+    reach = 0.5 * (high - low)
+    low, high = low - reach, high + reach
+    w, h = size
+    corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], np.float64)
+    mapped = corners @ to_view.T
+    if (mapped[:, 2] > 0).all():
+        seen = mapped[:, :2] / mapped[:, 2:]
+        low, high = np.maximum(low, seen.min(axis=0)), np.minimum(high, seen.max(axis=0))
+    return low, high
+
+
+def _off_square(corners: np.ndarray) -> float:
+    """How far a quadrilateral's corners are from right angles: their mean, in degrees.
+
+    >>> _off_square(np.array([[0, 0], [2, 0], [2, 1], [0, 1]], float))
+    0.0
+    """
+    errors = []
+    for k in range(4):
+        u, v = corners[k - 1] - corners[k], corners[(k + 1) % 4] - corners[k]
+        cos = float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
+        errors.append(abs(float(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))) - 90.0))
+    return float(np.mean(errors))
+
+
+def _normalised(points: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """Homogeneous points about the photo's centre, in photo long sides."""
+    w, h = size
+    side = max(w, h)
+    out = np.ones((len(points), 3))
+    out[:, 0] = (points[:, 0] - w / 2) / side
+    out[:, 1] = (points[:, 1] - h / 2) / side
+    return out
+
+
+def horizon(quads: list[np.ndarray], size: tuple[int, int]) -> np.ndarray | None:
+    """The table's horizon (a line, homogeneous, in :func:`_normalised` coordinates): the line
+    nearest every quadrilateral's two vanishing points (where its opposite sides meet; far
+    away or at infinity when they are parallel in the photo). A quadrilateral whose points
+    lie off the line the others agree on is no rectangle on the table (two cards' regions run
+    together, a card bent) and is left out; None when fewer than :data:`MIN_QUADS` agree."""
+    points = [_vanishing_points(_normalised(quad, size)) for quad in quads]
+    while len(points) >= MIN_QUADS:
+        _, _, rows = np.linalg.svd(np.concatenate(points))
+        line: np.ndarray = rows[-1]
+        # A unit homogeneous point's product with a unit line: how far it lies off it.
+        off = [float(np.abs(p @ line).max()) for p in points]
+        worst = int(np.argmax(off))
+        if off[worst] <= _OFF_HORIZON:
+            return line
+        del points[worst]
+    return None
+
+
+def _vanishing_points(corners: np.ndarray) -> np.ndarray:
+    """Where a quadrilateral's (homogeneous ``corners``, in order) opposite sides meet: two
+    unit homogeneous points (2, 3)."""
+    out = []
+    for a, b, c, d in ((0, 1, 3, 2), (1, 2, 0, 3)):
+        meet = np.cross(np.cross(corners[a], corners[b]), np.cross(corners[c], corners[d]))
+        out.append(meet / max(float(np.linalg.norm(meet)), 1e-12))
+    return np.array(out)
+
+
+def _focal(line: np.ndarray, size: tuple[int, int], quads: list[np.ndarray]) -> tuple[float, float]:
+    """The focal length (of :data:`FOCALS`) whose straightening leaves the quadrilaterals
+    nearest rectangles, and how near (their median :func:`_off_square`, degrees). Phones'
+    cameras differ (wide, main, tele); quadrilaterals turned differently on the table tell
+    them apart, and where they cannot (all turned alike) the usual phone's wins."""
+    best: tuple[float, float, float] | None = None
+    for focal in FOCALS:
+        to_view, _ = straightening(line, size, quads, focal)
+        off = float(
+            np.median(
+                [
+                    _off_square(cv2.perspectiveTransform(q.reshape(1, -1, 2), to_view)[0])
+                    for q in quads
+                ]
+            )
+        )
+        cost = off + FOCAL_DOUBT * abs(float(np.log2(focal / FOCAL)))
+        if best is None or cost < best[0]:
+            best = (cost, focal, off)
+    assert best is not None
+    return best[1], best[2]
+
+
+def tilt_of(line: np.ndarray, focal: float = FOCAL) -> float:
+    """The camera's tilt (degrees from looking straight down) a horizon shows: the farther the
+    horizon from the photo's centre, the smaller.
+
+    >>> tilt_of(np.array([0.0, 0.0, 1.0])), round(tilt_of(np.array([0.0, 1.0, FOCAL])), 1)
+    (0.0, 45.0)
+    """
+    across = float(np.hypot(line[0], line[1]))
+    if across == 0:
+        return 0.0
+    distance = abs(float(line[2])) / across
+    return float(np.degrees(np.arctan2(focal, distance)))
+
+
+def straightening(
+    line: np.ndarray, size: tuple[int, int], outlines: list[np.ndarray], focal: float = FOCAL
+) -> tuple[np.ndarray, tuple[int, int]]:
+    """The homography from the photo's pixels to the table seen from above (a camera of that
+    ``focal`` length turned back by its tilt about its centre), scaled to keep the photo's centre's scale, and the
+    straightened image's size: the paper's (``outlines``) bounds and a margin, at most
+    :data:`_MAX_GROWTH` times the photo's sides."""
+    w, h = size
+    side = max(w, h)
+    into = np.array([[1 / side, 0, -w / 2 / side], [0, 1 / side, -h / 2 / side], [0, 0, 1]])
+    k = np.diag([focal, focal, 1.0])
+    normal = k.T @ line
+    normal = normal / np.linalg.norm(normal) * (1 if normal[2] >= 0 else -1)
+    axis = np.cross(normal, [0.0, 0.0, 1.0])
+    angle = float(np.arccos(np.clip(normal[2], -1.0, 1.0)))
+    turn, _ = cv2.Rodrigues(axis / max(np.linalg.norm(axis), 1e-12) * angle)
+    rotated = k @ turn @ np.linalg.inv(k) @ into
+    # The photo's centre keeps its scale: the turn's stretch there, undone.
+    cx, cy = w / 2, h / 2
+    step = cv2.perspectiveTransform(
+        np.array([[(cx, cy), (cx + 1, cy), (cx, cy + 1)]], np.float64), rotated
+    )[0]
+    (ax, ay), (bx, by) = step[1] - step[0], step[2] - step[0]
+    stretch = np.sqrt(abs(ax * by - ay * bx))
+    rotated = np.diag([1 / stretch, 1 / stretch, 1.0]) @ rotated
+    low, high = _bounds(rotated, size, outlines)
+    span = high - low
+    shrink = min(1.0, _MAX_GROWTH * w / span[0], _MAX_GROWTH * h / span[1])
+    place = np.array([[shrink, 0, -low[0] * shrink], [0, shrink, -low[1] * shrink], [0, 0, 1]])
+    out = (max(1, round(span[0] * shrink)), max(1, round(span[1] * shrink)))
+    return place @ rotated, out
