@@ -783,6 +783,35 @@ def test_cli_json_and_annotation(
     assert "tranca draft" in text
 
 
+def test_cli_says_a_photo_taken_at_an_angle_was_straightened(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A table photographed from a seat: the report says by how much it leaned, and every
+    card is where the photo shows it (its outline around its centre, inside the photo)."""
+    from tests.render_tables import DESIGNS, render_table
+
+    table = render_table(11, DESIGNS[1], keystone=0.7)
+    photo = tmp_path / "seated.png"
+    cv2.imwrite(str(photo), table.image)
+    assert main(["recognize", str(photo), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert 15 < data["image"]["tilt"] < 35
+    h, w = table.image.shape[:2]
+    for card in data["cards"]:
+        outline = np.array(card["corners"], np.float32)
+        assert cv2.pointPolygonTest(outline, (card["x"], card["y"]), False) > 0
+        assert (outline >= -2).all()
+        assert (outline[:, 0] <= w + 2).all()
+        assert (outline[:, 1] <= h + 2).all()
+    assert main(["recognize", str(photo)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert f"taken {data['image']['tilt']:.0f}° off overhead, straightened" in first
+    flat = tmp_path / "flat.png"
+    cv2.imwrite(str(flat), render_table(11, DESIGNS[1]).image)
+    assert main(["recognize", str(flat)]) == 0
+    assert "straightened" not in capsys.readouterr().out
+
+
 # --- a Tranca table composed from real photographed cards ----------------------------------
 
 # The bottom row of two shared photos, left to right: five lone upright cards each.

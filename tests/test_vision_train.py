@@ -17,8 +17,8 @@ need_module("PIL", "needs the train extra (pillow)")
 
 from cardscore.cards import Card, Rank, Suit, full_deck  # noqa: E402
 from cardscore.tranca.melds import Meld, meld_problems  # noqa: E402
-from cardscore.vision.labels import BACKGROUND  # noqa: E402
 from cardscore.tranca.piles import pile_problems  # noqa: E402
+from cardscore.vision.labels import BACKGROUND  # noqa: E402
 from train.fontdecks import (  # noqa: E402
     FONT_DECKS,
     PACKAGES,
@@ -321,7 +321,8 @@ def test_a_tilted_tables_indices_are_labelled_as_a_flat_tables(
     assert tilted.scene().view is not None
     flat, default = SceneMaker(few, seed=4, tilted=0.0), SceneMaker(few, seed=4)
     a, b = flat.scene(), default.scene()
-    assert a.view is None and np.array_equal(a.image, b.image)
+    assert a.view is None
+    assert np.array_equal(a.image, b.image)
 
 
 def test_a_reseeded_maker_draws_what_a_new_maker_of_that_seed_draws(

@@ -47,7 +47,8 @@ deck_option = click.option(
 
 def text_report(result: Recognition) -> str:
     """The people-readable report."""
-    lines = [f"{len(result.cards)} cards (card width {result.card_width:.0f} px):"]
+    leaned = f"; taken {result.tilt:.0f}° off overhead, straightened" if result.tilt else ""
+    lines = [f"{len(result.cards)} cards (card width {result.card_width:.0f} px{leaned}):"]
     for n, seen in enumerate(result.cards):
         mark = "  ? please confirm" + (f" (or {seen.alternative.code})" if seen.alternative else "")
         lines.append(
