@@ -11,9 +11,19 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["SPLIT_GAP", "card_masks", "whiteness"]
+__all__ = ["MASK_SIDE", "SPLIT_GAP", "card_masks", "shrunk", "whiteness"]
 
+MASK_SIDE = 1000  # long side of the image the card masks are computed on
 SPLIT_GAP = 25  # the bright class of whiteness is split again while its halves lie this apart
+
+
+def shrunk(photo: np.ndarray) -> tuple[np.ndarray, float]:
+    """The photo at the card masks' size (its long side at most :data:`MASK_SIDE`) and that
+    scale (mask pixels per photo pixel)."""
+    h, w = photo.shape[:2]
+    scale = min(1.0, MASK_SIDE / max(h, w))
+    size = (round(w * scale), round(h * scale))
+    return cv2.resize(photo, size, interpolation=cv2.INTER_AREA), scale
 
 
 def _otsu(values: np.ndarray) -> tuple[float, float]:

@@ -14,12 +14,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from cardscore.vision.paper import card_masks
+from cardscore.vision.paper import card_masks, shrunk
 
 __all__ = ["MAX_CARD_SHARE", "MIN_CARD_PX", "Regions", "find_regions"]
 
 
-_MASK_SIDE = 1000  # long side of the image the card mask is computed on
 LOOSE_FILL = 0.7  # a card-proportioned region this full still gives the card width
 CARD_ASPECT = 1.4  # a card's height over its width
 # A card narrower than this (photo px) could not be read (its index a few pixels high), and
@@ -120,8 +119,7 @@ def _typical(sides: list[float]) -> float:
 def find_regions(image: np.ndarray, card_width: float | None = None) -> Regions:
     """Card regions and card width (estimated from card-shaped regions unless given)."""
     h, w = image.shape[:2]
-    scale = min(1.0, _MASK_SIDE / max(h, w))
-    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    small, scale = shrunk(image)
     tried = [_shapes(mask, scale) for mask in card_masks(small)]
     if not any(shapes.single for shapes in tried):
         # No whole card: a pale table lit unevenly may need a third level to part from the

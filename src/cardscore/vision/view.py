@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from cardscore.vision.paper import card_masks
+from cardscore.vision.paper import card_masks, shrunk
 
 __all__ = [
     "FOCAL",
@@ -51,7 +51,6 @@ FOCAL_DOUBT = 0.5  # degrees off square a focal length must save per doubling aw
 MIN_TILT = 12.0  # degrees: a photo leaning less is read as it is (its glyphs squashed < 3%)
 MAX_TILT = 60.0  # degrees: beyond this the far cards are a few pixels high; read as it is
 MIN_QUADS = 2  # paper quadrilaterals needed to measure the lean
-_MASK_SIDE = 1000  # long side of the image the paper regions are found on
 _QUAD_FIT = 0.025  # a quadrilateral's corners may cut its outline by this share of its length
 _QUAD_FILL = 0.93  # and it must cover this much of the region
 _LONGEST = 4.0  # its longest side at most this many times its shortest
@@ -112,9 +111,7 @@ def find_view(photo: np.ndarray) -> View:
 def paper_outlines(photo: np.ndarray) -> list[np.ndarray]:
     """The outlines (n, 2) of the photo's paper regions of a card's size or more, in photo
     pixels: cards, fans and piles."""
-    h, w = photo.shape[:2]
-    scale = min(1.0, _MASK_SIDE / max(h, w))
-    small = cv2.resize(photo, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    small, scale = shrunk(photo)
     mask = card_masks(small)[0]
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     smallest = (0.03 * max(mask.shape)) ** 2  # a card of a thirtieth of the photo, at least
