@@ -58,7 +58,7 @@ _LONGEST = 4.0  # its longest side at most this many times its shortest
 # in the photo, at most (a true horizon squares them: 8° off become 1° at a 20° tilt).
 SQUARED = 0.5
 SQUARE_ENOUGH = 2.5  # or this many degrees, whatever the photo's (a card's rounded corners)
-_OFF_HORIZON = 0.05  # a vanishing point this far off the horizon (unit homogeneous) is off it
+_OFF_HORIZON = 0.1  # a vanishing point this far off the horizon (unit homogeneous) is off it
 _MAX_GROWTH = 2.0  # the straightened photo's sides are at most this many times the photo's
 
 
