@@ -109,16 +109,24 @@ def _draw(
     return scores
 
 
-def tilted_tables(tables: int, seeds: list[int]) -> None:
-    """The held-out designs' tables again, each photographed by a camera tilted 5-40° from
-    any side (the training generator's pinhole camera, ``train.synth.camera_view``)."""
+def _held_out_faces(section: str) -> dict[str, dict[Card, np.ndarray]] | None:
+    """The held-out designs' rendered faces, or None (the ``section`` said skipped) when the
+    training command has not rendered them."""
     from train.decks import HELD_OUT, default_cache, load_decks
 
     cache = default_cache()
     if not (cache / "rendered").is_dir():
-        print(f"## Tilted tables: skipped (no rendered decks in {cache}; run the training)\n")
+        print(f"## {section}: skipped (no rendered decks in {cache}; run the training)\n")
+        return None
+    return {d.name: d.faces for d in load_decks(cache, HELD_OUT)}
+
+
+def tilted_tables(tables: int, seeds: list[int]) -> None:
+    """The held-out designs' tables again, each photographed by a camera tilted 5-40° from
+    any side (the training generator's pinhole camera, ``train.synth.camera_view``)."""
+    faces = _held_out_faces("Tilted tables")
+    if faces is None:
         return
-    faces = {d.name: d.faces for d in load_decks(cache, HELD_OUT)}
     t = TableScore()
     for seed in seeds:
         for part in _draw(tables, seed, faces, tilted=1.0).values():
@@ -140,13 +148,11 @@ def tilted_tables(tables: int, seeds: list[int]) -> None:
 
 
 def synthetic(tables: int, seeds: list[int]) -> None:
-    from train.decks import HELD_OUT, default_cache, load_decks
+    from train.decks import HELD_OUT
 
-    cache = default_cache()
-    if not (cache / "rendered").is_dir():
-        print(f"## Synthetic tables: skipped (no rendered decks in {cache}; run the training)\n")
+    faces = _held_out_faces("Synthetic tables")
+    if faces is None:
         return
-    faces = {d.name: d.faces for d in load_decks(cache, HELD_OUT)}
     total = TableScore()
     draws = []
     designs: dict[str, TableScore] = {name: TableScore() for name in sorted(faces)}
