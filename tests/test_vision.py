@@ -924,14 +924,17 @@ def _train_01_misjudged(
     """train_01 and its right reading; then its white regions are made to give ``wrong``
     times the card width (as a pale table's can)."""
     from cardscore.vision import recognition
+    from cardscore.vision.paper import Paper
 
     path = shared / "data" / "real-photos" / "train_01.jpg"
     need(path.exists(), f"{path} not found")
     right = recognize(path)
     find = recognition.find_regions
 
-    def misjudged(image: np.ndarray, card_width: float | None = None) -> object:
-        regions = find(image, card_width)
+    def misjudged(
+        image: np.ndarray, card_width: float | None = None, paper: Paper | None = None
+    ) -> object:
+        regions = find(image, card_width, paper)
         return replace(regions, card_width=regions.card_width * wrong)
 
     monkeypatch.setattr(recognition, "find_regions", misjudged)

@@ -132,6 +132,7 @@ def test_a_photo_taken_from_a_seat_is_straightened_and_an_overhead_one_left_as_i
     (seeds never measured)."""
     import cv2
 
+    from cardscore.vision.paper import find_paper
     from cardscore.vision.view import find_view, paper_outlines, table_quads
 
     for seed in range(10, 13):
@@ -140,7 +141,7 @@ def test_a_photo_taken_from_a_seat_is_straightened_and_an_overhead_one_left_as_i
         seated = render_table(seed, DESIGNS[0], keystone=0.7)
         view = find_view(seated.image)
         assert 15 < view.tilt < 35
-        quads = table_quads(paper_outlines(seated.image))
+        quads = table_quads(paper_outlines(find_paper(seated.image)))
         to_view = np.linalg.inv(view.to_photo)
         straight = [cv2.perspectiveTransform(q.reshape(1, -1, 2), to_view)[0] for q in quads]
         assert max(_square(q) for q in quads) > 5  # leaning in the photo

@@ -63,6 +63,9 @@ SAME_SPOT = 0.08  # two cards' centres this close (card widths): one card read t
 TURNED, TURNED_SPOT = 20.0, 0.35
 DIAGONAL = 10.0  # degrees: a two-index card's corners overrule its hits' angle beyond this
 STRAIGHTEN = 15.0  # a one-index card this far (degrees) from its meld's angle takes the meld's
+# An upright card's bearing (degrees, as the photo's y runs) from its top-left index to the
+# other: its diagonal through the centre.
+_UPRIGHT_DIAGONAL = float(np.degrees(np.arctan2(*index_to_centre(0.0, 1.0)[::-1])))
 
 
 @dataclass(frozen=True)
@@ -185,8 +188,7 @@ def _diagonal_angle(a: IndexHit, b: IndexHit, angle: float) -> float:
     whatever the deck, where the glyphs' own axes can be tens of degrees off (faint ink);
     ``angle`` (the hits') stands unless the two differ by more than :data:`DIAGONAL`."""
     along = np.degrees(np.arctan2(b.y - a.y, b.x - a.x))
-    usual = np.degrees(np.arctan2((1 - 2 * INDEX_V) * ASPECT, 1 - 2 * INDEX_U))
-    seen = float(usual - along)
+    seen = float(_UPRIGHT_DIAGONAL - along)
     return seen % 360 if angle_gap(seen, angle) > DIAGONAL else angle
 
 

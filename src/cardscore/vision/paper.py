@@ -3,27 +3,41 @@
 Paper under any light is the whitest, least coloured thing on a table; wooden and felt
 tables are more yellow or more saturated than it. The photo's whiteness (:func:`whiteness`),
 split by Otsu's threshold, gives the cards (:func:`card_masks`): the view stage measures the
-table's lean from their outlines, the regions stage the card width.
+table's lean from their outlines, the regions stage the card width (:func:`find_paper`
+once for both, when the photo is read as it is).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
-__all__ = ["MASK_SIDE", "SPLIT_GAP", "card_masks", "shrunk", "whiteness"]
+__all__ = ["MASK_SIDE", "SPLIT_GAP", "Paper", "card_masks", "find_paper", "whiteness"]
 
 MASK_SIDE = 1000  # long side of the image the card masks are computed on
 SPLIT_GAP = 25  # the bright class of whiteness is split again while its halves lie this apart
 
 
-def shrunk(photo: np.ndarray) -> tuple[np.ndarray, float]:
-    """The photo at the card masks' size (its long side at most :data:`MASK_SIDE`) and that
-    scale (mask pixels per photo pixel)."""
+@dataclass(frozen=True, eq=False)
+class Paper:
+    """A photo's paper: the photo at the masks' size (its long side at most
+    :data:`MASK_SIDE`), that scale (mask pixels per photo pixel), and its card masks
+    (:func:`card_masks`, the preferred first)."""
+
+    small: np.ndarray
+    scale: float
+    masks: list[np.ndarray]
+
+
+def find_paper(photo: np.ndarray) -> Paper:
+    """The photo's :class:`Paper`."""
     h, w = photo.shape[:2]
     scale = min(1.0, MASK_SIDE / max(h, w))
     size = (round(w * scale), round(h * scale))
-    return cv2.resize(photo, size, interpolation=cv2.INTER_AREA), scale
+    small = cv2.resize(photo, size, interpolation=cv2.INTER_AREA)
+    return Paper(small, scale, card_masks(small))
 
 
 def _otsu(values: np.ndarray) -> tuple[float, float]:

@@ -189,7 +189,9 @@ def _recognize(
     loaded = load_image(source)
     image, scale = loaded.image, loaded.to_original
     view = find_view(image)
-    regions = find_regions(view.image, None if card_width is None else card_width / scale)
+    regions = find_regions(
+        view.image, None if card_width is None else card_width / scale, view.paper
+    )
     readings = read_indices(view.image, regions, model, rescale=card_width is None)
     cards = find_cards(readings.hits)
     repaired = repair(cards, readings.hits, CropReader(readings.image, model))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from cardscore.vision.paper import card_masks, shrunk
+from cardscore.vision.paper import Paper, card_masks, find_paper
 
 __all__ = ["MAX_CARD_SHARE", "MIN_CARD_PX", "Regions", "find_regions"]
 
@@ -116,11 +116,15 @@ def _typical(sides: list[float]) -> float:
     return float(np.median(values[near(v)]))
 
 
-def find_regions(image: np.ndarray, card_width: float | None = None) -> Regions:
-    """Card regions and card width (estimated from card-shaped regions unless given)."""
+def find_regions(
+    image: np.ndarray, card_width: float | None = None, paper: Paper | None = None
+) -> Regions:
+    """Card regions and card width (estimated from card-shaped regions unless given);
+    ``paper``: the image's, when already found (:func:`~cardscore.vision.paper.find_paper`)."""
     h, w = image.shape[:2]
-    small, scale = shrunk(image)
-    tried = [_shapes(mask, scale) for mask in card_masks(small)]
+    paper = paper or find_paper(image)
+    small, scale = paper.small, paper.scale
+    tried = [_shapes(mask, scale) for mask in paper.masks]
     if not any(shapes.single for shapes in tried):
         # No whole card: a pale table lit unevenly may need a third level to part from the
         # cards (a beige table's lit half is as white as the cards' class); or the brightest

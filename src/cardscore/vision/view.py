@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from cardscore.vision.paper import card_masks, shrunk
+from cardscore.vision.paper import Paper, find_paper
 
 __all__ = [
     "FOCAL",
@@ -65,18 +65,21 @@ _MAX_GROWTH = 2.0  # the straightened photo's sides are at most this many times 
 @dataclass(frozen=True, eq=False)
 class View:
     """The table as the later stages read it: ``image`` (the photo itself unless it was
-    straightened), ``to_photo`` (a homography from its pixels to the photo's) and the tilt
-    (degrees from looking straight down; 0 when the photo was read as it is)."""
+    straightened), ``to_photo`` (a homography from its pixels to the photo's), the tilt
+    (degrees from looking straight down; 0 when the photo was read as it is) and the
+    image's paper (its card masks, which the regions stage starts from)."""
 
     image: np.ndarray
     to_photo: np.ndarray
     tilt: float
+    paper: Paper
 
     def photo_points(self, points: np.ndarray) -> np.ndarray:
         """Points (n, 2) of :attr:`image` in the photo's pixels.
 
-        >>> View(np.zeros((2, 2, 3), np.uint8), np.diag([2.0, 2.0, 1.0]), 0.0).photo_points(
-        ...     np.array([[1.0, 3.0]]))
+        >>> image = np.zeros((2, 2, 3), np.uint8)
+        >>> view = View(image, np.diag([2.0, 2.0, 1.0]), 0.0, find_paper(image))
+        >>> view.photo_points(np.array([[1.0, 3.0]]))
         array([[2., 6.]])
         """
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
@@ -87,8 +90,9 @@ def find_view(photo: np.ndarray) -> View:
     """The photo straightened to the table seen from above, when its cards show it leaning
     by :data:`MIN_TILT` degrees or more; else the photo as it is."""
     h, w = photo.shape[:2]
-    as_is = View(photo, np.eye(3), 0.0)
-    outlines = paper_outlines(photo)
+    paper = find_paper(photo)
+    as_is = View(photo, np.eye(3), 0.0, paper)
+    outlines = paper_outlines(paper)
     quads = table_quads(outlines)
     if len(quads) < MIN_QUADS:
         return as_is
@@ -105,18 +109,17 @@ def find_view(photo: np.ndarray) -> View:
     to_view, size = straightening(line, (w, h), outlines, focal)
     image = cv2.warpPerspective(photo, to_view, size, flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
-    return View(image, np.linalg.inv(to_view), tilt)
+    return View(image, np.linalg.inv(to_view), tilt, find_paper(image))
 
 
-def paper_outlines(photo: np.ndarray) -> list[np.ndarray]:
-    """The outlines (n, 2) of the photo's paper regions of a card's size or more, in photo
+def paper_outlines(paper: Paper) -> list[np.ndarray]:
+    """The outlines (n, 2) of a photo's paper regions of a card's size or more, in photo
     pixels: cards, fans and piles."""
-    small, scale = shrunk(photo)
-    mask = card_masks(small)[0]
+    mask = paper.masks[0]
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     smallest = (0.03 * max(mask.shape)) ** 2  # a card of a thirtieth of the photo, at least
     return [
-        c.reshape(-1, 2).astype(np.float64) / scale
+        c.reshape(-1, 2).astype(np.float64) / paper.scale
         for c in contours
         if cv2.contourArea(c) >= smallest
     ]
@@ -249,7 +252,7 @@ def _focal(line: np.ndarray, size: tuple[int, int], quads: list[np.ndarray]) -> 
     them apart, and where they cannot (all turned alike) the usual phone's wins."""
     best: tuple[float, float, float] | None = None
     for focal in FOCALS:
-        to_view, _ = straightening(line, size, quads, focal)
+        to_view = _turned_back(line, size, focal)
         off = float(
             np.median(
                 [
@@ -282,10 +285,24 @@ def tilt_of(line: np.ndarray, focal: float = FOCAL) -> float:
 def straightening(
     line: np.ndarray, size: tuple[int, int], outlines: list[np.ndarray], focal: float = FOCAL
 ) -> tuple[np.ndarray, tuple[int, int]]:
-    """The homography from the photo's pixels to the table seen from above (a camera of that
-    ``focal`` length turned back by its tilt about its centre), scaled to keep the photo's centre's scale, and the
-    straightened image's size: the paper's (``outlines``) bounds and a margin, at most
-    :data:`_MAX_GROWTH` times the photo's sides."""
+    """The homography from the photo's pixels to the table seen from above
+    (:func:`_turned_back`), placed in the straightened image, and that image's size: the
+    paper's (``outlines``) bounds and a margin, at most :data:`_MAX_GROWTH` times the
+    photo's sides."""
+    w, h = size
+    rotated = _turned_back(line, size, focal)
+    low, high = _bounds(rotated, size, outlines)
+    span = high - low
+    shrink = min(1.0, _MAX_GROWTH * w / span[0], _MAX_GROWTH * h / span[1])
+    place = np.array([[shrink, 0, -low[0] * shrink], [0, shrink, -low[1] * shrink], [0, 0, 1]])
+    out = (max(1, round(span[0] * shrink)), max(1, round(span[1] * shrink)))
+    return place @ rotated, out
+
+
+def _turned_back(line: np.ndarray, size: tuple[int, int], focal: float) -> np.ndarray:
+    """The homography from the photo's pixels to the table seen from above: a camera of that
+    ``focal`` length turned back by its tilt about its centre, scaled to keep the photo's
+    centre's scale (where it lands is :func:`straightening`'s to choose)."""
     w, h = size
     side = max(w, h)
     into = np.array([[1 / side, 0, -w / 2 / side], [0, 1 / side, -h / 2 / side], [0, 0, 1]])
@@ -303,10 +320,5 @@ def straightening(
     )[0]
     (ax, ay), (bx, by) = step[1] - step[0], step[2] - step[0]
     stretch = np.sqrt(abs(ax * by - ay * bx))
-    rotated = np.diag([1 / stretch, 1 / stretch, 1.0]) @ rotated
-    low, high = _bounds(rotated, size, outlines)
-    span = high - low
-    shrink = min(1.0, _MAX_GROWTH * w / span[0], _MAX_GROWTH * h / span[1])
-    place = np.array([[shrink, 0, -low[0] * shrink], [0, shrink, -low[1] * shrink], [0, 0, 1]])
-    out = (max(1, round(span[0] * shrink)), max(1, round(span[1] * shrink)))
-    return place @ rotated, out
+    out: np.ndarray = np.diag([1 / stretch, 1 / stretch, 1.0]) @ rotated
+    return out
