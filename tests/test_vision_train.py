@@ -439,13 +439,16 @@ def test_a_font_misboxed_in_every_style_is_refused_by_name(
     assert list(font_decks(tmp_path, seed=0)) == [f"font/{stem}"]
 
 
-def test_the_played_share_is_a_share(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("option", ["--played", "--tilted"])
+def test_the_played_and_tilted_shares_are_shares(
+    capsys: pytest.CaptureFixture[str], option: str
+) -> None:
     from train.__main__ import main
 
     with pytest.raises(SystemExit) as stop:
-        main(["--played", "1.5"])
+        main([option, "1.5"])
     assert stop.value.code == 2
-    assert "--played is a share of the tables, from 0 to 1, not 1.5" in capsys.readouterr().err
+    assert f"{option} is a share of the tables, from 0 to 1, not 1.5" in capsys.readouterr().err
 
 
 # --- crops harvested from labelled real photos ------------------------------------------------
