@@ -54,6 +54,8 @@ MIN_QUADS = 2  # paper quadrilaterals needed to measure the lean
 _QUAD_FIT = 0.025  # a quadrilateral's corners may cut its outline by this share of its length
 _QUAD_FILL = 0.93  # and it must cover this much of the region
 _LONGEST = 4.0  # its longest side at most this many times its shortest
+_CORNER_SHIFT = 0.15  # its sides' lines meet this share of its shortest side from its corners
+_FRAME = 0.005  # a region this near the photo's edge (of its long side) is cut off by it
 # Straightened, the quadrilaterals' corners must be this share as far from right angles as
 # in the photo, at most (a true horizon squares them: 8° off become 1° at a 20° tilt).
 SQUARED = 0.5
@@ -92,8 +94,7 @@ def find_view(photo: np.ndarray) -> View:
     h, w = photo.shape[:2]
     paper = find_paper(photo)
     as_is = View(photo, np.eye(3), 0.0, paper)
-    outlines = paper_outlines(paper)
-    quads = table_quads(outlines)
+    outlines, quads = _most_quads(paper, (w, h))
     if len(quads) < MIN_QUADS:
         return as_is
     line = horizon(quads, (w, h))
@@ -112,10 +113,25 @@ def find_view(photo: np.ndarray) -> View:
     return View(image, np.linalg.inv(to_view), tilt, find_paper(image))
 
 
-def paper_outlines(paper: Paper) -> list[np.ndarray]:
+def _most_quads(paper: Paper, size: tuple[int, int]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The outlines of the paper's card mask that shows the most quadrilaterals (the first
+    where they tie), and those quadrilaterals: under uneven light the brighter split keeps
+    only the best-lit cards, too few to measure the lean by."""
+    best: tuple[list[np.ndarray], list[np.ndarray]] | None = None
+    for mask in paper.masks:
+        outlines = paper_outlines(paper, mask)
+        quads = table_quads(outlines, size)
+        if best is None or len(quads) > len(best[1]):
+            best = (outlines, quads)
+    assert best is not None
+    return best
+
+
+def paper_outlines(paper: Paper, mask: np.ndarray | None = None) -> list[np.ndarray]:
     """The outlines (n, 2) of a photo's paper regions of a card's size or more, in photo
-    pixels: cards, fans and piles."""
-    mask = paper.masks[0]
+    pixels: cards, fans and piles (of ``mask``, one of the paper's; its first by default)."""
+    if mask is None:
+        mask = paper.masks[0]
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     smallest = (0.03 * max(mask.shape)) ** 2  # a card of a thirtieth of the photo, at least
     return [
@@ -125,11 +141,22 @@ def paper_outlines(paper: Paper) -> list[np.ndarray]:
     ]
 
 
-def table_quads(outlines: list[np.ndarray]) -> list[np.ndarray]:
-    """Of paper ``outlines``, those that are convex quadrilaterals, each its corners (4, 2) in
-    order around it: lone cards and straight fans, rectangles on the table."""
+def table_quads(outlines: list[np.ndarray], size: tuple[int, int]) -> list[np.ndarray]:
+    """Of paper ``outlines`` in a photo of ``size`` (width, height), those that are convex
+    quadrilaterals, each its corners (4, 2) in order around it: lone cards and straight fans,
+    rectangles on the table. A region the photo's edge cuts off is none.
+
+    >>> card = np.array([[x, 20.0] for x in range(10, 110)] + [[110.0, y] for y in range(20, 160)]
+    ...                 + [[x, 160.0] for x in range(110, 10, -1)] + [[10.0, y] for y in range(160, 20, -1)])
+    >>> [len(table_quads([card], size)) for size in ((300, 200), (110, 200))]
+    [1, 0]
+    """
+    w, h = size
+    edge = _FRAME * max(w, h)
     quads = []
     for outline in outlines:
+        if (outline.min(axis=0) < edge).any() or (outline.max(axis=0) > (w - edge, h - edge)).any():
+            continue
         contour = outline.astype(np.float32).reshape(-1, 1, 2)
         hull = cv2.convexHull(contour)
         quad = cv2.approxPolyDP(hull, _QUAD_FIT * cv2.arcLength(hull, True), True)
@@ -139,8 +166,12 @@ def table_quads(outlines: list[np.ndarray]) -> list[np.ndarray]:
         sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
         # A card is 1.4 times as long as wide, a fan of seven 2.5 times: a longer strip is
         # a piece of a card the mask cut off (at a fan's dark edge), no rectangle on the table.
-        if sides.max() <= _LONGEST * sides.min():
-            quads.append(_refined(outline, corners))
+        if sides.max() > _LONGEST * sides.min():
+            continue
+        refined = _refined(outline, corners)
+        # Sides fitted to a ragged outline (a card the mask cut into) meet far from its corners.
+        if np.abs(refined - corners).max() <= _CORNER_SHIFT * sides.min():
+            quads.append(refined)
     return quads
 
 
