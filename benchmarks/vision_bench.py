@@ -322,6 +322,9 @@ def _figures(name: str, t: TableScore, slowest: float) -> str:
 # Photos taken from a seat (tests/render_tables.py's seat_view): the table's far edge this
 # share of its near edge's width, about 20° and 35° from looking straight down.
 SEATS = (0.7, 0.55)
+# Photos taken with the phone askew of the table's edge: the whole table turned this many
+# degrees in the photo (tests/render_tables.py's ``turn``).
+TURNS = (20.0, 35.0)
 
 
 def _read_tables(
@@ -386,6 +389,10 @@ def rendered(tables: int, seed: int) -> None:
                     f"{design.name} · none, from a seat (far edge {keystone:g})", total, slowest
                 )
             )
+        for turn in TURNS:
+            turned = [render_table(seed + k, design, turn=turn) for k in range(tables)]
+            total, slowest = _read_tables(turned, None, confidences)
+            print(_figures(f"{design.name} · none, turned {turn:g}°", total, slowest))
     print("\nReliability of the calibrated confidences (all the readings above):\n")
     print("| confidence | cards | mean confidence | share right |\n|---|---:|---:|---:|")
     for lo, hi, n, mean, share in reliability(*zip(*confidences, strict=True)):

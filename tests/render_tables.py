@@ -211,11 +211,14 @@ def render_table(
     quality: int = 85,
     checked: tuple[int, int, int] | None = None,
     keystone: float = 1.0,
+    turn: float = 0.0,
 ) -> Table:
     """A Tranca table: two or three melds, a clean and a dirty pile, a red 3; photo-like.
     ``checked``: a gingham cloth of that colour (BGR) instead of the design's plain one.
     ``keystone`` under 1: photographed from a seat at its lower edge, the far (upper) edge
     that much narrower than the near one, and the far cards foreshortened (:func:`seat_view`).
+    ``turn``: the whole table turned that many degrees counter-clockwise in the photo (a phone
+    held askew of the table's edge), the photo widened to hold it.
 
     >>> t = render_table(1, DESIGNS[0])
     >>> t.image.shape[2], len(t.truth) >= 8, sorted(set(t.kinds.values()))[:1]
@@ -271,6 +274,9 @@ def render_table(
         image = cv2.warpPerspective(image, view, (width, height), borderMode=cv2.BORDER_REPLICATE)
         seen = cv2.perspectiveTransform(np.array([[(x, y) for _, x, y, _ in truth]]), view)[0]
         truth = [(c, float(x), float(y), g) for (c, *_, g), (x, y) in zip(truth, seen, strict=True)]
+    if turn:
+        image, truth = _turned(image, truth, turn, design.cloth)
+        height, width = image.shape[:2]
     # Photo-like: a little blur, sensor noise, a light gradient, JPEG.
     image = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.5, 1.1)))
     light = np.linspace(float(rng.uniform(0.85, 1.0)), 1.0, width)[None, :, None]
@@ -279,6 +285,32 @@ def render_table(
     assert ok
     decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
     return Table(decoded, truth, kinds, float(card_width))
+
+
+def _turned(
+    image: np.ndarray,
+    truth: list[tuple[Card, float, float, int]],
+    degrees: float,
+    cloth: tuple[int, int, int],
+) -> tuple[np.ndarray, list[tuple[Card, float, float, int]]]:
+    """The photo turned counter-clockwise by ``degrees`` about its centre, widened to hold
+    all of it (the new corners the cloth's colour), and the cards' centres with it.
+
+    >>> out, moved = _turned(np.zeros((100, 200, 3), np.uint8), [(Card("As"), 150.0, 50.0, 0)], 90, (0, 0, 0))
+    >>> out.shape[:2], [round(v) for v in moved[0][1:3]]
+    ((200, 100), [50, 50])
+    """
+    h, w = image.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    c, s = abs(np.cos(np.deg2rad(degrees))), abs(np.sin(np.deg2rad(degrees)))
+    size = (round(w * c + h * s), round(w * s + h * c))
+    turn[:, 2] += ((size[0] - w) / 2, (size[1] - h) / 2)
+    out = cv2.warpAffine(image, turn, size, borderMode=cv2.BORDER_CONSTANT, borderValue=cloth)
+    moved = []
+    for card, x, y, g in truth:
+        tx, ty = turn @ (x, y, 1.0)
+        moved.append((card, float(tx), float(ty), g))
+    return out, moved
 
 
 def seat_view(height: int, width: int, keystone: float) -> np.ndarray:

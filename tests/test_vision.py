@@ -457,6 +457,23 @@ def test_region_and_photo_axes_reach_a_bitten_corner_and_a_card_off_every_region
     ]
 
 
+def test_a_card_whose_glyphs_and_outline_agree_is_not_cut_along_the_photos_axes() -> None:
+    from cardscore.vision.readings import _with_region_angles
+    from cardscore.vision.regions import Regions
+
+    # A card turned 30°, its glyph's axes read 31°: its outline (a rectangle 1.4 times as
+    # long as wide) agrees, so no crop is cut along the photo's axes, where the glyph reads
+    # askew. A squarish region (a fan spread wide) shows no axes to agree: the photo's are
+    # tried as well.
+    labels = np.zeros((300, 300), np.int32)
+    labels[50:218, 50:170] = 3
+    glyph = Candidate(70.0, 70.0, 15.0, 31.0)
+    card = Regions(1.0, labels, {3: 30.0}, {3: ((110.0, 134.0), (120.0, 168.0), 30.0)}, 120.0)
+    assert _with_region_angles([glyph], card, 1.0) == [glyph]
+    fan = Regions(1.0, labels, {3: 30.0}, {3: ((110.0, 134.0), (160.0, 168.0), 30.0)}, 120.0)
+    assert _with_region_angles([glyph], fan, 1.0) == [glyph, Candidate(70.0, 70.0, 15.0, 0.0)]
+
+
 def test_a_blob_read_weakly_gets_one_more_look_along_its_rank_to_suit_axis() -> None:
     from cardscore.vision.labels import BACKGROUND
     from cardscore.vision.readings import SECOND_LOOK, _suit_guesses

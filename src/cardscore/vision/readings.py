@@ -52,6 +52,9 @@ SHADED_PAPER: tuple[int, float] | None = (40, 0.4)
 # paper, and the mask's opening eats the thin paper beside the glyph): a candidate off every
 # region takes the one most present within this reach (card widths).
 REGION_REACH = 0.15
+# A region whose minimum-area rectangle is at most this much longer than wide shows no axes
+# of its own (a card is 1.4 times, a straight fan of three 1.2 or more).
+SQUARISH = 1.1
 MIN_PROB = 0.2  # below this a crop is not an index hit at all (cards need more: cards.MIN_CARD)
 SECOND_LOOK = 0.02  # a blob read this well in some crop, but no hit, gets one more guess
 # A blob read this well, but under a card's 0.5, is cropped again this much larger (_larger),
@@ -235,8 +238,8 @@ class BlobReadings:
 def _with_region_angles(
     cands: list[Candidate], regions: Regions | None, factor: float
 ) -> list[Candidate]:
-    """Each candidate, plus copies turned to its white region's axes and to the photo's
-    when those differ.
+    """Each candidate, plus copies turned to its white region's axes when those differ,
+    and to the photo's unless the two agree.
 
     The local edge direction can be fooled where a card barely stands out from a pale table;
     the outline of the card's region is a second opinion, and the classifier picks. A card in
@@ -249,12 +252,28 @@ def _with_region_angles(
     for c in cands:
         region = _region_at(regions.labels, c.x * to_mask, c.y * to_mask, NORMAL_WIDTH * to_mask)
         guesses = [c.angle]
-        # The region's outline, and the photo's own axes (cards are often squared to it).
-        for angle in ((regions.angles[region],) if region else ()) + (0.0,):
+        outline: tuple[float, ...] = (float(regions.angles[region]),) if region else ()
+        # The photo's own axes (cards are often squared to it) unless the glyph's axes and
+        # its region's outline agree on others: a crop cut along the photo's axes then reads
+        # a glyph askew, which the classifier can read as another card, sure of it. A
+        # squarish region (a fan spread wide, a heap) shows no axes of its own to agree.
+        agreed = _shows_axes(regions, region) and any(
+            not _new_angle(angle, guesses) for angle in outline
+        )
+        for angle in outline + (() if agreed else (0.0,)):
             if _new_angle(angle, guesses):
                 guesses.append(angle)
                 out.append(Candidate(c.x, c.y, c.size, angle))
     return out
+
+
+def _shows_axes(regions: Regions, region: int) -> bool:
+    """Whether a region's outline shows the axes it lies along: it is no square (a square's
+    smallest rectangle turns with every bump of its outline)."""
+    if region not in regions.boxes:
+        return False
+    _, (w, h), _ = regions.boxes[region]
+    return max(w, h) > SQUARISH * max(min(w, h), 1e-9)
 
 
 def _new_angle(angle: float, tried: list[float]) -> bool:
