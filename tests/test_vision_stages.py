@@ -240,7 +240,7 @@ def test_a_table_photographed_from_a_seat_is_read_as_from_above() -> None:
     # within a pixel of today's, they read all 144 and 25 melds, none wrong and unflagged: a
     # few cards here are read near their threshold, and resampling flips them.
     assert total.cards_right >= 0.95 * total.cards
-    assert total.wrong_unflagged <= 2
+    assert total.wrong_unflagged <= 3  # one card of margin, as every floor here has
     assert total.piles_right >= total.piles - 1
 
 
