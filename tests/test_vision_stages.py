@@ -141,7 +141,8 @@ def test_a_photo_taken_from_a_seat_is_straightened_and_an_overhead_one_left_as_i
         seated = render_table(seed, DESIGNS[0], keystone=0.7)
         view = find_view(seated.image)
         assert 15 < view.tilt < 35
-        quads = table_quads(paper_outlines(find_paper(seated.image)), seated.image.shape[1::-1])
+        paper = find_paper(seated.image)
+        quads = table_quads(paper_outlines(paper, paper.masks[0]), seated.image.shape[1::-1])
         to_view = np.linalg.inv(view.to_photo)
         straight = [cv2.perspectiveTransform(q.reshape(1, -1, 2), to_view)[0] for q in quads]
         assert max(_square(q) for q in quads) > 5  # leaning in the photo

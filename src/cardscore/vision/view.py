@@ -127,11 +127,9 @@ def _most_quads(paper: Paper, size: tuple[int, int]) -> tuple[list[np.ndarray], 
     return best
 
 
-def paper_outlines(paper: Paper, mask: np.ndarray | None = None) -> list[np.ndarray]:
+def paper_outlines(paper: Paper, mask: np.ndarray) -> list[np.ndarray]:
     """The outlines (n, 2) of a photo's paper regions of a card's size or more, in photo
-    pixels: cards, fans and piles (of ``mask``, one of the paper's; its first by default)."""
-    if mask is None:
-        mask = paper.masks[0]
+    pixels: cards, fans and piles (of ``mask``, one of the paper's card masks)."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     smallest = (0.03 * max(mask.shape)) ** 2  # a card of a thirtieth of the photo, at least
     return [
