@@ -96,3 +96,48 @@ def test_a_card_its_meld_confirms_is_as_sure_as_such_cards_were_measured() -> No
         assert calibrated(0.9999, corners, confirmed=True) == calibrated(0.9999, corners)
         assert unsure(0.35, corners)
         assert not unsure(0.35, corners, confirmed=True)
+
+
+def test_a_suit_twins_weak_reading_from_one_index_is_at_most_as_sure_as_such_readings_were() -> None:
+    """A K♣ read from one index whose runner-up is K♠, under TWIN_SURE: at most TWIN sure,
+    so flagged; from two indices, at TWIN_SURE or over, or confirmed by its meld: its line
+    (or CONFIRMED), as any other reading."""
+    from cardscore.vision.calibration import CONFIRMED, FLAG_AT, TWIN, TWIN_SURE
+    from cardscore.vision.recognition import unsure
+
+    assert TWIN < FLAG_AT  # else the cap would flag nothing
+    weak = TWIN_SURE - 0.05
+    assert calibrated(weak, 1, twin=True) == min(TWIN, calibrated(weak, 1))
+    assert unsure(weak, 1, twin=True) and not unsure(weak, 1)
+    assert calibrated(weak, 2, twin=True) == calibrated(weak, 2)
+    assert calibrated(TWIN_SURE, 1, twin=True) == calibrated(TWIN_SURE, 1)
+    assert calibrated(weak, 1, confirmed=True, twin=True) == max(CONFIRMED, calibrated(weak, 1))
+    assert not unsure(weak, 1, confirmed=True, twin=True)
+
+
+def test_a_cream_decks_clubs_read_as_spades_from_one_index_are_flagged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The stroke design printed cream (a tuning table, seed 308): from one index the reader
+    sees its 4♣ as a 4♠, sure of it by its line. Every card read wrong is flagged; without
+    the suit twins' cap (TWIN_SURE 0) that 4♠ is not."""
+    import cardscore.vision.calibration as calibration
+    from cardscore.vision import recognize
+    from cardscore.vision.evaluate import match_cards
+    from tests.render_tables import DESIGNS, cream, render_table
+
+    table = render_table(308, cream(DESIGNS[0]))
+
+    def wrong_unflagged() -> list[str]:
+        result = recognize(table.image)
+        match = match_cards([(x, y) for _, x, y, _ in table.truth], result, table.card_width)
+        truth = {j: table.truth[i][0] for i, j in match.items()}
+        return [
+            f"{c.card}≠{truth.get(j)}"
+            for j, c in enumerate(result.cards)
+            if truth.get(j) != c.card and not c.flagged
+        ]
+
+    assert wrong_unflagged() == []
+    monkeypatch.setattr(calibration, "TWIN_SURE", 0.0)
+    assert "4♠≠4♣" in wrong_unflagged()
