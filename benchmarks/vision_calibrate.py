@@ -10,11 +10,8 @@ reported card is right (its table's card there) or wrong (another card, or none 
 Prints the Platt lines per number of corners read, the threshold chosen (the lowest above
 which at most 0.5% of the cards were wrong), the share right of the cards their meld confirms
 that the lines would flag (``CONFIRMED``: (right + 1) / (cards + 2)), and the reliability of
-the fitted confidences on these tables. Last, the share right of the suit twins' readings
-(one index, its runner-up the other suit of its colour, under ``TWIN_SURE``) on the cream
-tuning decks, the stroke designs printed cream (seeds 300-329, never measured): ``TWIN``;
-paste these four into ``calibration.py``. ``vision_bench.py`` measures the reliability on
-other designs.
+the fitted confidences on these tables; paste the first three into ``calibration.py``.
+``vision_bench.py`` measures the reliability on other designs.
 """
 
 from __future__ import annotations
@@ -29,25 +26,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.render_tables import (  # noqa: E402
-    CALIBRATION,
-    DESIGNS,
-    Design,
-    cream,
-    render_table,
-    spread,
-)
+from tests.render_tables import CALIBRATION, Design, render_table, spread  # noqa: E402
 
 from cardscore.vision import calibration, recognize  # noqa: E402
 from cardscore.vision.calibration import (  # noqa: E402
-    TWIN_SURE,
     calibrated,
     choose_threshold,
     fit_platt,
     reliability,
-    suit_twins,
 )
-from cardscore.vision.deck import DeckProfile  # noqa: E402
 from cardscore.vision.evaluate import match_cards  # noqa: E402
 from cardscore.vision.learn import learn_from_spread  # noqa: E402
 from cardscore.vision.recognition import unsure  # noqa: E402
@@ -74,38 +61,23 @@ def faded(seed: int) -> Design:
     )
 
 
-Reading = tuple[float, int, bool, bool, bool]  # score, corners, right, confirmed, suit twin
-
-
-def collect(tables: int, seed: int) -> list[Reading]:
-    """Every card reported on the calibration design's tables, with and without its deck,
-    and as many more printed faded (:func:`faded`), without."""
+def collect(tables: int, seed: int) -> list[tuple[float, int, bool, bool]]:
+    """(score, corners, right, confirmed by its meld) of every card reported: the calibration
+    design's tables with and without its deck, and as many more printed faded
+    (:func:`faded`), without."""
     deck = learn_from_spread(spread(CALIBRATION, seed=seed), name="calibration").profile
-    runs = [(seed + k, CALIBRATION, profile) for profile in (None, deck) for k in range(tables)]
-    runs += [(seed + k, faded(seed + k), None) for k in range(tables)]
-    return [r for at, design, profile in runs for r in readings(at, design, profile)]
-
-
-def readings(seed: int, design: Design, profile: DeckProfile | None = None) -> list[Reading]:
-    """Every card reported on one rendered table: right (its table's card there) or not."""
-    table = render_table(seed, design)
-    result = recognize(table.image, deck=profile)
-    match = match_cards([(x, y) for _, x, y, _ in table.truth], result, table.card_width)
-    right = {j for i, j in match.items() if result.cards[j].card == table.truth[i][0]}
     out = []
-    for j, seen in enumerate(result.cards):
-        score = seen.score if seen.score is not None else seen.confidence
-        twin = suit_twins(seen.card, seen.alternative)
-        out.append((score, seen.indices, j in right, seen.confirmed, twin))
+    runs = [(k, CALIBRATION, profile) for profile in (None, deck) for k in range(tables)]
+    runs += [(k, faded(seed + k), None) for k in range(tables)]
+    for k, design, profile in runs:
+        table = render_table(seed + k, design)
+        result = recognize(table.image, deck=profile)
+        match = match_cards([(x, y) for _, x, y, _ in table.truth], result, table.card_width)
+        right = {j for i, j in match.items() if result.cards[j].card == table.truth[i][0]}
+        for j, seen in enumerate(result.cards):
+            score = seen.score if seen.score is not None else seen.confidence
+            out.append((score, seen.indices, j in right, seen.confirmed))
     return out
-
-
-def twin_share(seeds: range = range(300, 330)) -> tuple[float, int, int]:
-    """(right + 1) / (cards + 2) of the doubtful suit twins' readings on the cream tuning
-    decks (:func:`cream`), with the cards and how many were wrong."""
-    rows = [r for d in DESIGNS for k in seeds for r in readings(k, cream(d))]
-    twins = [r for s, c, r, m, t in rows if t and c < 2 and not m and s < TWIN_SURE]
-    return (sum(twins) + 1) / (len(twins) + 2), len(twins), len(twins) - sum(twins)
 
 
 def main() -> None:
@@ -116,34 +88,29 @@ def main() -> None:
     cards = collect(args.tables, args.seed)
     lines = {}
     for corners in (1, 2):
-        rows = [(s, r) for s, c, r, _, _ in cards if min(c, 2) == corners]
+        rows = [(s, r) for s, c, r, _ in cards if min(c, 2) == corners]
         wrong = sum(not r for _, r in rows)
         lines[corners] = (
             fit_platt([s for s, _ in rows], [r for _, r in rows]) if rows else (1.0, 0.0)
         )
         print(f"{corners} corner(s): {len(rows)} cards, {wrong} wrong: a, b = {lines[corners]}")
     calibration.PLATT.update(lines)
-    # The threshold is the lines' alone: the suit twins' cap guards against decks this one
-    # does not show, and is not to buy a lower threshold for its other readings.
-    probs = [calibrated(s, c) for s, c, _, _, _ in cards]
-    right = [r for _, _, r, _, _ in cards]
+    probs = [calibrated(s, c) for s, c, _, _ in cards]
+    right = [r for _, _, r, _ in cards]
     flag_at = choose_threshold(probs, right)
     print(f"PLATT = {lines}")
     print(f"FLAG_AT = {flag_at:.4f}")
-    held = [r for s, c, r, m, _ in cards if m and unsure(s, c, flag_at=flag_at)]
+    held = [r for s, c, r, m in cards if m and unsure(s, c, flag_at=flag_at)]
     confirmed = (sum(held) + 1) / (len(held) + 2)
     wrong = len(held) - sum(held)
     print(
         f"CONFIRMED = {confirmed:.4f}  # {len(held)} such cards the lines would flag, {wrong} wrong"
     )
     calibration.CONFIRMED = confirmed
-    twin, twins, twins_wrong = twin_share()
-    calibration.TWIN = twin
-    probs = [calibrated(s, c, m, t) for s, c, _, m, t in cards]
+    probs = [calibrated(s, c, m) for s, c, _, m in cards]
     print("\n| confidence | cards | mean confidence | share right |\n|---|---:|---:|---:|")
     for lo, hi, n, mean, share in reliability(probs, right):
         print(f"| {lo:.2f}–{hi:.2f} | {n} | {mean:.3f} | {share:.3f} |")
-    print(f"\nTWIN = {twin:.4f}  # {twins} such readings on the cream tuning decks, {twins_wrong} wrong")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ use it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -311,12 +311,6 @@ def _turned(
         tx, ty = turn @ (x, y, 1.0)
         moved.append((card, float(tx), float(ty), g))
     return out, moved
-
-
-def cream(design: Design) -> Design:
-    """``design`` printed on cream paper in grey ink, on a beige cloth: a low-contrast deck."""
-    return replace(design, paper=(200, 230, 240), black=(90, 90, 90), red=(90, 90, 190),
-                   cloth=(170, 200, 215))  # fmt: skip
 
 
 def seat_view(height: int, width: int, keystone: float) -> np.ndarray:

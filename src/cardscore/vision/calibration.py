@@ -15,17 +15,8 @@ the lowest confidence above which the calibration tables' cards were wrong at mo
 below the scores cards are reported from, which no line was fitted on
 (:func:`cardscore.vision.recognition.unsure`).
 
-One kind of reading no line fitted on one design can price: a suit read from one index whose
-runner-up is the same rank in the other suit of its colour (a K♣ that may be a K♠). Where a
-deck's clubs and spades look alike to the reader, every such reading of it is at risk at
-once; the calibration design's are wrong 4 times in 117, the cream tuning decks' 10 times in
-40, all sure by their line. Under :data:`TWIN_SURE` such a reading is at most :data:`TWIN`
-sure (:func:`suit_twins`), so it is flagged.
-
 >>> round(calibrated(0.5, 2), 3) == round(1 / (1 + math.exp(-PLATT[2][1])), 3)
 True
->>> round(calibrated(0.7, 1, twin=True), 4) == TWIN, calibrated(0.7, 1) > TWIN
-(True, True)
 >>> reliability([0.95, 0.95, 0.55, 0.45], [True, True, False, True], bins=(0.0, 0.5, 0.9, 1.0))
 [(0.0, 0.5, 1, 0.45, 1.0), (0.5, 0.9, 1, 0.55, 0.0), (0.9, 1.0, 2, 0.95, 1.0)]
 """
@@ -38,38 +29,25 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from cardscore.cards import Card
-
 __all__ = [
     "CONFIRMED",
     "FLAG_AT",
     "PLATT",
-    "TWIN",
-    "TWIN_SURE",
     "WRONG_SHARE",
     "calibrated",
     "choose_threshold",
     "fit_platt",
     "reliability",
-    "suit_twins",
 ]
 
 # Fitted by: python benchmarks/vision_calibrate.py --tables 60 --seed 5000 (2,417 cards, 38
 # wrong), as corners read → (a, b).
 PLATT: dict[int, tuple[float, float]] = {1: (1.1276, 3.3544), 2: (1.8075, 0.0943)}
-FLAG_AT = 0.9335  # a card less sure than this is flagged (calibrated; the lines' alone)
+FLAG_AT = 0.9335  # a card less sure than this is flagged (calibrated)
 # Of the cards their meld confirms (groups.confirmed_by_meld) that the lines would flag, the
 # share right, (right + 1) / (cards + 2), by the same command (93 cards, none wrong): such a
 # card is at least this sure.
 CONFIRMED = 0.9895
-# A suit twin's reading (one index, its runner-up the other suit of its colour) under this
-# score is doubtful: on the tuning sets (the calibration tables, the cream decks, the stroke
-# designs' seeds 200-219, the older Debian designs at seed 7000) every such reading that was
-# wrong scored under it (0.50-0.79).
-TWIN_SURE = 0.8
-# The share right, (right + 1) / (cards + 2), of such readings on the cream tuning decks, by
-# the same command (40 cards, 10 wrong): the hardest decks measured for it.
-TWIN = 0.7381
 WRONG_SHARE = 0.005  # the threshold's aim: wrong and unflagged, at most this share of the cards
 
 
@@ -78,29 +56,12 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def calibrated(score: float, corners: int, confirmed: bool = False, twin: bool = False) -> float:
+def calibrated(score: float, corners: int, confirmed: bool = False) -> float:
     """The probability that a card read with ``score`` from ``corners`` indices is right;
-    ``confirmed``: its meld rules out its runner-up (at least :data:`CONFIRMED`); ``twin``:
-    its runner-up is its suit twin (:func:`suit_twins`: from one index under
-    :data:`TWIN_SURE`, at most :data:`TWIN`)."""
+    ``confirmed``: its meld rules out its runner-up (at least :data:`CONFIRMED`)."""
     a, b = PLATT[2 if corners >= 2 else 1]
     line = 1 / (1 + math.exp(-(a * _logit(score) + b)))
-    if confirmed:
-        return max(line, CONFIRMED)
-    if twin and corners < 2 and score < TWIN_SURE:
-        return min(line, TWIN)
-    return line
-
-
-def suit_twins(card: Card, other: Card | None) -> bool:
-    """Whether ``other`` is ``card``'s rank in the other suit of its colour.
-
-    >>> suit_twins(Card("Kc"), Card("Ks")), suit_twins(Card("Kc"), Card("Kh")), suit_twins(Card("Kc"), None)
-    (True, False, False)
-    """
-    if other is None or other.rank != card.rank or other.suit == card.suit:
-        return False
-    return card.suit.is_red == other.suit.is_red
+    return max(line, CONFIRMED) if confirmed else line
 
 
 def fit_platt(scores: Sequence[float], right: Sequence[bool]) -> tuple[float, float]:

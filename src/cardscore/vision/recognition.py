@@ -34,7 +34,7 @@ import numpy as np
 
 from cardscore.cards import Card
 from cardscore.tranca.photo import draft_from_groups
-from cardscore.vision.calibration import FLAG_AT, calibrated, suit_twins
+from cardscore.vision.calibration import FLAG_AT, calibrated
 from cardscore.vision.cards import ALONE_MIN, MIN_CARD, Placement, find_cards
 from cardscore.vision.classifier import MODEL_PATHS
 from cardscore.vision.crops import CropReader
@@ -251,28 +251,20 @@ def _reported(
     )
 
 
-def unsure(
-    score: float,
-    corners: int,
-    confirmed: bool = False,
-    flag_at: float = FLAG_AT,
-    twin: bool = False,
-) -> bool:
+def unsure(score: float, corners: int, confirmed: bool = False, flag_at: float = FLAG_AT) -> bool:
     """Is a card read with ``score`` from ``corners`` indices flagged? Under the calibrated
     threshold, or below the scores cards are reported from
     (:data:`~cardscore.vision.cards.MIN_CARD`: a repair's reading) whatever the line says:
     the lines were fitted on reported cards. A card its meld confirms is as sure as such cards
     were measured to be (:data:`~cardscore.vision.calibration.CONFIRMED`), if its line says
-    less; one whose runner-up is its suit ``twin`` is at most as sure as such readings were
-    (:data:`~cardscore.vision.calibration.TWIN`). ``flag_at``: another threshold than the
-    fitted one (its fit asks).
+    less. ``flag_at``: another threshold than the fitted one (its fit asks).
 
-    >>> unsure(0.999, 2), unsure(0.3, 1), unsure(0.7, 1), unsure(0.7, 1, twin=True)
-    (False, True, False, True)
+    >>> unsure(0.999, 2), unsure(0.3, 1)
+    (False, True)
     """
     if confirmed:
         return calibrated(score, corners, confirmed=True) < flag_at
-    return score < MIN_CARD or calibrated(score, corners, twin=twin) < flag_at
+    return score < MIN_CARD or calibrated(score, corners) < flag_at
 
 
 def _own(read: CardReading) -> bool:
@@ -289,8 +281,7 @@ def _seen(
     a view when the photo was ``straightened``), its confidence calibrated, flagged when
     unsure."""
     corners = tuple(to_photo(a, b) for a, b in p.corners(NORMAL_WIDTH))
-    twin = suit_twins(read.card, read.alternative)
-    sure = calibrated(read.score, p.indices, confirmed, twin)
+    sure = calibrated(read.score, p.indices, confirmed)
     x, y = to_photo(p.x, p.y)
     angle = p.angle % 360
     if straightened:
@@ -306,7 +297,7 @@ def _seen(
         angle=angle,
         corners=corners,
         indices=p.indices,
-        flagged=unsure(read.score, p.indices, confirmed, twin=twin) or read.doubted,
+        flagged=unsure(read.score, p.indices, confirmed) or read.doubted,
         alternative=read.alternative,
         score=read.score,
         confirmed=confirmed,
