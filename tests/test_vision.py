@@ -149,6 +149,26 @@ def test_a_card_whose_two_corners_read_as_different_cards_is_reported_once() -> 
     assert len(one_per_spot(apart, W)) == 2
 
 
+def test_a_cards_corners_read_along_the_photos_axes_pair_along_its_diagonal() -> None:
+    """A card turned 20° in the photo whose two indices were both read at the photo's axes
+    (0° and 180°: a real photo turned askew): they fit no card in those frames, but the line
+    between them is its diagonal, so they make one card at 20°. Two same cards of a fan half
+    a turn apart, farther than a card's diagonal, stay two (two decks hold each card twice)."""
+    from cardscore.vision.cards import DIAGONAL_FIT
+
+    top, bottom = _corner_hits("9h", 500, 400, angle=20.0)
+    askew = [replace(top, angle=0.0), replace(bottom, angle=180.0)]
+    (card,) = pair_indices(askew, W)
+    assert (card.card, card.indices) == (Card("9h"), 2)
+    assert card.angle == pytest.approx(20.0, abs=0.5)
+    assert (card.x, card.y) == (pytest.approx(500), pytest.approx(400))
+    # Further along the same line than a card's corners by more than DIAGONAL_FIT: no pair.
+    reach = np.array([bottom.x - top.x, bottom.y - top.y])
+    far = reach * (1 + 1.5 * DIAGONAL_FIT / float(np.hypot(*reach) / W))
+    fan = [askew[0], replace(askew[1], x=top.x + far[0], y=top.y + far[1])]
+    assert [p.indices for p in pair_indices(fan, W)] == [1, 1]
+
+
 def test_two_corner_indices_make_one_card() -> None:
     cards = pair_indices(_corner_hits("9h", 500, 400), W)
     assert len(cards) == 1
@@ -726,6 +746,26 @@ KNOWN_MISSES: dict[str, tuple[list[str], list[str]]] = {
     "train_06.jpg": (["Jd"], ["Js"]),
 }
 """Per photo: (labelled but not read, read but not labelled), as card codes."""
+
+
+@pytest.mark.needs_shared
+@pytest.mark.parametrize("photo", ["train_01.jpg", "train_03.jpg"])
+def test_a_real_photo_turned_askew_reads_each_card_once(shared: Path, photo: str) -> None:
+    """Turned 20° (a phone held askew of the table), a photo's lone cards are still read
+    once each: their two corners, read along the photo's axes, pair along the card's
+    diagonal (each used to be read twice, a second 9♥ or 6♦ beside the first, unflagged)."""
+    from collections import Counter
+
+    import cv2
+
+    folder = shared / "data" / "real-photos"
+    image = load_image(folder / photo).image
+    h, w = image.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), 20.0, 1.0)
+    edge = [int(v) for v in np.median(image[:3].reshape(-1, 3), axis=0)]
+    turned = cv2.warpAffine(image, turn, (w, h), borderMode=cv2.BORDER_CONSTANT, borderValue=edge)
+    seen = Counter(c.card for c in recognize(turned).cards)
+    assert seen == Counter(read_labels(folder)[photo])
 
 
 @pytest.mark.needs_shared

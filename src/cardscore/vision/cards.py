@@ -62,6 +62,10 @@ SAME_SPOT = 0.08  # two cards' centres this close (card widths): one card read t
 # with the deck-average offsets (a deck's own can put the two 0.25 W apart).
 TURNED, TURNED_SPOT = 20.0, 0.35
 DIAGONAL = 10.0  # degrees: a two-index card's corners overrule its hits' angle beyond this
+# Two hits whose angles fit no card pair along the line between them, a card's diagonal, only
+# where they lie this near (card sizes) where a deck-average card puts its indices: further,
+# they are as likely two cards of a fan (two decks: the same card twice).
+DIAGONAL_FIT = 0.15
 STRAIGHTEN = 15.0  # a one-index card this far (degrees) from its meld's angle takes the meld's
 # An upright card's bearing (degrees, as the photo's y runs) from its top-left index to the
 # other: its diagonal through the centre.
@@ -129,15 +133,29 @@ def _partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | None:
     # (the photo's axes) some degrees off the card's own; so the offset is checked in a's
     # frame and in the frame halfway between the two hits' angles. Both hits can also share
     # one wrong angle (a 7's diagonal stroke read upright 35° off, at both corners): then
-    # the photo's nearest axes, where the corners do fit, are the card's.
+    # the photo's nearest axes, where the corners do fit, are the card's; or, where the
+    # glyphs were read along the photo's axes on a card turned in the photo, the line
+    # between the two indices, its diagonal.
     halfway = a.angle + ((b.angle + 180 - a.angle + 180) % 360 - 180) / 2
     square = 90.0 * round(halfway / 90.0)
     for angle, card_angle in ((a.angle, a.angle), (halfway, a.angle), (square, square)):
         right, down = card_axes(angle)
         du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
         if 0.4 <= du <= 1.1 and 0.55 <= dv <= 1.05:
-            return card_angle, float(np.hypot(du - (1 - 2 * INDEX_U), dv - (1 - 2 * INDEX_V)))
+            return card_angle, _misfit(du, dv)
+    diagonal = (_UPRIGHT_DIAGONAL - float(np.degrees(np.arctan2(v[1], v[0])))) % 360
+    if angle_gap(diagonal, a.angle) <= PAIR_ANGLE:
+        right, down = card_axes(diagonal)
+        misfit = _misfit(float(v @ right) / w, float(v @ down) / (w * ASPECT))
+        if misfit <= DIAGONAL_FIT:
+            return diagonal, misfit
     return None
+
+
+def _misfit(du: float, dv: float) -> float:
+    """How far (card sizes) an index lies from where a deck-average card puts it, ``du``
+    across and ``dv`` down from its partner."""
+    return float(np.hypot(du - (1 - 2 * INDEX_U), dv - (1 - 2 * INDEX_V)))
 
 
 def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
