@@ -769,6 +769,29 @@ def test_a_real_photo_turned_askew_reads_each_card_once(shared: Path, photo: str
 
 
 @pytest.mark.needs_shared
+def test_a_real_photo_under_a_warm_lamp_reads_as_it_does_in_daylight(
+    shared: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under a tungsten lamp's cast (blue ×0.6, green ×0.85, red ×1.05) the pale table and
+    the cards' paper look alike: white balance first, the photo reads as without the cast;
+    read as it is, a fan of red cards is lost."""
+    from collections import Counter
+
+    import cardscore.vision.recognition as recognition
+    from cardscore.vision.balance import Balanced, white_balance
+
+    folder = shared / "data" / "real-photos"
+    photo = load_image(folder / "train_06.jpg").image
+    lamp = np.clip(photo * np.array([0.6, 0.85, 1.05]), 0, 255).astype(np.uint8)
+    assert white_balance(lamp).gains[0] > 1.5
+    assert white_balance(photo).image is photo
+    daylight = Counter(c.card for c in recognize(photo).cards)
+    assert Counter(c.card for c in recognize(lamp).cards) == daylight
+    monkeypatch.setattr(recognition, "white_balance", lambda image: Balanced(image, (1, 1, 1)))
+    assert sum((daylight - Counter(c.card for c in recognize(lamp).cards)).values()) >= 3
+
+
+@pytest.mark.needs_shared
 def test_real_photos_read_as_labelled_but_for_known_misses(
     photo_results: dict[str, tuple[list[Card], list[Card]]],
 ) -> None:

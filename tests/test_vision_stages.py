@@ -43,6 +43,7 @@ ORDER = (
     "parallel",
     "classifier",
     "crops",
+    "balance",
     "paper",
     "view",
     "regions",
@@ -59,7 +60,7 @@ ORDER = (
     "learn",
     "cli",
 )
-STAGES = ("view", "regions", "readings", "cards", "repairs", "groups", "recognition")
+STAGES = ("balance", "view", "regions", "readings", "cards", "repairs", "groups", "recognition")
 W = 120.0
 STEP = 0.3 * W
 
@@ -102,6 +103,7 @@ def test_the_stages_follow_each_other_in_the_recognition() -> None:
     source = (VISION / "recognition.py").read_text()
     body = source[source.index("def _recognize(") :]
     calls = (
+        "white_balance(",
         "find_view(",
         "find_regions(",
         "read_indices(",
@@ -586,3 +588,25 @@ def test_a_recognition_leaves_unflagged_the_weak_jacks_their_meld_confirms() -> 
         assert not seen.flagged
         assert seen.as_dict()["confirmed"] is True
     assert all(c.flagged for _, c in weak if not c.confirmed)
+
+
+def test_white_balance_makes_the_cards_paper_grey_and_leaves_neutral_or_glaring_photos_alone() -> (
+    None
+):
+    """A table under a warm cast comes out with its cards' paper grey again (the cast's
+    inverse, within rounding); a photo without a cast, or whose brightest part is a glare,
+    is the very same array."""
+    from cardscore.vision.balance import BRIGHTEST, white_balance
+
+    table = render_table(10, DESIGNS[0]).image
+    assert white_balance(table).image is table
+    warm = np.clip(table * np.array([0.7, 0.9, 1.0]), 0, 255).astype(np.uint8)
+    balanced = white_balance(warm)
+    assert balanced.gains == pytest.approx((1 / 0.7, 1 / 0.9, 1.0), abs=0.03)
+    pixels = balanced.image.reshape(-1, 3).astype(float)
+    brightest = pixels[pixels.sum(axis=1) >= np.quantile(pixels.sum(axis=1), 1 - BRIGHTEST)]
+    paper = np.median(brightest, axis=0)
+    assert paper.max() / paper.min() < 1.03
+    glare = warm.copy()
+    glare[: warm.shape[0] // 4] = 255
+    assert white_balance(glare).image is glare

@@ -34,6 +34,7 @@ import numpy as np
 
 from cardscore.cards import Card
 from cardscore.tranca.photo import draft_from_groups
+from cardscore.vision.balance import white_balance
 from cardscore.vision.calibration import FLAG_AT, calibrated
 from cardscore.vision.cards import ALONE_MIN, MIN_CARD, Placement, find_cards
 from cardscore.vision.classifier import MODEL_PATHS
@@ -187,7 +188,7 @@ def _recognize(
     model: Path | Sequence[Path] | None,
 ) -> tuple[Recognition, Readings, View]:
     loaded = load_image(source)
-    image, scale = loaded.image, loaded.to_original
+    image, scale = white_balance(loaded.image).image, loaded.to_original
     view = find_view(image)
     regions = find_regions(
         view.image, None if card_width is None else card_width / scale, view.paper
