@@ -42,6 +42,7 @@ from threadpoolctl import threadpool_limits
 
 from cardscore.cards import Card, Rank, Suit, full_deck, parse_cards
 from cardscore.errors import CardscoreError, Problem, catalogue
+from cardscore.vision.balance import white_balance
 from cardscore.vision.classifier import MODEL_PATHS, outputs
 from cardscore.vision.crops import crop_batch
 from cardscore.vision.deck import DeckProfile, expecting, model_hash, reading_with
@@ -351,8 +352,8 @@ def learn_from_photos(
 
 def spread_examples(source: str | Path | np.ndarray) -> Examples:
     """The index crops of a deck spread: 52 cards in four rows (♠ ♥ ♦ ♣), A to K."""
-    loaded = load_image(source)
-    image = loaded.image
+    # Neutral as the recogniser's crops are (a spread under a lamp teaches what it reads).
+    image = white_balance(load_image(source).image).image
     regions = find_regions(image)
     width = regions.card_width
     area = width * width * 1.4
@@ -647,7 +648,7 @@ def confirmed_examples(
     if not confirmed:
         raise CardscoreError(Problem.of("confirmed_none"))
     loaded = load_image(source)
-    image, to_image = loaded.image, 1.0 / loaded.to_original
+    image, to_image = white_balance(loaded.image).image, 1.0 / loaded.to_original
     # Only an outline of a card's size has corners to look at (a card drawn as a point has not).
     outlines = {
         k: o
