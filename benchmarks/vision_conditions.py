@@ -1,5 +1,5 @@
 """The shared real photos under other conditions: turned, smaller, compressed, darker, under
-a lamp's cast, blurred, seen from a seat.
+a lamp's cast, blurred, in a shadow or a glare, seen from a seat.
 
     python benchmarks/vision_conditions.py --shared ../shared [CONDITION ...]
 
@@ -73,6 +73,27 @@ def gamma(image: np.ndarray, g: float) -> np.ndarray:
     return np.clip(255 * (image / 255.0) ** g, 0, 255).astype(np.uint8)
 
 
+def shadow(image: np.ndarray, light: float) -> np.ndarray:
+    """A shadow (the phone's, an arm's) over the photo's upper left, its edge soft: there the
+    light falls to ``light`` of the rest."""
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    inside = ((xx + 0.5 * yy) < 0.55 * w).astype(np.float32)
+    inside = cv2.GaussianBlur(inside, (0, 0), w / 100)
+    lit = image.astype(np.float32) * (1 - (1 - light) * inside)[..., None]
+    out: np.ndarray = np.clip(lit, 0, 255).astype(np.uint8)
+    return out
+
+
+def glare(image: np.ndarray) -> np.ndarray:
+    """A lamp's reflection: a bright spot, 0.08 of the photo's width, low in the middle."""
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    spot = np.exp(-((xx - 0.5 * w) ** 2 + (yy - 0.75 * h) ** 2) / (2 * (0.08 * w) ** 2))
+    out: np.ndarray = np.clip(image + 180 * spot[..., None], 0, 255).astype(np.uint8)
+    return out
+
+
 CONDITIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "as taken": lambda i: i,
     "turned 90°": lambda i: np.ascontiguousarray(np.rot90(i, -1)),
@@ -86,6 +107,9 @@ CONDITIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "tungsten lamp": lambda i: cast(i, 0.6, 0.85, 1.05),
     "cold light": lambda i: cast(i, 1.1, 0.95, 0.78),
     "blurred (2 px)": lambda i: cv2.GaussianBlur(i, (0, 0), 2.0),
+    "the phone's shadow (light 0.5)": lambda i: shadow(i, 0.5),
+    "a deep shadow (light 0.3)": lambda i: shadow(i, 0.3),
+    "a lamp's glare": glare,
     "from a seat (0.7)": lambda i: from_seat(i, 0.7),
     "from a seat (0.55)": lambda i: from_seat(i, 0.55),
 }  # fmt: skip
