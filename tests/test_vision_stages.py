@@ -590,9 +590,7 @@ def test_a_recognition_leaves_unflagged_the_weak_jacks_their_meld_confirms() -> 
     assert all(c.flagged for _, c in weak if not c.confirmed)
 
 
-def test_white_balance_makes_the_cards_paper_grey_and_leaves_neutral_or_glaring_photos_alone() -> (
-    None
-):
+def test_white_balance_greys_the_paper_and_leaves_neutral_or_glaring_photos_alone() -> None:
     """A table under a warm cast comes out with its cards' paper grey again (the cast's
     inverse, within rounding); a photo without a cast, or whose brightest part is a glare,
     is the very same array."""
