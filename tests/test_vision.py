@@ -19,7 +19,7 @@ need_module("onnxruntime", "needs the vision extra (onnxruntime)")
 from cardscore.cards import Card, parse_cards  # noqa: E402
 from cardscore.cli import main  # noqa: E402
 from cardscore.vision import ImageError, recognize  # noqa: E402
-from cardscore.vision.blobs import Candidate, candidates  # noqa: E402
+from cardscore.vision.blobs import SHADE, Candidate, candidates  # noqa: E402
 from cardscore.vision.cards import Placement, group_cards, pair_indices  # noqa: E402
 from cardscore.vision.evaluate import read_labels  # noqa: E402
 from cardscore.vision.geometry import ASPECT, INDEX_U, INDEX_V  # noqa: E402
@@ -31,7 +31,6 @@ from cardscore.vision.readings import (  # noqa: E402
     DARKEST_INK,
     FAINT_INK,
     PALE_INK,
-    SHADED_PAPER,
     IndexHit,
     _merge,
 )
@@ -417,24 +416,27 @@ def test_ink_on_a_card_region_in_shade_is_a_candidate() -> None:
     assert set(candidates(image)) <= set(candidates(image, None, cards))
 
 
-def test_ink_on_grey_paper_in_shade_is_a_candidate_without_regions() -> None:
-    # A card in a dark corner of the photo whose outline the card regions lost (synthetic
-    # tables: the first card of a meld against a dark table): its paper is grey, under 0.7 of
-    # the photo's brightest, but grey, where a wooden or felt table of that brightness is not.
+def test_ink_on_a_card_in_a_shadow_is_a_candidate_without_regions() -> None:
+    # A shadow over the right of the photo dims a card there to 0.3 of the light (its paper
+    # well under 0.7 of the photo's brightest), and its outline is in no card region: beside
+    # its own paper the card is paper. A table darker than SHADE of the brightest is not,
+    # however bright it is against the table around it.
     image = _card_with_a_five(20, 0.0)
-    image[:, 240:] = (30, 60, 80)
-    cv2.rectangle(image, (260, 50), (380, 140), (150, 150, 150), -1)
-    cv2.rectangle(image, (260, 160), (380, 280), (90, 150, 200), -1)  # orange wood, as bright
-    for y in (78, 188):
-        cv2.putText(image, "5", (268, y), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+    cv2.rectangle(image, (260, 50), (380, 218), (245, 245, 245), -1)
+    cv2.putText(image, "5", (268, 78), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 20), 2, cv2.LINE_AA)
+    image[:, 240:] = (image[:, 240:] * 0.3).astype(np.uint8)
     assert [c for c in candidates(image) if c.x > 240] == []
-    found = [c for c in candidates(image, shaded=SHADED_PAPER) if c.x > 240]
-    (five,) = found
+    (five,) = [c for c in candidates(image, shade=SHADE) if c.x > 240]
     assert abs(five.x - 272) < 3
     assert abs(five.y - 72) < 3
-    # On a bright photo's paper nothing changes.
+    dark = _card_with_a_five(20, 0.0)
+    dark[:, 240:] = 36  # a dark table: 0.15 of the card's paper, a black mark on it
+    cv2.putText(dark, "5", (280, 78), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+    assert [c for c in candidates(dark, PALE_INK, shade=SHADE) if c.x > 240] == []
+    assert [c for c in candidates(dark, PALE_INK, shade=0.01) if c.x > 240] != []
+    # In even light nothing changes.
     clean = _card_with_a_five(20, 0.0)
-    assert candidates(clean, shaded=SHADED_PAPER) == candidates(clean)
+    assert candidates(clean, shade=SHADE) == candidates(clean)
 
 
 def test_grey_cards_on_a_brighter_pink_table_still_give_the_card_width() -> None:

@@ -37,9 +37,10 @@ NEGATIVE_MAX = 0.02  # a blob read as no card above this in every crop is backgr
 # the share of background blobs kept: 20 and 0.5 cost 9 of 1,073 cards on the synthetic tables.
 REAL_VARIANTS = 5
 REAL_NEGATIVES = 0.2
-# The harvest reads blobs with its own rules, not detection's (no paper-in-shade rule, a hit at
-# 0.25): tuning detection must not change what the training command builds from the photos.
-HARVEST_SHADED: tuple[int, float] | None = None
+# The harvest reads blobs with its own rules, not detection's (paper as bright as the photo's
+# brightest, a hit at 0.25): tuning detection must not change what the training command
+# builds from the photos.
+HARVEST_SHADE = 1.0
 HARVEST_HIT = 0.25
 
 
@@ -60,7 +61,7 @@ def photo_crops(
     image = load_image(photo).image
     regions = find_regions(image)
     norm, factor = normalise(image, regions.card_width)
-    read = read_blobs(norm, model, regions, factor, shaded=HARVEST_SHADED, hit_at=HARVEST_HIT)
+    read = read_blobs(norm, model, regions, factor, shade=HARVEST_SHADE, hit_at=HARVEST_HIT)
     allowed = np.array(sorted({c.id for c in cards}))
     wanted = Counter(c.id for c in cards)
     # Each blob's restricted best reading, the surest first.

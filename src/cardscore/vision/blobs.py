@@ -18,11 +18,13 @@ import numpy as np
 from cardscore.vision.geometry import NORMAL_WIDTH
 from cardscore.vision.parallel import THREADS, each
 
-__all__ = ["INK_HIGH", "INK_LOW", "PAPER_LEVEL", "Candidate", "candidates"]
+__all__ = ["INK_HIGH", "INK_LOW", "LIT_REACH", "PAPER_LEVEL", "SHADE", "Candidate", "candidates"]
 
 
 INK_LOW, INK_HIGH = 45, 45  # black-hat levels of a glyph's strokes and of its darkest core
-PAPER_LEVEL = 0.7  # a blob lies on paper this bright, of the photo's brightest (99th pct.)
+PAPER_LEVEL = 0.7  # a blob lies on paper this bright, of the brightest near it (see _lit)
+SHADE = 0.25  # the deepest shade paper is looked for in, of the photo's brightest (99th pct.)
+LIT_REACH = 0.5  # card widths: how far from a blob the brightest near it is looked for
 _RUN = 256  # new blobs compared at once in _seen: bounds its arrays to _RUN x those known
 
 
@@ -43,7 +45,7 @@ def candidates(
     dark: tuple[int, int] | None = None,
     faint: tuple[int, int] | None = None,
     darkest: tuple[int, int] | None = None,
-    shaded: tuple[int, float] | None = None,
+    shade: float = 1.0,
 ) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
 
@@ -68,34 +70,37 @@ def candidates(
     even at ``dark``'s level, but only the glyph's and the pip's cores are that dark.
 
     ``cards`` (a mask of the card regions at the normalised image's size) counts as paper
-    too: the photo-wide paper level misses cards in shade when the light is uneven.
+    too, whatever its brightness.
 
-    ``shaded`` (a chroma, a fraction) counts as paper, too, the grey pixels (channels within
-    the chroma of each other) at least that fraction of the photo's brightest (its 99th
-    percentile, of which the paper level is :data:`PAPER_LEVEL`): a card in a dark corner of
-    the photo is grey, under the paper level and often in no card region (its outline is lost
-    against a dark table), where a wooden or felt table is coloured.
+    A blob lies on paper where the brightest within 15 px of it is :data:`PAPER_LEVEL` as
+    bright as the paper around: by default the photo's brightest (its 99th percentile), as
+    training's candidates have it. ``shade`` under 1 measures it against the brightest within
+    :data:`LIT_REACH` card widths instead, down to ``shade`` times the photo's brightest
+    (detection uses :data:`SHADE`): a shadow over part of the table (the phone's, an arm's)
+    dims a card's paper and its ink alike, and beside its own paper the card is paper.
+
+    >>> image = np.full((300, 400, 3), 230, np.uint8)
+    >>> _ = cv2.putText(image, "5", (300, 80), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0))
+    >>> image[:, 250:] //= 3  # a deep shadow over the right of the photo
+    >>> len(candidates(image)), len(candidates(image, shade=SHADE))
+    (0, 1)
     """
     gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
     brightest = float(np.percentile(gray, 99))
-    paper_level = PAPER_LEVEL * brightest
     paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
-    if shaded is not None:
-        b, g, r = cv2.split(norm)  # OpenCV: numpy's per-pixel max over channels is 40x slower
-        chroma = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
-        grey = (chroma < shaded[0]) & (gray >= shaded[1] * brightest)
-        grey_paper = cv2.dilate(grey.astype(np.uint8) * 255, np.ones((15, 15), np.uint8))
-        paper = cv2.max(paper, grey_paper)
+    if shade < 1:
+        on_paper = paper >= PAPER_LEVEL * _lit(gray, shade * brightest, brightest)
+    else:
+        on_paper = paper >= PAPER_LEVEL * brightest
     if cards is not None:
-        # A card region's pixels count as paper (255) whatever their brightness.
-        paper = np.where(cards > 0, np.uint8(255), paper)
+        on_paper |= cards > 0
     c4, s4 = _local_angles(gray)
     hat = _black_hat(norm)  # every mask thresholds the same black-hat
-    out = _blobs(hat, (INK_LOW, INK_HIGH), paper, paper_level, c4, s4)
+    out = _blobs(hat, (INK_LOW, INK_HIGH), on_paper, c4, s4)
     for levels, on_cards in ((pale, False), (dark, False), (faint, True), (darkest, False)):
         if levels is None:
             continue
-        found = _blobs(hat, levels, paper, paper_level, c4, s4)
+        found = _blobs(hat, levels, on_paper, c4, s4)
         if on_cards and cards is not None:
             # Off the cards: the table's grain and texture, never an index.
             found = [c for c in found if cards[round(c.y), round(c.x)]]
@@ -145,13 +150,12 @@ def _same(new: np.ndarray, old: np.ndarray) -> np.ndarray:
 def _blobs(
     hat: np.ndarray,
     levels: tuple[int, int],
-    paper: np.ndarray,
-    paper_level: float,
+    on_paper: np.ndarray,
     c4: np.ndarray,
     s4: np.ndarray,
 ) -> list[Candidate]:
     """The candidates of one ink mask (:func:`_strokes`' ``levels`` on the black-hat): its
-    blobs of glyph size whose centre lies on paper, sized and turned by the local axes."""
+    blobs of glyph size whose centre lies ``on_paper`` (a mask), sized and turned by the local axes."""
     stats, centroids = _strokes(hat, levels)
     wn = NORMAL_WIDTH
     big = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
@@ -161,8 +165,8 @@ def _blobs(
     big, centroids = big[glyph], centroids[glyph]
     # Half-to-even like Python's round(), which placed a centroid on its pixel before.
     ix, iy = np.rint(centroids).astype(np.intp).T
-    on_paper = paper[iy, ix] >= paper_level
-    big, centroids, ix, iy = big[on_paper], centroids[on_paper], ix[on_paper], iy[on_paper]
+    kept = on_paper[iy, ix]
+    big, centroids, ix, iy = big[kept], centroids[kept], ix[kept], iy[kept]
     phi = np.degrees(np.arctan2(s4[iy, ix], c4[iy, ix])) / 4.0
     # A tilted glyph's box is larger than the glyph: undo that roughly.
     size = big / (1 + 0.15 * np.abs(np.sin(np.deg2rad(2 * phi))))
@@ -171,6 +175,25 @@ def _blobs(
         Candidate(x, y, s, a)
         for (x, y), s, a in zip(centroids.tolist(), size.tolist(), angle.tolist(), strict=True)
     ]
+
+
+def _lit(gray: np.ndarray, darkest: float, brightest: float) -> np.ndarray:
+    """How bright the paper around each pixel is: the brightest within :data:`LIT_REACH`
+    card widths, held between ``darkest`` and ``brightest``.
+
+    Far from any card the table is measured against itself, but a table darker than
+    ``darkest`` against that: a dark table stays under the paper level.
+    """
+    shrink = 4  # light varies slowly: a quarter of the size is plenty, and 16x cheaper
+    h, w = gray.shape
+    small = cv2.resize(
+        gray, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA
+    )
+    k = max(3, round(LIT_REACH * NORMAL_WIDTH / shrink)) | 1
+    near = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    near = cv2.resize(near, (w, h), interpolation=cv2.INTER_LINEAR)
+    lit: np.ndarray = np.clip(near.astype(np.float32), darkest, brightest)
+    return lit
 
 
 def _local_angles(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from cardscore.cards import Card, Rank
-from cardscore.vision.blobs import Candidate, candidates
+from cardscore.vision.blobs import SHADE, Candidate, candidates
 from cardscore.vision.crops import CropReader
 from cardscore.vision.geometry import NORMAL_WIDTH, angle_gap, index_to_centre
 from cardscore.vision.labels import BACKGROUND
@@ -45,9 +45,6 @@ PALE_INK: tuple[int, int] | None = (20, 30)
 DARK_INK: tuple[int, int] | None = (70, 70)
 FAINT_INK: tuple[int, int] | None = (10, 18)
 DARKEST_INK: tuple[int, int] | None = (130, 130)
-# Grey pixels (channels within 40 levels) at 0.4 of the photo's brightest are paper in shade
-# too (see blobs.candidates); None: only the photo-wide paper level.
-SHADED_PAPER: tuple[int, float] | None = (40, 0.4)
 # A red index at a card's edge cuts its corner out of the card region (the region is the
 # paper, and the mask's opening eats the thin paper beside the glyph): a candidate off every
 # region takes the one most present within this reach (card widths).
@@ -195,14 +192,14 @@ def read_blobs(
     regions: Regions | None = None,
     factor: float = 1.0,
     *,
-    shaded: tuple[int, float] | None = SHADED_PAPER,
+    shade: float = SHADE,
     hit_at: float = MIN_PROB,
 ) -> BlobReadings:
     """Every ink blob of a glyph's size, cropped in each orientation guessed and classified.
 
     ``regions`` (from the photo, with ``factor`` = normalised px per photo px) adds the card
-    regions' axes as a second guess of each candidate's orientation. ``shaded`` is
-    :func:`~cardscore.vision.blobs.candidates`' rule for paper in shade; a blob read
+    regions' axes as a second guess of each candidate's orientation. ``shade`` is
+    :func:`~cardscore.vision.blobs.candidates`' deepest shade paper is looked for in; a blob read
     under ``hit_at`` gets a guess more (:func:`_suit_guesses`).
     """
     card_mask = None
@@ -210,7 +207,7 @@ def read_blobs(
         h, w = norm.shape[:2]
         inside = (regions.labels > 0).astype(np.uint8)
         card_mask = cv2.resize(inside, (w, h), interpolation=cv2.INTER_NEAREST)
-    blobs = candidates(norm, PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK, shaded)
+    blobs = candidates(norm, PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK, shade)
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,
     # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.
     points: list[tuple[float, float, float, float]] = []
