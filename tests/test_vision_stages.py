@@ -337,6 +337,7 @@ def test_a_recognition_draws_itself_for_jupyter() -> None:
 def test_readings_read_a_tables_indices_at_the_scale_whole_cards_measure() -> None:
     table = render_table(7000, DESIGNS[0], card_width=150)
     regions = find_regions(table.image)
+    assert regions.whole  # its lone cards' regions measure the width
     read = read_indices(table.image, regions)
     assert read.card_width == pytest.approx(150, rel=0.12)
     assert read.image.shape[1] == round(table.image.shape[1] * read.factor)
@@ -348,6 +349,33 @@ def test_readings_read_a_tables_indices_at_the_scale_whole_cards_measure() -> No
     wrong = replace(regions, card_width=150 * 0.6)
     assert read_indices(table.image, wrong).card_width == pytest.approx(150, rel=0.12)
     assert read_indices(table.image, wrong, rescale=False).card_width == 90.0
+
+
+def test_a_width_no_whole_card_region_gave_is_tried_cheapest_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cardscore.vision import readings
+
+    # Glare or a cold light can leave no region shaped like a whole card; a fragment's side,
+    # 0.3 of the card, would have the photo read at 11 times its pixels.
+    table = render_table(7001, DESIGNS[0], card_width=150)
+    fragment = replace(find_regions(table.image), card_width=45.0, whole=False)
+    read_at: list[int] = []
+    find = readings._find_indices
+
+    def spy(norm: np.ndarray, *args: object) -> object:
+        read_at.append(norm.shape[0] * norm.shape[1])
+        return find(norm, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(readings, "_find_indices", spy)
+    read = read_indices(table.image, fragment)
+    assert read.card_width == pytest.approx(150, rel=0.12)
+    at_fragment = normalise(table.image, 45.0)[0]
+    assert max(read_at) < 0.2 * at_fragment.shape[0] * at_fragment.shape[1]
+    # A width measured on whole-card regions is read at first, however small.
+    read_at.clear()
+    read_indices(table.image, replace(fragment, whole=True))
+    assert read_at[0] == at_fragment.shape[0] * at_fragment.shape[1]
 
 
 def test_a_table_turned_askew_in_the_photo_is_read_as_one_squared_to_it() -> None:

@@ -65,7 +65,8 @@ MERGE_TEN = 0.22  # a wide "10" index's halves lie up to this far apart across (
 # MEASURE_BEARING degrees (card_width_from_indices).
 MEASURE_PROB, MEASURE_TURN, MEASURE_BEARING = 0.5, 20.0, 8.0
 # The photo is read again at the card width its whole cards' indices measure when that and
-# the white regions' estimate lie more than this factor apart (and no width was given).
+# the white regions' estimate lie more than this factor apart, or that estimate came from no
+# whole card's region (and no width was given).
 REMEASURE = 1.25
 # Card widths tried, times the regions' estimate, when no whole card's indices were read.
 RESCALE = (2.0, 0.5, 3.0)
@@ -120,28 +121,41 @@ def read_indices(
 ) -> Readings:
     """The index hits on ``image`` (a photo, its card ``regions`` found) at the card width the
     regions give, or, unless that width is to be kept (``rescale`` false: it was given), at the
-    one the whole cards' own indices measure."""
+    one the whole cards' own indices measure.
+
+    Where no region is shaped like a whole card, the regions' width is one guess among
+    :data:`RESCALE`'s, all tried the largest (the cheapest to read at) first."""
     card_width = regions.card_width
-    norm, factor = normalise(image, card_width)
-    hits, blobs = _find_indices(norm, model, regions, factor)
-    measured = card_width_from_indices(hits)
-    if rescale and measured is None:
-        # No whole card's two indices were read: perhaps none lies whole on the table, or
-        # the white regions gave a fragment's size (a pale table merges with the cards).
-        # Try other scales; the first at which whole cards show both indices is kept.
-        longest = max(image.shape[:2])
-        for k in RESCALE:
-            width = card_width * k
-            if not MIN_CARD_PX <= width <= longest / 2:
-                continue
-            trial, f = normalise(image, width)
-            found, seen = _find_indices(trial, model, regions, f)
-            if (m := card_width_from_indices(found)) is not None:
-                card_width, norm, factor, hits, blobs, measured = width, trial, f, found, seen, m
-                break
-    if rescale and measured and abs(np.log(measured / NORMAL_WIDTH)) > np.log(REMEASURE):
+    longest = max(image.shape[:2])
+    others = [card_width * k for k in RESCALE if MIN_CARD_PX <= card_width * k <= longest / 2]
+    if not rescale:
+        widths = [card_width]
+    elif regions.whole:
+        widths = [card_width, *others]
+    else:
+        # No region is shaped like one whole card: the width is a fragment's side or a guess,
+        # often far too small (glare or a cold light breaks the cards' outlines), and reading
+        # at too small a width costs its square (a 12 MP photo read as 50 MP). The widths are
+        # tried the cheapest first, the largest.
+        widths = sorted([card_width, *others], reverse=True)
+    # The first width at which whole cards show both their indices is kept: none may lie
+    # whole on the table, or the white regions gave a fragment's size (a pale table merges
+    # with the cards). If none does, the regions' own.
+    tried: dict[float, tuple[np.ndarray, float, list[IndexHit], BlobReadings]] = {}
+    measured = None
+    for width in widths:
+        norm, factor = normalise(image, width)
+        hits, blobs = _find_indices(norm, model, regions, factor)
+        tried[width] = norm, factor, hits, blobs
+        if (measured := card_width_from_indices(hits)) is not None:
+            card_width = width
+            break
+    norm, factor, hits, blobs = tried[card_width]  # the regions' own width is always tried
+    off = measured is not None and abs(np.log(measured / NORMAL_WIDTH)) > np.log(REMEASURE)
+    if rescale and measured and (off or not regions.whole):
         # The whole cards' own indices measure the card otherwise than the white regions
-        # did (a pale table, fans taken for cards): read the photo again at their size.
+        # did (a pale table, fans taken for cards), or the width read at was a guess: read
+        # the photo again at their size.
         card_width *= measured / NORMAL_WIDTH
         norm, factor = normalise(image, card_width)
         hits, blobs = _find_indices(norm, model, regions, factor)

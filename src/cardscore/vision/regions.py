@@ -36,6 +36,9 @@ class Regions:
     angles: dict[int, float]  # region id -> angle (degrees) of its minimum-area rectangle
     boxes: dict[int, tuple[tuple[float, float], tuple[float, float], float]]
     card_width: float  # estimated card width in photo pixels
+    # Whether that width is measured on regions shaped like one whole card (or was given);
+    # otherwise it is a less card-like region's side, or a guess.
+    whole: bool = True
 
 
 @dataclass
@@ -135,6 +138,7 @@ def find_regions(
         tried += [_shapes(mask, scale) for mask in card_masks(small, neutral=True)]
     # The first mask unless another shows more whole cards (max keeps the first of equals).
     found = max(tried, key=lambda s: (len(s.single), len(s.loose)))
+    whole = card_width is not None or bool(found.single)
     if card_width is None:
         if found.single:
             card_width = _typical(found.single)
@@ -146,4 +150,4 @@ def find_regions(
             card_width = float(min(found.sides))
         else:
             card_width = max(h, w) / 12.0
-    return Regions(scale, found.labels, found.angles, found.boxes, card_width)
+    return Regions(scale, found.labels, found.angles, found.boxes, card_width, whole)
