@@ -1,5 +1,5 @@
 """The shared real photos under other conditions: turned, smaller, compressed, darker, under
-a lamp's cast, blurred, in a shadow or a glare, seen from a seat.
+a lamp's cast, blurred or shaken, grainy, in a shadow or a glare, seen from a seat.
 
     python benchmarks/vision_conditions.py --shared ../shared [CONDITION ...]
 
@@ -73,6 +73,20 @@ def gamma(image: np.ndarray, g: float) -> np.ndarray:
     return np.clip(255 * (image / 255.0) ** g, 0, 255).astype(np.uint8)
 
 
+def shaken(image: np.ndarray, pixels: int) -> np.ndarray:
+    """The phone moved sideways by ``pixels`` while the shutter was open: a line blur."""
+    kernel = np.zeros((pixels, pixels), np.float32)
+    kernel[pixels // 2, :] = 1 / pixels
+    return np.asarray(cv2.filter2D(image, -1, kernel))
+
+
+def grainy(image: np.ndarray, sigma: float) -> np.ndarray:
+    """A dim room's sensor noise: Gaussian, ``sigma`` grey levels, the same every run."""
+    rng = np.random.default_rng(0)
+    noisy = image + rng.normal(0, sigma, image.shape)
+    return np.clip(noisy, 0, 255).astype(np.uint8)
+
+
 def shadow(image: np.ndarray, light: float) -> np.ndarray:
     """A shadow (the phone's, an arm's) over the photo's upper left, its edge soft: there the
     light falls to ``light`` of the rest."""
@@ -107,6 +121,12 @@ CONDITIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "tungsten lamp": lambda i: cast(i, 0.6, 0.85, 1.05),
     "cold light": lambda i: cast(i, 1.1, 0.95, 0.78),
     "blurred (2 px)": lambda i: cv2.GaussianBlur(i, (0, 0), 2.0),
+    "blurred (3 px)": lambda i: cv2.GaussianBlur(i, (0, 0), 3.0),
+    "shaken (7 px)": lambda i: shaken(i, 7),
+    "shaken (10 px)": lambda i: shaken(i, 10),
+    "grainy (noise 12)": lambda i: grainy(i, 12),
+    "a dim room (gamma 1.8, 0.6 the light, noise 8)": lambda i: grainy(gamma(i, 1.8) * 0.6, 8),
+    "half the side, JPEG 40": lambda i: jpeg(cv2.resize(i, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), 40),
     "the phone's shadow (light 0.5)": lambda i: shadow(i, 0.5),
     "a deep shadow (light 0.3)": lambda i: shadow(i, 0.3),
     "a lamp's glare": glare,
