@@ -420,7 +420,7 @@ def test_ink_on_a_card_in_a_shadow_is_a_candidate_without_regions() -> None:
     # A shadow over the right of the photo dims a card there to 0.3 of the light (its paper
     # well under 0.7 of the photo's brightest), and its outline is in no card region: beside
     # its own paper the card is paper. A table darker than SHADE of the brightest is not,
-    # however bright it is against the table around it.
+    # nor a coloured one, however bright against the table around it.
     image = _card_with_a_five(20, 0.0)
     cv2.rectangle(image, (260, 50), (380, 218), (245, 245, 245), -1)
     cv2.putText(image, "5", (268, 78), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 20), 2, cv2.LINE_AA)
@@ -434,6 +434,12 @@ def test_ink_on_a_card_in_a_shadow_is_a_candidate_without_regions() -> None:
     cv2.putText(dark, "5", (280, 78), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
     assert [c for c in candidates(dark, PALE_INK, shade=SHADE) if c.x > 240] == []
     assert [c for c in candidates(dark, PALE_INK, shade=0.01) if c.x > 240] != []
+    # Nor is a wooden table in the shadow, however much brighter than the shade around.
+    wood = _card_with_a_five(20, 0.0)
+    wood[:, 240:] = (150, 190, 230)  # pale wood, 0.8 as bright as the card
+    cv2.putText(wood, "5", (268, 78), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 20), 2, cv2.LINE_AA)
+    wood[:, 240:] = (wood[:, 240:] * 0.5).astype(np.uint8)
+    assert [c for c in candidates(wood, shade=SHADE) if c.x > 240] == []
     # In even light nothing changes.
     clean = _card_with_a_five(20, 0.0)
     assert candidates(clean, shade=SHADE) == candidates(clean)

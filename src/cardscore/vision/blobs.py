@@ -18,13 +18,23 @@ import numpy as np
 from cardscore.vision.geometry import NORMAL_WIDTH
 from cardscore.vision.parallel import THREADS, each
 
-__all__ = ["INK_HIGH", "INK_LOW", "LIT_REACH", "PAPER_LEVEL", "SHADE", "Candidate", "candidates"]
+__all__ = [
+    "INK_HIGH",
+    "INK_LOW",
+    "LIT_REACH",
+    "NEUTRAL",
+    "PAPER_LEVEL",
+    "SHADE",
+    "Candidate",
+    "candidates",
+]
 
 
 INK_LOW, INK_HIGH = 45, 45  # black-hat levels of a glyph's strokes and of its darkest core
 PAPER_LEVEL = 0.7  # a blob lies on paper this bright, of the brightest near it (see _lit)
 SHADE = 0.25  # the deepest shade paper is looked for in, of the photo's brightest (99th pct.)
 LIT_REACH = 0.5  # card widths: how far from a blob the brightest near it is looked for
+NEUTRAL = 0.2  # paper in shade is grey: its channels differ by at most this share of the top one
 _RUN = 256  # new blobs compared at once in _seen: bounds its arrays to _RUN x those known
 
 
@@ -73,11 +83,12 @@ def candidates(
     too, whatever its brightness.
 
     A blob lies on paper where the brightest within 15 px of it is :data:`PAPER_LEVEL` as
-    bright as the paper around: by default the photo's brightest (its 99th percentile), as
-    training's candidates have it. ``shade`` under 1 measures it against the brightest within
-    :data:`LIT_REACH` card widths instead, down to ``shade`` times the photo's brightest
-    (detection uses :data:`SHADE`): a shadow over part of the table (the phone's, an arm's)
-    dims a card's paper and its ink alike, and beside its own paper the card is paper.
+    bright as the photo's brightest (its 99th percentile), as training's candidates have it.
+    ``shade`` under 1 (detection uses :data:`SHADE`) adds paper in shade: grey pixels that
+    bright of the brightest within :data:`LIT_REACH` card widths, down to ``shade`` times
+    the photo's brightest. A shadow over part of the table (the phone's, an arm's) dims a
+    card's paper and its ink alike, and beside its own paper the card is paper; a table is
+    coloured, or darker than the deepest shade looked in.
 
     >>> image = np.full((300, 400, 3), 230, np.uint8)
     >>> _ = cv2.putText(image, "5", (300, 80), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0))
@@ -88,10 +99,9 @@ def candidates(
     gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
     brightest = float(np.percentile(gray, 99))
     paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
+    on_paper = paper >= PAPER_LEVEL * brightest
     if shade < 1:
-        on_paper = paper >= PAPER_LEVEL * _lit(gray, shade * brightest, brightest)
-    else:
-        on_paper = paper >= PAPER_LEVEL * brightest
+        on_paper |= _paper_in_shade(norm, gray, shade * brightest, brightest)
     if cards is not None:
         on_paper |= cards > 0
     c4, s4 = _local_angles(gray)
@@ -175,6 +185,21 @@ def _blobs(
         Candidate(x, y, s, a)
         for (x, y), s, a in zip(centroids.tolist(), size.tolist(), angle.tolist(), strict=True)
     ]
+
+
+def _paper_in_shade(
+    norm: np.ndarray, gray: np.ndarray, darkest: float, brightest: float
+) -> np.ndarray:
+    """Within 15 px of grey pixels (their channels within :data:`NEUTRAL` of the brightest
+    of them: a wooden or felt table is coloured, in shade or not) :data:`PAPER_LEVEL` as
+    bright as the brightest within :data:`LIT_REACH` card widths (:func:`_lit`)."""
+    b, g, r = cv2.split(norm)  # OpenCV: numpy's per-pixel max over channels is 40x slower
+    top = cv2.max(cv2.max(b, g), r)
+    chroma = cv2.subtract(top, cv2.min(cv2.min(b, g), r))
+    grey = chroma < NEUTRAL * top
+    lit = gray >= PAPER_LEVEL * _lit(gray, darkest, brightest)
+    near: np.ndarray = cv2.dilate((grey & lit).astype(np.uint8), np.ones((15, 15), np.uint8)) > 0
+    return near
 
 
 def _lit(gray: np.ndarray, darkest: float, brightest: float) -> np.ndarray:
