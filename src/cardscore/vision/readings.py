@@ -140,17 +140,19 @@ def read_indices(
         widths = sorted([card_width, *others], reverse=True)
     # The first width at which whole cards show both their indices is kept: none may lie
     # whole on the table, or the white regions gave a fragment's size (a pale table merges
-    # with the cards). If none does, the regions' own.
-    tried: dict[float, tuple[np.ndarray, float, list[IndexHit], BlobReadings]] = {}
-    measured = None
+    # with the cards). If none does, the regions' own (always among the widths).
+    own: tuple[np.ndarray, float, list[IndexHit], BlobReadings] | None = None
     for width in widths:
         norm, factor = normalise(image, width)
         hits, blobs = _find_indices(norm, model, regions, factor)
-        tried[width] = norm, factor, hits, blobs
         if (measured := card_width_from_indices(hits)) is not None:
             card_width = width
             break
-    norm, factor, hits, blobs = tried[card_width]  # the regions' own width is always tried
+        if width == card_width:
+            own = norm, factor, hits, blobs
+    else:
+        assert own is not None
+        norm, factor, hits, blobs = own
     off = measured is not None and abs(np.log(measured / NORMAL_WIDTH)) > np.log(REMEASURE)
     if rescale and measured and (off or not regions.whole):
         # The whole cards' own indices measure the card otherwise than the white regions
@@ -212,9 +214,9 @@ def read_blobs(
     """Every ink blob of a glyph's size, cropped in each orientation guessed and classified.
 
     ``regions`` (from the photo, with ``factor`` = normalised px per photo px) adds the card
-    regions' axes as a second guess of each candidate's orientation. ``shade`` is
-    :func:`~cardscore.vision.blobs.candidates`' deepest shade paper is looked for in; a blob read
-    under ``hit_at`` gets a guess more (:func:`_suit_guesses`).
+    regions' axes as a second guess of each candidate's orientation. ``shade`` is the
+    deepest shade paper is looked for in (:func:`~cardscore.vision.blobs.candidates`); a blob
+    read under ``hit_at`` gets a guess more (:func:`_suit_guesses`).
     """
     card_mask = None
     if regions is not None:
