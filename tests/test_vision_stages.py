@@ -1,7 +1,8 @@
 """The recognition pipeline's stages, each on its own input, and their one-way order.
 
 photo → view (the table seen from above: a photo taken at an angle straightened) → regions
-(card regions, card width) → readings (index hits at a confirmed scale) →
+(card regions, card width) → focus (a blurred photo sharpened) → readings (index hits at a
+confirmed scale) →
 cards (physical cards) → repairs (gaps, crowds, doubts, rereads through an injected reader)
 → groups (melds, piles, dollars) → the Recognition; no module imports a later one.
 """
@@ -47,6 +48,7 @@ ORDER = (
     "paper",
     "view",
     "regions",
+    "focus",
     "blobs",
     "readings",
     "cards",
@@ -375,7 +377,7 @@ def test_a_width_no_whole_card_region_gave_is_tried_cheapest_first(
     monkeypatch.setattr(readings, "_find_indices", spy)
     read = read_indices(table.image, fragment)
     assert read.card_width == pytest.approx(150, rel=0.12)
-    at_fragment = normalise(table.image, 45.0)[0]
+    at_fragment = normalise(table.image, 45.0).image
     assert max(read_at) < 0.2 * at_fragment.shape[0] * at_fragment.shape[1]
     # A width measured on whole-card regions is read at first, however small.
     read_at.clear()
@@ -406,8 +408,8 @@ def test_a_table_turned_askew_in_the_photo_is_read_as_one_squared_to_it() -> Non
 
 
 def test_normalise_scales_a_card_to_the_normal_width() -> None:
-    norm, factor = normalise(np.zeros((300, 400, 3), np.uint8), 60.0)
-    assert (factor, norm.shape) == (2.0, (600, 800, 3))
+    norm = normalise(np.zeros((300, 400, 3), np.uint8), 60.0)
+    assert (norm.factor, norm.image.shape, norm.sharpened) == (2.0, (600, 800, 3), False)
 
 
 # Cards: index hits → physical cards.

@@ -60,7 +60,8 @@ def photo_crops(
     """
     image = load_image(photo).image
     regions = find_regions(image)
-    norm, factor = normalise(image, regions.card_width)
+    normalised = normalise(image, regions.card_width, regions)
+    norm, factor = normalised.image, normalised.factor
     read = read_blobs(norm, model, regions, factor, shade=HARVEST_SHADE, hit_at=HARVEST_HIT)
     allowed = np.array(sorted({c.id for c in cards}))
     wanted = Counter(c.id for c in cards)

@@ -32,7 +32,9 @@ import numpy as np
 __all__ = [
     "CONFIRMED",
     "FLAG_AT",
+    "FLAG_AT_SHARPENED",
     "PLATT",
+    "PLATT_SHARPENED",
     "WRONG_SHARE",
     "calibrated",
     "choose_threshold",
@@ -42,12 +44,17 @@ __all__ = [
 
 # Fitted by: python benchmarks/vision_calibrate.py --tables 60 --seed 5000 (2,417 cards, 38
 # wrong), as corners read → (a, b).
-PLATT: dict[int, tuple[float, float]] = {1: (1.1276, 3.3544), 2: (1.8075, 0.0943)}
-FLAG_AT = 0.9335  # a card less sure than this is flagged (calibrated)
+PLATT: dict[int, tuple[float, float]] = {1: (1.1291, 3.3528), 2: (1.8086, 0.0940)}
+# The same for photos read sharpened (cardscore.vision.focus: blurred or shaken), fitted by
+# the same command on the calibration design's tables blurred and shaken.
+PLATT_SHARPENED: dict[int, tuple[float, float]] = {1: (0.8143, 2.1268), 2: (0.6968, 1.0326)}
+FLAG_AT = 0.9333  # a card less sure than this is flagged (calibrated)
+# The same for photos read sharpened, chosen on those (blurred, their misreadings are surer).
+FLAG_AT_SHARPENED = 0.9705
 # Of the cards their meld confirms (groups.confirmed_by_meld) that the lines would flag, the
 # share right, (right + 1) / (cards + 2), by the same command (93 cards, none wrong): such a
 # card is at least this sure.
-CONFIRMED = 0.9895
+CONFIRMED = 0.9894
 WRONG_SHARE = 0.005  # the threshold's aim: wrong and unflagged, at most this share of the cards
 
 
@@ -56,12 +63,16 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def calibrated(score: float, corners: int, confirmed: bool = False) -> float:
+def calibrated(
+    score: float, corners: int, confirmed: bool = False, sharpened: bool = False
+) -> float:
     """The probability that a card read with ``score`` from ``corners`` indices is right;
-    ``confirmed``: its meld rules out its runner-up (at least :data:`CONFIRMED`)."""
-    a, b = PLATT[2 if corners >= 2 else 1]
+    ``confirmed``: its meld rules out its runner-up (at least :data:`CONFIRMED`, measured on
+    photos read as they are); ``sharpened``: read in a photo sharpened, blurred
+    (:data:`PLATT_SHARPENED`'s lines; a meld's confirmation counts for nothing there)."""
+    a, b = (PLATT_SHARPENED if sharpened else PLATT)[2 if corners >= 2 else 1]
     line = 1 / (1 + math.exp(-(a * _logit(score) + b)))
-    return max(line, CONFIRMED) if confirmed else line
+    return max(line, CONFIRMED) if confirmed and not sharpened else line
 
 
 def fit_platt(scores: Sequence[float], right: Sequence[bool]) -> tuple[float, float]:

@@ -48,6 +48,8 @@ deck_option = click.option(
 def text_report(result: Recognition) -> str:
     """The people-readable report."""
     leaned = f"; taken {result.tilt:.0f}° off overhead, straightened" if result.tilt else ""
+    if result.sharpened:
+        leaned += "; blurred or shaken, sharpened: a steadier photo reads better"
     lines = [f"{len(result.cards)} cards (card width {result.card_width:.0f} px{leaned}):"]
     for n, seen in enumerate(result.cards):
         mark = "  ? please confirm" + (f" (or {seen.alternative.code})" if seen.alternative else "")

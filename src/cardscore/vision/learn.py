@@ -374,7 +374,8 @@ def spread_examples(source: str | Path | np.ndarray) -> Examples:
     for suit, line in zip(SPREAD_SUITS, rows, strict=True):
         for rank, r in zip(SPREAD_ORDER, sorted(line, key=lambda r: boxes[r][0][0]), strict=True):
             card_of[r] = Card(Rank(rank), Suit(suit))
-    norm, factor = normalise(image, width)
+    normalised = normalise(image, width, regions)
+    norm, factor = normalised.image, normalised.factor
     read = read_blobs(norm, None, regions, factor)
     best: dict[tuple[int, int], tuple[float, int]] = {}  # (region, corner) → (prob, row)
     negatives: list[int] = []
@@ -660,7 +661,8 @@ def confirmed_examples(
         raise CardscoreError(Problem.of("confirmed_not_found", n=len(confirmed)))
     width = float(np.median([np.linalg.norm(o[1] - o[0]) for o in outlines.values()]))
     regions = find_regions(image, width)
-    norm, factor = normalise(image, width)
+    normalised = normalise(image, width, regions)
+    norm, factor = normalised.image, normalised.factor
     with reading_with(deck):
         hits = find_indices(norm, None, regions, factor)
     frames = {}

@@ -21,6 +21,7 @@ import numpy as np
 from cardscore.cards import Card, Rank
 from cardscore.vision.blobs import SHADE, Candidate, candidates
 from cardscore.vision.crops import CropReader
+from cardscore.vision.focus import Blur, refocus
 from cardscore.vision.geometry import NORMAL_WIDTH, angle_gap, index_to_centre
 from cardscore.vision.labels import BACKGROUND
 from cardscore.vision.regions import MIN_CARD_PX, Regions
@@ -28,6 +29,7 @@ from cardscore.vision.regions import MIN_CARD_PX, Regions
 __all__ = [
     "BlobReadings",
     "IndexHit",
+    "Normalised",
     "Readings",
     "card_width_from_indices",
     "find_indices",
@@ -101,15 +103,38 @@ class Readings:
     # What the hits were found in: every blob's crops as read (before any larger second
     # look); learning a deck takes the "no index" marks of its cards from them.
     blobs: BlobReadings
+    # Whether ``image`` was sharpened, the photo blurred (:mod:`~cardscore.vision.focus`):
+    # its cards' confidences are calibrated on their own lines.
+    sharpened: bool = False
 
 
-def normalise(image: np.ndarray, card_width: float) -> tuple[np.ndarray, float]:
-    """The photo resized so a card is :data:`NORMAL_WIDTH` px wide, and that factor."""
+@dataclass(frozen=True, eq=False)
+class Normalised:
+    """A photo as the classifiers read it: ``image``, resized so a card is
+    :data:`NORMAL_WIDTH` px wide (``factor`` its pixels per photo pixel) and sharpened where
+    it was blurred (:mod:`~cardscore.vision.focus`: ``blur`` measured before)."""
+
+    image: np.ndarray
+    factor: float
+    blur: Blur
+    sharpened: bool
+
+
+def normalise(image: np.ndarray, card_width: float, regions: Regions | None = None) -> Normalised:
+    """The photo resized so a card is :data:`NORMAL_WIDTH` px wide, sharpened if blurred
+    (the blur measured on the card ``regions``' paper, given them: a patterned cloth has
+    soft edges of its own)."""
     factor = NORMAL_WIDTH / card_width
     h, w = image.shape[:2]
     size = (max(1, round(w * factor)), max(1, round(h * factor)))
     interp = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
-    return cv2.resize(image, size, interpolation=interp), factor
+    paper = None
+    if regions is not None:
+        paper = cv2.resize(
+            (regions.labels > 0).astype(np.uint8), size, interpolation=cv2.INTER_NEAREST
+        )
+    focus = refocus(cv2.resize(image, size, interpolation=interp), paper)
+    return Normalised(focus.image, factor, focus.blur, focus.sharpened)
 
 
 def read_indices(
@@ -141,27 +166,27 @@ def read_indices(
     # The first width at which whole cards show both their indices is kept: none may lie
     # whole on the table, or the white regions gave a fragment's size (a pale table merges
     # with the cards). If none does, the regions' own (always among the widths).
-    own: tuple[np.ndarray, float, list[IndexHit], BlobReadings] | None = None
+    own: tuple[Normalised, list[IndexHit], BlobReadings] | None = None
     for width in widths:
-        norm, factor = normalise(image, width)
-        hits, blobs = _find_indices(norm, model, regions, factor)
+        norm = normalise(image, width, regions)
+        hits, blobs = _find_indices(norm.image, model, regions, norm.factor)
         if (measured := card_width_from_indices(hits)) is not None:
             card_width = width
             break
         if width == card_width:
-            own = norm, factor, hits, blobs
+            own = norm, hits, blobs
     else:
         assert own is not None
-        norm, factor, hits, blobs = own
+        norm, hits, blobs = own
     off = measured is not None and abs(np.log(measured / NORMAL_WIDTH)) > np.log(REMEASURE)
     if rescale and measured and (off or not regions.whole):
         # The whole cards' own indices measure the card otherwise than the white regions
         # did (a pale table, fans taken for cards), or the width read at was a guess: read
         # the photo again at their size.
         card_width *= measured / NORMAL_WIDTH
-        norm, factor = normalise(image, card_width)
-        hits, blobs = _find_indices(norm, model, regions, factor)
-    return Readings(norm, factor, card_width, tuple(hits), blobs)
+        norm = normalise(image, card_width, regions)
+        hits, blobs = _find_indices(norm.image, model, regions, norm.factor)
+    return Readings(norm.image, norm.factor, card_width, tuple(hits), blobs, norm.sharpened)
 
 
 def find_indices(

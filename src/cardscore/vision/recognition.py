@@ -35,7 +35,7 @@ import numpy as np
 from cardscore.cards import Card
 from cardscore.tranca.photo import draft_from_groups
 from cardscore.vision.balance import white_balance
-from cardscore.vision.calibration import FLAG_AT, calibrated
+from cardscore.vision.calibration import FLAG_AT, FLAG_AT_SHARPENED, calibrated
 from cardscore.vision.cards import ALONE_MIN, MIN_CARD, Placement, find_cards
 from cardscore.vision.classifier import MODEL_PATHS
 from cardscore.vision.crops import CropReader
@@ -105,6 +105,9 @@ class Recognition:
     height: int
     card_width: float  # photo pixels (at the photo's centre, when it was straightened)
     tilt: float = 0.0  # degrees the photo leaned from straight down, when it was straightened
+    # Whether the photo was read sharpened, blurred or shaken (cardscore.vision.focus): its
+    # confidences are calibrated for that, and a sharper photo reads better.
+    sharpened: bool = False
 
     @property
     def flagged(self) -> tuple[SeenCard, ...]:
@@ -139,6 +142,7 @@ class Recognition:
                 "height": self.height,
                 "card_width": round(self.card_width, 1),
                 "tilt": round(self.tilt, 1),
+                "sharpened": self.sharpened,
             },
             "cards": [c.as_dict() for c in self.cards],
             "groups": [g.as_dict(self.cards) for g in self.groups],
@@ -235,7 +239,14 @@ def _reported(
     read = repaired.readings
     confirmed = confirmed_by_meld([r.card for r in read], [r.alternative for r in read], groups)
     seen = tuple(
-        _seen(repaired.cards[i], read[i], to_photo, view.tilt > 0, i in confirmed and _own(read[i]))
+        _seen(
+            repaired.cards[i],
+            read[i],
+            to_photo,
+            view.tilt > 0,
+            i in confirmed and _own(read[i]),
+            readings.sharpened,
+        )
         for i in order
     )
     renumbered = tuple(
@@ -249,23 +260,34 @@ def _reported(
         round(h * scale),
         readings.card_width * scale,
         view.tilt,
+        readings.sharpened,
     )
 
 
-def unsure(score: float, corners: int, confirmed: bool = False, flag_at: float = FLAG_AT) -> bool:
+def unsure(
+    score: float,
+    corners: int,
+    confirmed: bool = False,
+    flag_at: float | None = None,
+    sharpened: bool = False,
+) -> bool:
     """Is a card read with ``score`` from ``corners`` indices flagged? Under the calibrated
     threshold, or below the scores cards are reported from
     (:data:`~cardscore.vision.cards.MIN_CARD`: a repair's reading) whatever the line says:
     the lines were fitted on reported cards. A card its meld confirms is as sure as such cards
     were measured to be (:data:`~cardscore.vision.calibration.CONFIRMED`), if its line says
-    less. ``flag_at``: another threshold than the fitted one (its fit asks).
+    less. ``flag_at``: another threshold than the fitted one (its fit asks); ``sharpened``:
+    read in a photo sharpened (:func:`~cardscore.vision.calibration.calibrated`; its own
+    threshold).
 
     >>> unsure(0.999, 2), unsure(0.3, 1)
     (False, True)
     """
+    if flag_at is None:
+        flag_at = FLAG_AT_SHARPENED if sharpened else FLAG_AT
     if confirmed:
-        return calibrated(score, corners, confirmed=True) < flag_at
-    return score < MIN_CARD or calibrated(score, corners) < flag_at
+        return calibrated(score, corners, True, sharpened) < flag_at
+    return score < MIN_CARD or calibrated(score, corners, False, sharpened) < flag_at
 
 
 def _own(read: CardReading) -> bool:
@@ -276,13 +298,18 @@ def _own(read: CardReading) -> bool:
 
 
 def _seen(
-    p: Placement, read: CardReading, to_photo: PhotoPoint, straightened: bool, confirmed: bool
+    p: Placement,
+    read: CardReading,
+    to_photo: PhotoPoint,
+    straightened: bool,
+    confirmed: bool,
+    sharpened: bool,
 ) -> SeenCard:
     """A card as reported: in photo pixels (``to_photo``: from the readings' pixels; through
-    a view when the photo was ``straightened``), its confidence calibrated, flagged when
-    unsure."""
+    a view when the photo was ``straightened``), its confidence calibrated (on the lines of
+    photos ``sharpened``, if it was), flagged when unsure."""
     corners = tuple(to_photo(a, b) for a, b in p.corners(NORMAL_WIDTH))
-    sure = calibrated(read.score, p.indices, confirmed)
+    sure = calibrated(read.score, p.indices, confirmed, sharpened)
     x, y = to_photo(p.x, p.y)
     angle = p.angle % 360
     if straightened:
@@ -298,7 +325,7 @@ def _seen(
         angle=angle,
         corners=corners,
         indices=p.indices,
-        flagged=unsure(read.score, p.indices, confirmed) or read.doubted,
+        flagged=unsure(read.score, p.indices, confirmed, sharpened=sharpened) or read.doubted,
         alternative=read.alternative,
         score=read.score,
         confirmed=confirmed,
