@@ -88,11 +88,21 @@ def test_a_blurred_table_reads_better_sharpened(monkeypatch: pytest.MonkeyPatch)
     assert sharpened > as_is
 
 
-def test_cards_of_a_sharpened_photo_are_calibrated_on_their_own_lines() -> None:
+def test_cards_of_a_blurred_photo_are_calibrated_on_their_own_lines() -> None:
+    calibrated = calibration.calibrated
     for corners in (1, 2):
         for score in (0.9, 0.99, 0.999):
-            plain = calibration.calibrated(score, corners)
-            blurred = calibration.calibrated(score, corners, sharpened=True)
-            assert blurred != plain
-    # Measured: a blurred photo's misreadings are surer, so the same score is worth less.
-    assert calibration.calibrated(0.99, 1, sharpened=True) < calibration.calibrated(0.99, 1)
+            assert calibrated(score, corners, blur=(1.5, 1.4)) != calibrated(score, corners)
+            # Measured on the calibration tables: a shake's misreadings are surer than a
+            # lens's, so the same score is worth less where the blur runs one way.
+            lens = calibrated(score, corners, blur=(1.8, 1.7))
+            assert calibrated(score, corners, blur=(1.8, 0.6)) < lens
+    # ... and a card read from one corner is worth less the blurrier the photo.
+    assert calibrated(0.99, 1, blur=(2.5, 2.4)) < calibrated(0.99, 1, blur=(1.4, 1.3))
+
+
+def test_a_photo_straightened_from_a_seat_keeps_the_usual_lines_unless_it_blurred() -> None:
+    assert calibration.blurred_lines(True, False, 1.4)  # a lens's blur or a shake
+    assert not calibration.blurred_lines(True, True, 1.4)  # far cards' few pixels
+    assert calibration.blurred_lines(True, True, calibration.BLURRED + 0.1)
+    assert not calibration.blurred_lines(False, False, 1.0)

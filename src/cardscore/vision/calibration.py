@@ -30,27 +30,41 @@ from collections.abc import Sequence
 import numpy as np
 
 __all__ = [
+    "BLURRED",
     "CONFIRMED",
     "FLAG_AT",
-    "FLAG_AT_SHARPENED",
+    "FLAG_AT_BLURRED",
     "PLATT",
-    "PLATT_SHARPENED",
+    "PLATT_BLURRED",
     "WRONG_SHARE",
+    "blurred_lines",
     "calibrated",
     "choose_threshold",
     "fit_platt",
+    "fit_platt_blurred",
     "reliability",
 ]
 
 # Fitted by: python benchmarks/vision_calibrate.py --tables 60 --seed 5000 (2,417 cards, 38
 # wrong), as corners read → (a, b).
 PLATT: dict[int, tuple[float, float]] = {1: (1.1291, 3.3528), 2: (1.8086, 0.0940)}
-# The same for photos read sharpened (cardscore.vision.focus: blurred or shaken), fitted by
-# the same command on the calibration design's tables blurred and shaken.
-PLATT_SHARPENED: dict[int, tuple[float, float]] = {1: (0.8143, 2.1268), 2: (0.6968, 1.0326)}
+# A photo straightened from a seat (cardscore.vision.view) is soft where its far cards had
+# few pixels, and is sharpened for it; up to this blur (cardscore.vision.focus: px at a card
+# 120 px wide, its worst direction) its readings were as sure as a sharp photo's (the stroke
+# designs' seated tuning tables), and it reads on the usual lines (see blurred_lines).
+BLURRED = 1.75
+# The lines for blurred photos (blurred_lines), fitted by the same command on the calibration
+# design's tables blurred and shaken, as corners read → (a, b, c, d): the blur measured in
+# its worst direction moves the line (c per px), and so does how much less it is in its best
+# (d per px: a shake's misreadings are surer than a lens's).
+PLATT_BLURRED: dict[int, tuple[float, float, float, float]] = {
+    1: (0.7598, 7.0908, -1.6841, -1.1022),
+    2: (0.6876, 0.5731, 0.9768, -1.6011),
+}
 FLAG_AT = 0.9333  # a card less sure than this is flagged (calibrated)
-# The same for photos read sharpened, chosen on those (blurred, their misreadings are surer).
-FLAG_AT_SHARPENED = 0.9705
+# The same for blurred photos, chosen on those: at most WRONG_SHARE wrong above it for a
+# lens's blur and for a shake, each.
+FLAG_AT_BLURRED = 0.9720
 # Of the cards their meld confirms (groups.confirmed_by_meld) that the lines would flag, the
 # share right, (right + 1) / (cards + 2), by the same command (93 cards, none wrong): such a
 # card is at least this sure.
@@ -63,31 +77,74 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
+def blurred_lines(sharpened: bool, straightened: bool, blur: float) -> bool:
+    """Whether a photo's cards read on the blurred photos' lines: it was ``sharpened`` (its
+    ``blur`` measured past :data:`cardscore.vision.focus.SHARP`) by a lens's blur or a shake,
+    not only by the far cards' few pixels of a photo ``straightened`` from a seat (up to
+    :data:`BLURRED`). On the tuning tables, shaken 6 px at a card 120 px wide, the usual lines
+    left 7 and 11 cards wrong and unflagged where these left 0 and 8.
+
+    >>> blurred_lines(True, False, 1.4), blurred_lines(True, True, 1.4), blurred_lines(False, False, 1.0)
+    (True, False, False)
+    """
+    return sharpened and (not straightened or blur > BLURRED)
+
+
 def calibrated(
-    score: float, corners: int, confirmed: bool = False, sharpened: bool = False
+    score: float, corners: int, confirmed: bool = False, blur: tuple[float, float] | None = None
 ) -> float:
     """The probability that a card read with ``score`` from ``corners`` indices is right;
     ``confirmed``: its meld rules out its runner-up (at least :data:`CONFIRMED`, measured on
-    photos read as they are); ``sharpened``: read in a photo sharpened, blurred
-    (:data:`PLATT_SHARPENED`'s lines; a meld's confirmation counts for nothing there)."""
-    a, b = (PLATT_SHARPENED if sharpened else PLATT)[2 if corners >= 2 else 1]
-    line = 1 / (1 + math.exp(-(a * _logit(score) + b)))
-    return max(line, CONFIRMED) if confirmed and not sharpened else line
+    photos read as they are); ``blur``: read in a photo that blurred (:func:`blurred_lines`),
+    this much in its worst and its best direction (px): :data:`PLATT_BLURRED`'s lines there;
+    a meld's confirmation counts for nothing there."""
+    k = 2 if corners >= 2 else 1
+    if blur is None:
+        a, b = PLATT[k]
+        z = a * _logit(score) + b
+    else:
+        a, b, c, d = PLATT_BLURRED[k]
+        worst, least = blur
+        z = a * _logit(score) + b + c * worst + d * (worst - least)
+    line = 1 / (1 + math.exp(-z))
+    return max(line, CONFIRMED) if confirmed and blur is None else line
 
 
 def fit_platt(scores: Sequence[float], right: Sequence[bool]) -> tuple[float, float]:
     """(a, b) of the logistic regression of ``right`` on logit(score), by Newton steps (a
     light ridge keeps it finite when every card is right)."""
     z = np.array([_logit(s) for s in scores])
+    a, b = _logistic(np.stack([z, np.ones_like(z)], axis=1), right)
+    return a, b
+
+
+def fit_platt_blurred(
+    scores: Sequence[float], blurs: Sequence[tuple[float, float]], right: Sequence[bool]
+) -> tuple[float, float, float, float]:
+    """(a, b, c, d) of the logistic regression of ``right`` on logit(score), the photo's
+    blur in its worst direction and how much less it is in its best (``blurs``: (worst,
+    best) each), as :func:`fit_platt`."""
+    z = np.array([_logit(s) for s in scores])
+    worst, least = np.array(blurs, float).reshape(-1, 2).T
+    x = np.stack([z, np.ones_like(z), worst, worst - least], axis=1)
+    a, b, c, d = _logistic(x, right)
+    return a, b, c, d
+
+
+def _logistic(x: np.ndarray, right: Sequence[bool]) -> list[float]:
+    """The weights of the logistic regression of ``right`` on the columns of ``x`` (the
+    first logit(score)), by Newton steps; a light ridge towards (1, 0, ...) keeps them finite
+    when every card is right."""
     y = np.array(right, float)
-    x = np.stack([z, np.ones_like(z)], axis=1)
-    w = np.array([1.0, 0.0])
+    prior = np.zeros(x.shape[1])
+    prior[0] = 1.0
+    w = prior.copy()
     for _ in range(50):
         p = 1 / (1 + np.exp(-(x @ w)))
-        grad = x.T @ (p - y) + 1e-2 * (w - [1.0, 0.0])
-        hess = (x * (p * (1 - p))[:, None]).T @ x + 1e-2 * np.eye(2)
+        grad = x.T @ (p - y) + 1e-2 * (w - prior)
+        hess = (x * (p * (1 - p))[:, None]).T @ x + 1e-2 * np.eye(x.shape[1])
         w -= np.linalg.solve(hess, grad)
-    return float(w[0]), float(w[1])
+    return [float(v) for v in w]
 
 
 def reliability(

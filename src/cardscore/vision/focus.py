@@ -72,6 +72,12 @@ class Blur:
         known = [s for s in self.sigmas if not math.isnan(s)]
         return max(known, default=0.0)
 
+    @property
+    def least(self) -> float:
+        """The blur in its best direction (a shake blurs one way: ``worst`` apart from it)."""
+        known = [s for s in self.sigmas if not math.isnan(s)]
+        return min(known, default=0.0)
+
     def covariance(self) -> np.ndarray:
         """The 2 × 2 covariance (x, y; px²) of a Gaussian blurring so along each direction;
         a direction not measured takes the median of the others."""

@@ -103,9 +103,12 @@ class Readings:
     # What the hits were found in: every blob's crops as read (before any larger second
     # look); learning a deck takes the "no index" marks of its cards from them.
     blobs: BlobReadings
-    # Whether ``image`` was sharpened, the photo blurred (:mod:`~cardscore.vision.focus`):
-    # its cards' confidences are calibrated on their own lines.
+    # Whether ``image`` was sharpened, the photo blurred (:mod:`~cardscore.vision.focus`),
+    # and the blur measured (px, its worst direction): past calibration.BLURRED its cards'
+    # confidences are calibrated on their own lines.
     sharpened: bool = False
+    blur: float = 0.0
+    blur_least: float = 0.0  # in its best direction
 
 
 @dataclass(frozen=True, eq=False)
@@ -186,7 +189,16 @@ def read_indices(
         card_width *= measured / NORMAL_WIDTH
         norm = normalise(image, card_width, regions)
         hits, blobs = _find_indices(norm.image, model, regions, norm.factor)
-    return Readings(norm.image, norm.factor, card_width, tuple(hits), blobs, norm.sharpened)
+    return Readings(
+        norm.image,
+        norm.factor,
+        card_width,
+        tuple(hits),
+        blobs,
+        norm.sharpened,
+        norm.blur.worst,
+        norm.blur.least,
+    )
 
 
 def find_indices(

@@ -35,7 +35,7 @@ import numpy as np
 from cardscore.cards import Card
 from cardscore.tranca.photo import draft_from_groups
 from cardscore.vision.balance import white_balance
-from cardscore.vision.calibration import FLAG_AT, FLAG_AT_SHARPENED, calibrated
+from cardscore.vision.calibration import FLAG_AT, FLAG_AT_BLURRED, blurred_lines, calibrated
 from cardscore.vision.cards import ALONE_MIN, MIN_CARD, Placement, find_cards
 from cardscore.vision.classifier import MODEL_PATHS
 from cardscore.vision.crops import CropReader
@@ -105,9 +105,11 @@ class Recognition:
     height: int
     card_width: float  # photo pixels (at the photo's centre, when it was straightened)
     tilt: float = 0.0  # degrees the photo leaned from straight down, when it was straightened
-    # Whether the photo was read sharpened, blurred or shaken (cardscore.vision.focus): its
-    # confidences are calibrated for that, and a sharper photo reads better.
+    # Whether the photo was read sharpened, blurred or shaken (cardscore.vision.focus), and
+    # its blur (px at a card 120 px wide, its worst direction): a sharper photo reads better.
     sharpened: bool = False
+    blur: float = 0.0
+    blur_least: float = 0.0  # in its best direction: a shake blurs one way
 
     @property
     def flagged(self) -> tuple[SeenCard, ...]:
@@ -143,6 +145,7 @@ class Recognition:
                 "card_width": round(self.card_width, 1),
                 "tilt": round(self.tilt, 1),
                 "sharpened": self.sharpened,
+                "blur": round(self.blur, 2),
             },
             "cards": [c.as_dict() for c in self.cards],
             "groups": [g.as_dict(self.cards) for g in self.groups],
@@ -245,7 +248,9 @@ def _reported(
             to_photo,
             view.tilt > 0,
             i in confirmed and _own(read[i]),
-            readings.sharpened,
+            (readings.blur, readings.blur_least)
+            if blurred_lines(readings.sharpened, view.tilt > 0, readings.blur)
+            else None,
         )
         for i in order
     )
@@ -261,6 +266,8 @@ def _reported(
         readings.card_width * scale,
         view.tilt,
         readings.sharpened,
+        readings.blur,
+        readings.blur_least,
     )
 
 
@@ -269,25 +276,25 @@ def unsure(
     corners: int,
     confirmed: bool = False,
     flag_at: float | None = None,
-    sharpened: bool = False,
+    blur: tuple[float, float] | None = None,
 ) -> bool:
     """Is a card read with ``score`` from ``corners`` indices flagged? Under the calibrated
     threshold, or below the scores cards are reported from
     (:data:`~cardscore.vision.cards.MIN_CARD`: a repair's reading) whatever the line says:
     the lines were fitted on reported cards. A card its meld confirms is as sure as such cards
     were measured to be (:data:`~cardscore.vision.calibration.CONFIRMED`), if its line says
-    less. ``flag_at``: another threshold than the fitted one (its fit asks); ``sharpened``:
-    read in a photo sharpened (:func:`~cardscore.vision.calibration.calibrated`; its own
+    less. ``flag_at``: another threshold than the fitted one (its fit asks); ``blur``:
+    read in a photo that blurred (:func:`~cardscore.vision.calibration.calibrated`; its own
     threshold).
 
     >>> unsure(0.999, 2), unsure(0.3, 1)
     (False, True)
     """
     if flag_at is None:
-        flag_at = FLAG_AT_SHARPENED if sharpened else FLAG_AT
+        flag_at = FLAG_AT if blur is None else FLAG_AT_BLURRED
     if confirmed:
-        return calibrated(score, corners, True, sharpened) < flag_at
-    return score < MIN_CARD or calibrated(score, corners, False, sharpened) < flag_at
+        return calibrated(score, corners, True, blur) < flag_at
+    return score < MIN_CARD or calibrated(score, corners, False, blur) < flag_at
 
 
 def _own(read: CardReading) -> bool:
@@ -303,13 +310,13 @@ def _seen(
     to_photo: PhotoPoint,
     straightened: bool,
     confirmed: bool,
-    sharpened: bool,
+    blur: tuple[float, float] | None,
 ) -> SeenCard:
     """A card as reported: in photo pixels (``to_photo``: from the readings' pixels; through
     a view when the photo was ``straightened``), its confidence calibrated (on the lines of
-    photos ``sharpened``, if it was), flagged when unsure."""
+    blurred photos at that ``blur``, if it was one), flagged when unsure."""
     corners = tuple(to_photo(a, b) for a, b in p.corners(NORMAL_WIDTH))
-    sure = calibrated(read.score, p.indices, confirmed, sharpened)
+    sure = calibrated(read.score, p.indices, confirmed, blur)
     x, y = to_photo(p.x, p.y)
     angle = p.angle % 360
     if straightened:
@@ -325,7 +332,7 @@ def _seen(
         angle=angle,
         corners=corners,
         indices=p.indices,
-        flagged=unsure(read.score, p.indices, confirmed, sharpened=sharpened) or read.doubted,
+        flagged=unsure(read.score, p.indices, confirmed, blur=blur) or read.doubted,
         alternative=read.alternative,
         score=read.score,
         confirmed=confirmed,
