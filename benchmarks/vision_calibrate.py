@@ -105,9 +105,9 @@ def collect(
         right = {j for i, j in match.items() if result.cards[j].card == table.truth[i][0]}
         for j, seen in enumerate(result.cards):
             score = seen.score if seen.score is not None else seen.confidence
-            blurred = blurred_lines(result.sharpened, result.tilt > 0, result.blur)
+            blurred = blurred_lines(result.sharpened, result.tilt > 0, result.blur.worst)
             out.append((score, seen.indices, j in right, seen.confirmed,
-                        (result.blur, result.blur_least) if blurred else None, kind))  # fmt: skip
+                        (result.blur.worst, result.blur.least) if blurred else None, kind))  # fmt: skip
     return out
 
 

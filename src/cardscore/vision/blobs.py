@@ -10,6 +10,7 @@ orientations of its axes. Sizes are in the normalised image (a card
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -100,12 +101,15 @@ def candidates(
     brightest = float(np.percentile(gray, 99))
     paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
     on_paper = paper >= PAPER_LEVEL * brightest
+    channels = cv2.split(
+        norm
+    )  # OpenCV: numpy's per-pixel min or max over channels is 25-40x slower
     if shade < 1:
-        on_paper |= _paper_in_shade(norm, gray, shade * brightest, brightest)
+        on_paper |= _paper_in_shade(channels, gray, shade * brightest, brightest)
     if cards is not None:
         on_paper |= cards > 0
     c4, s4 = _local_angles(gray)
-    hat = _black_hat(norm)  # every mask thresholds the same black-hat
+    hat = _black_hat(channels)  # every mask thresholds the same black-hat
     out = _blobs(hat, (INK_LOW, INK_HIGH), on_paper, c4, s4)
     for levels, on_cards in ((pale, False), (dark, False), (faint, True), (darkest, False)):
         if levels is None:
@@ -188,12 +192,12 @@ def _blobs(
 
 
 def _paper_in_shade(
-    norm: np.ndarray, gray: np.ndarray, darkest: float, brightest: float
+    channels: Sequence[np.ndarray], gray: np.ndarray, darkest: float, brightest: float
 ) -> np.ndarray:
     """Within 15 px of grey pixels (their channels within :data:`NEUTRAL` of the brightest
     of them: a wooden or felt table is coloured, in shade or not) :data:`PAPER_LEVEL` as
     bright as the brightest within :data:`LIT_REACH` card widths (:func:`_lit`)."""
-    b, g, r = cv2.split(norm)  # OpenCV: numpy's per-pixel max over channels is 40x slower
+    b, g, r = channels
     top = cv2.max(cv2.max(b, g), r)
     chroma = cv2.subtract(top, cv2.min(cv2.min(b, g), r))
     grey = chroma < NEUTRAL * top
@@ -247,13 +251,13 @@ def _local_angles(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return c4, s4
 
 
-def _black_hat(norm: np.ndarray) -> np.ndarray:
+def _black_hat(channels: Sequence[np.ndarray]) -> np.ndarray:
     """Thin dark strokes (glyphs), not dark areas: a black-hat with a kernel wider than a stroke.
 
     The darkest channel makes red ink as dark as black; large dark areas (the table beside a
     card) are left out, so glyphs near a card's edge stay separate blobs.
     """
-    b, g, r = cv2.split(norm)  # OpenCV: numpy's minimum over the channel axis is 25x slower
+    b, g, r = channels  # an image's, split by cv2.split
     darkest = cv2.min(cv2.min(b, g), r)
     k = max(3, round(0.075 * NORMAL_WIDTH)) | 1
     hat: np.ndarray = cv2.morphologyEx(

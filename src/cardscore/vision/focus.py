@@ -35,7 +35,18 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["AMOUNT", "OWN", "PROBE", "REACH", "SHARP", "Blur", "Focus", "measure_blur", "refocus"]
+__all__ = [
+    "AMOUNT",
+    "OWN",
+    "PROBE",
+    "REACH",
+    "SHARP",
+    "UNMEASURED",
+    "Blur",
+    "Focus",
+    "measure_blur",
+    "refocus",
+]
 
 DIRECTIONS = (0, 45, 90, 135)  # degrees, the edges' normals the blur is measured along
 # One pixel's step along each direction, and its length.
@@ -90,6 +101,9 @@ class Blur:
         return np.array([[v0 + shift, xy], [xy, v90 + shift]])
 
 
+UNMEASURED = Blur((math.nan, math.nan, math.nan, math.nan))  # no edges to measure: worst 0
+
+
 @dataclass(frozen=True, eq=False)
 class Focus:
     """An image as the classifiers should see it: ``image``, sharpened (``sharpened``) where
@@ -116,7 +130,7 @@ def measure_blur(image: np.ndarray, where: np.ndarray | None = None) -> Blur:
         strong &= near > 0
     found = cv2.findNonZero(strong)
     if found is None:
-        return Blur((math.nan, math.nan, math.nan, math.nan))
+        return UNMEASURED
     points = found.reshape(-1, 2)
     if len(points) > MAX_EDGES:
         points = points[:: len(points) // MAX_EDGES + 1]

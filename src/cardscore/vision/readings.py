@@ -21,7 +21,7 @@ import numpy as np
 from cardscore.cards import Card, Rank
 from cardscore.vision.blobs import SHADE, Candidate, candidates
 from cardscore.vision.crops import CropReader
-from cardscore.vision.focus import Blur, refocus
+from cardscore.vision.focus import UNMEASURED, Blur, refocus
 from cardscore.vision.geometry import NORMAL_WIDTH, angle_gap, index_to_centre
 from cardscore.vision.labels import BACKGROUND
 from cardscore.vision.regions import MIN_CARD_PX, Regions
@@ -104,11 +104,9 @@ class Readings:
     # look); learning a deck takes the "no index" marks of its cards from them.
     blobs: BlobReadings
     # Whether ``image`` was sharpened, the photo blurred (:mod:`~cardscore.vision.focus`),
-    # and the blur measured (px, its worst direction): past calibration.BLURRED its cards'
-    # confidences are calibrated on their own lines.
+    # and the blur measured before: a blurred photo's cards are calibrated on their own lines.
     sharpened: bool = False
-    blur: float = 0.0
-    blur_least: float = 0.0  # in its best direction
+    blur: Blur = UNMEASURED
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,13 +129,16 @@ def normalise(image: np.ndarray, card_width: float, regions: Regions | None = No
     h, w = image.shape[:2]
     size = (max(1, round(w * factor)), max(1, round(h * factor)))
     interp = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
-    paper = None
-    if regions is not None:
-        paper = cv2.resize(
-            (regions.labels > 0).astype(np.uint8), size, interpolation=cv2.INTER_NEAREST
-        )
+    paper = None if regions is None else _card_mask(regions, size)
     focus = refocus(cv2.resize(image, size, interpolation=interp), paper)
     return Normalised(focus.image, factor, focus.blur, focus.sharpened)
+
+
+def _card_mask(regions: Regions, size: tuple[int, int]) -> np.ndarray:
+    """The card regions as a mask (1 on a card) of ``size`` (width, height)."""
+    inside = (regions.labels > 0).astype(np.uint8)
+    mask: np.ndarray = cv2.resize(inside, size, interpolation=cv2.INTER_NEAREST)
+    return mask
 
 
 def read_indices(
@@ -196,8 +197,7 @@ def read_indices(
         tuple(hits),
         blobs,
         norm.sharpened,
-        norm.blur.worst,
-        norm.blur.least,
+        norm.blur,
     )
 
 
@@ -255,11 +255,7 @@ def read_blobs(
     deepest shade paper is looked for in (:func:`~cardscore.vision.blobs.candidates`); a blob
     read under ``hit_at`` gets a guess more (:func:`_suit_guesses`).
     """
-    card_mask = None
-    if regions is not None:
-        h, w = norm.shape[:2]
-        inside = (regions.labels > 0).astype(np.uint8)
-        card_mask = cv2.resize(inside, (w, h), interpolation=cv2.INTER_NEAREST)
+    card_mask = None if regions is None else _card_mask(regions, (norm.shape[1], norm.shape[0]))
     blobs = candidates(norm, PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK, shade)
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,
     # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.

@@ -40,6 +40,7 @@ from cardscore.vision.cards import ALONE_MIN, MIN_CARD, Placement, find_cards
 from cardscore.vision.classifier import MODEL_PATHS
 from cardscore.vision.crops import CropReader
 from cardscore.vision.deck import DeckProfile, reading_with
+from cardscore.vision.focus import UNMEASURED, Blur
 from cardscore.vision.geometry import NORMAL_WIDTH
 from cardscore.vision.groups import Group, confirmed_by_meld, find_groups
 from cardscore.vision.image_io import load_image
@@ -106,10 +107,9 @@ class Recognition:
     card_width: float  # photo pixels (at the photo's centre, when it was straightened)
     tilt: float = 0.0  # degrees the photo leaned from straight down, when it was straightened
     # Whether the photo was read sharpened, blurred or shaken (cardscore.vision.focus), and
-    # its blur (px at a card 120 px wide, its worst direction): a sharper photo reads better.
+    # its blur (px at a card 120 px wide, along each direction): a sharper photo reads better.
     sharpened: bool = False
-    blur: float = 0.0
-    blur_least: float = 0.0  # in its best direction: a shake blurs one way
+    blur: Blur = UNMEASURED
 
     @property
     def flagged(self) -> tuple[SeenCard, ...]:
@@ -145,7 +145,7 @@ class Recognition:
                 "card_width": round(self.card_width, 1),
                 "tilt": round(self.tilt, 1),
                 "sharpened": self.sharpened,
-                "blur": round(self.blur, 2),
+                "blur": round(self.blur.worst, 2),
             },
             "cards": [c.as_dict() for c in self.cards],
             "groups": [g.as_dict(self.cards) for g in self.groups],
@@ -248,8 +248,8 @@ def _reported(
             to_photo,
             view.tilt > 0,
             i in confirmed and _own(read[i]),
-            (readings.blur, readings.blur_least)
-            if blurred_lines(readings.sharpened, view.tilt > 0, readings.blur)
+            (readings.blur.worst, readings.blur.least)
+            if blurred_lines(readings.sharpened, view.tilt > 0, readings.blur.worst)
             else None,
         )
         for i in order
@@ -267,7 +267,6 @@ def _reported(
         view.tilt,
         readings.sharpened,
         readings.blur,
-        readings.blur_least,
     )
 
 
