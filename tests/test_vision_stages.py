@@ -28,7 +28,7 @@ from cardscore.vision.groups import find_groups  # noqa: E402
 from cardscore.vision.labels import BACKGROUND  # noqa: E402
 from cardscore.vision.readings import IndexHit, normalise, read_indices  # noqa: E402
 from cardscore.vision.regions import find_regions  # noqa: E402
-from cardscore.vision.repairs import CardReading, repair  # noqa: E402
+from cardscore.vision.repairs import CardReading, lone_threes, repair  # noqa: E402
 from tests.render_tables import DESIGNS, render_table  # noqa: E402
 
 VISION = Path(__file__).resolve().parent.parent / "src" / "cardscore" / "vision"
@@ -554,6 +554,26 @@ def test_repairs_read_again_the_card_that_alone_makes_a_run() -> None:
         ("9h", True),
         ("Th", True),
     ]
+
+
+def test_repairs_take_a_weak_lone_black_three_for_the_pile_top_it_may_be() -> None:
+    # A lone J♣ turned across the table (a clean pile) read weakly as a 3♣, the J♣ second:
+    # shown as the J♣, flagged, the 3 its alternative, and grouped as the pile it is.
+    pile = Placement(Card("3c"), 0.6, 700.0, 300.0, 90.0, 2, Card("Jc"))
+    repaired = repair([pile], [], _Reader({}, {}))
+    assert repaired.readings == (CardReading(Card("Jc"), pytest.approx(0.4), Card("3c"), True),)
+    assert repaired.as_read() == (replace(pile, card=Card("Jc")),)
+    groups = find_groups(repaired.as_read())
+    assert [(g.kind, g.orientation) for g in groups] == [("pile", "horizontal")]
+    # Read surely, or second to another 3, or red (a dollar), or in a meld: left as read.
+    for card, sure, second in (("3c", 0.9, "Jc"), ("3s", 0.5, "3c"), ("3h", 0.5, "Jh")):
+        alone = replace(pile, card=Card(card), confidence=sure, runner_up=Card(second))
+        assert repair([alone], [], _Reader({}, {})).readings[0].card == Card(card)
+    # In a group of cards the meld, not the lone-card rule, judges the 3 (meld_doubts).
+    run, _ = _fan("3c Qc Kc", [100 + k * STEP for k in range(3)])
+    run[0] = replace(run[0], confidence=0.6, runner_up=Card("Jc"))
+    assert lone_threes(run, [[0, 1, 2]]) == {}
+    assert lone_threes(run, [[0], [1, 2]]) == {0: Card("Jc")}
 
 
 # Groups: cards → melds, piles (with orientation), dollars, loose cards.

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from cardscore.cards import Card, Rank
 from cardscore.vision.cards import Placement, group_cards
 from cardscore.vision.geometry import NORMAL_WIDTH, angle_gap, common_upright
-from cardscore.vision.meld_rules import plausible_meld
+from cardscore.vision.meld_rules import is_pile_top, plausible_meld
 
 __all__ = [
     "Group",
@@ -116,11 +116,6 @@ def confirmed_by_meld(
 def is_dollar(card: Card) -> bool:
     """Red 3s are Tranca's dollars."""
     return card.rank is Rank.THREE and card.suit.value in "hd"
-
-
-def is_pile_top(card: Card) -> bool:
-    """Can a lone card be the top of a closed canastra? Not a 3: 3s never go in melds."""
-    return card.rank is not Rank.THREE
 
 
 def meld_reference(melds: Sequence[Sequence[Placement]]) -> float | None:

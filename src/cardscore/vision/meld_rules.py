@@ -13,7 +13,16 @@ import numpy as np
 from cardscore.cards import Card, Rank
 from cardscore.tranca.melds import meld_problems
 
-__all__ = ["in_order", "mends", "plausible_meld"]
+__all__ = ["in_order", "is_pile_top", "mends", "plausible_meld"]
+
+
+def is_pile_top(card: Card) -> bool:
+    """Can a lone card be the top of a closed canastra? Not a 3: 3s never go in melds.
+
+    >>> is_pile_top(Card("Jc")), is_pile_top(Card("3c"))
+    (True, False)
+    """
+    return card.rank is not Rank.THREE
 
 
 def plausible_meld(cards: Sequence[Card]) -> bool:

@@ -27,12 +27,17 @@ stage. In order (:func:`repair`):
   classifier gives it :data:`REREAD_MIN` or more and at least :data:`CLEAR` times any other
   such reading. A fan with a gap in it is left alone: a card missed there, not one misread, is
   the likelier fault (6♠…10♠ Q♠ would take the Q♠ for a J♠).
+- **Lone threes** (:func:`lone_threes`). A card lying alone is a closed pile's top or a
+  dollar (a red 3); a black 3 is no pile's top and stays in the hand, where it is counted
+  (a photo's draft leaves a loose card out). A lone black 3 read weakly, whose runner-up could
+  top a pile, is shown as that runner-up, flagged, with the 3 as the alternative: else a
+  misread pile (a stroke J taken for a 3) is no pile at all, and its orientation is lost.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Protocol
 
@@ -48,7 +53,7 @@ from cardscore.vision.geometry import (
     index_to_centre,
 )
 from cardscore.vision.labels import BACKGROUND
-from cardscore.vision.meld_rules import in_order, mends, plausible_meld
+from cardscore.vision.meld_rules import in_order, is_pile_top, mends, plausible_meld
 from cardscore.vision.readings import MERGE_ACROSS, IndexHit, glyph_reach
 
 __all__ = [
@@ -58,6 +63,7 @@ __all__ = [
     "Repaired",
     "drop_crowded",
     "fill_gaps",
+    "lone_threes",
     "meld_doubts",
     "repair",
     "reread_mends",
@@ -72,6 +78,10 @@ WIDE = 0.6  # so does one this wide (card widths) when every step is alike
 # their glyph's middle, leave a fan's steps uneven.
 GAPPED = 0.5
 ROW = 0.1  # card widths: two cards of a fan lie in a row, this far apart across it at most
+# A lone black 3 read less surely than this, whose runner-up could top a pile, is taken for
+# that runner-up (flagged): lone cards on a photographed table are piles' tops many times
+# more often than a black 3 put down from the hand.
+LONE_THREE = 0.8
 GAP_MIN = 0.1  # a legal reading this sure, in a gap, is a card (flagged)
 END_MIN = 0.3  # one step past an end (the table, or a card's face) needs a surer one
 SHARE = 0.5  # and at least this share of its crop's best reading of any card
@@ -124,6 +134,13 @@ class Repaired:
     cards: tuple[Placement, ...]
     readings: tuple[CardReading, ...]
 
+    def as_read(self) -> tuple[Placement, ...]:
+        """The cards where they lie, each the card it is read as once repaired."""
+        return tuple(
+            p if p.card == r.card else replace(p, card=r.card)
+            for p, r in zip(self.cards, self.readings, strict=True)
+        )
+
 
 def repair(cards: Sequence[Placement], hits: Sequence[IndexHit], reader: Reader) -> Repaired:
     """The repairs in order: the fans' gaps filled and crowded readings dropped, then each
@@ -142,8 +159,9 @@ def repair(cards: Sequence[Placement], hits: Sequence[IndexHit], reader: Reader)
     found = list(hits)
     placed += fill_gaps(reader, placed, group_cards(placed, W), found)
     placed = drop_crowded(placed, group_cards(placed, W))
-    melds = [g for g in group_cards(placed, W) if len(g) > 1]
-    doubts = meld_doubts(placed, melds)
+    groups = group_cards(placed, W)
+    melds = [g for g in groups if len(g) > 1]
+    doubts: dict[int, Card | None] = {**meld_doubts(placed, melds), **lone_threes(placed, groups)}
     rereads = reread_mends(reader, placed, melds, found, doubts)
     for group in melds:
         if any(i in rereads for i in group):
@@ -504,6 +522,26 @@ def meld_doubts(cards: list[Placement], groups: list[list[int]]) -> dict[int, Ca
             fixes = dict.fromkeys(odd or group)
         doubts.update(fixes)
     return doubts
+
+
+def lone_threes(cards: Sequence[Placement], groups: Sequence[Sequence[int]]) -> dict[int, Card]:
+    """The lone black 3s read less surely than :data:`LONE_THREE` whose runner-up could top a
+    closed pile, mapped to that runner-up.
+
+    >>> lone = [Placement(Card("3c"), p, 600, 300, 90, 1, Card(r)) for p, r in ((0.6, "Jc"), (0.6, "3s"), (0.95, "Jc"))]
+    >>> lone_threes(lone, [[0], [1], [2]])
+    {0: Card('Jc')}
+    """
+    out: dict[int, Card] = {}
+    for group in groups:
+        if len(group) != 1:
+            continue
+        card = cards[group[0]]
+        other = card.runner_up
+        black_three = card.card.rank is Rank.THREE and card.card.suit.value in "sc"
+        if black_three and card.confidence < LONE_THREE and other and is_pile_top(other):
+            out[group[0]] = other
+    return out
 
 
 def _mending(codes: list[Card], runner_ups: list[Card | None]) -> dict[int, Card]:
