@@ -148,6 +148,32 @@ def test_a_card_whose_two_corners_read_as_different_cards_is_reported_once() -> 
     assert len(one_per_spot(apart, W)) == 2
 
 
+def test_a_foreshortened_cards_two_corners_read_alike_are_one_card() -> None:
+    from cardscore.vision.cards import SAME_TURNED_SPOT, TURNED_SPOT, one_per_spot
+    from cardscore.vision.geometry import index_to_centre
+
+    # A card seen from a seat and not straightened: its corners lie nearer each other than a
+    # card's, too near to pair, and each one's centre guess overshoots the other's.
+    top, bottom = _corner_hits("Jh", 500, 400)
+    near = 0.45 * W  # between the two spots: one card only if read alike
+    assert TURNED_SPOT * W < near < SAME_TURNED_SPOT * W
+    bottom = replace(bottom, x=bottom.x - 0.5 * W, y=bottom.y - 0.6 * W, prob=0.9)
+    placed = pair_indices([replace(top, prob=0.95), bottom], W)
+    assert len(placed) == 2 and placed[0].angle == 0
+    towards_index = -index_to_centre(0.0, 1.0) / np.hypot(*index_to_centre(0.0, 1.0))
+    x, y = np.array([placed[0].x, placed[0].y]) + near * towards_index
+    shifted = [placed[0], replace(placed[1], x=float(x), y=float(y))]
+    (kept,) = one_per_spot(shifted, W)
+    assert (kept.card, kept.confidence) == (Card("Jh"), 0.95)
+    # Read as two cards, that far apart they are two.
+    other = [shifted[0], replace(shifted[1], card=Card("8c"))]
+    assert len(one_per_spot(other, W)) == 2
+    # A fan of one card of two decks: the top card's far index read alone puts its centre a
+    # step past the card under it, not back towards that card's index: two cards.
+    fan = [shifted[0], replace(shifted[1], x=placed[0].x + near, y=placed[0].y)]
+    assert len(one_per_spot(fan, W)) == 2
+
+
 def test_a_cards_corners_read_along_the_photos_axes_pair_along_its_diagonal() -> None:
     """A card turned 20° in the photo whose two indices were both read at the photo's axes
     (0° and 180°: a real photo turned askew): they fit no card in those frames, but the line

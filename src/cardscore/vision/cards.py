@@ -36,6 +36,7 @@ __all__ = [
     "ALONE_MIN",
     "MIN_CARD",
     "SAME_CARD",
+    "SAME_TURNED_SPOT",
     "Placement",
     "adopt_weak",
     "find_cards",
@@ -61,6 +62,11 @@ SAME_SPOT = 0.08  # two cards' centres this close (card widths): one card read t
 # one card's two corners read as different cards, each centre guessed from its own corner
 # with the deck-average offsets (a deck's own can put the two 0.25 W apart).
 TURNED, TURNED_SPOT = 20.0, 0.35
+# Read as the same card, they are one card up to this far apart where each centre guess lies
+# past the other's: a card foreshortened in a photo taken at an angle (not straightened)
+# brings its corners nearer than a card's geometry pairs. A fan of one card of two decks
+# (the top card's far index read alone) puts them a step apart the other way.
+SAME_TURNED_SPOT = 0.6
 DIAGONAL = 10.0  # degrees: a two-index card's corners overrule its hits' angle beyond this
 # Two hits whose angles fit no card pair along the line between them, a card's diagonal, only
 # where they lie this near (card sizes) where a deck-average card puts its indices: further,
@@ -387,8 +393,9 @@ def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> lis
 
 def one_per_spot(cards: list[Placement], w: float) -> list[Placement]:
     """One card per spot: of two cards whose centres lie closer than :data:`SAME_SPOT` (or
-    :data:`TURNED_SPOT`, both read at one corner, half a turn apart), the one with more
-    indices read, then the surer, stays (the order is kept).
+    :data:`TURNED_SPOT`, both read at one corner, half a turn apart; :data:`SAME_TURNED_SPOT`
+    if read as the same card), the one with more indices read, then the surer, stays (the
+    order is kept).
 
     No two cards lie that close (a tight fan puts the next a quarter of a card over), so the
     two are one card read twice: its two corners, each alone, read as different cards (a real
@@ -413,10 +420,19 @@ def _one_spot(p: Placement, q: Placement, w: float) -> bool:
 
 
 def _far_corner(p: Placement, q: Placement, w: float) -> bool:
-    """Whether ``p`` and ``q`` can be one card's two corners each read alone, as different
-    cards: half a turn apart (within :data:`TURNED`) and within :data:`TURNED_SPOT`."""
+    """Whether ``p`` and ``q`` can be one card's two corners each read alone: half a turn
+    apart (within :data:`TURNED`) and within :data:`TURNED_SPOT` (read as different cards)
+    or :data:`SAME_TURNED_SPOT` (read as the same card)."""
     turned = angle_gap(p.angle, q.angle + 180) < TURNED
-    return bool(turned and np.hypot(p.x - q.x, p.y - q.y) < TURNED_SPOT * w)
+    apart = np.array([q.x - p.x, q.y - p.y])
+    if not turned:
+        return False
+    if float(np.hypot(*apart)) < TURNED_SPOT * w:
+        return True
+    # Each corner's guess overshoots the other's, so ``q`` lies back towards ``p``'s own
+    # index; in a fan of two decks' same card, the next card lies the other way.
+    back = float(apart @ -index_to_centre(p.angle, w)) > 0
+    return bool(p.card == q.card and back and np.hypot(*apart) < SAME_TURNED_SPOT * w)
 
 
 def mendable(cards: Sequence[Placement]) -> bool:
