@@ -159,7 +159,8 @@ def test_a_foreshortened_cards_two_corners_read_alike_are_one_card() -> None:
     assert TURNED_SPOT * W < near < SAME_TURNED_SPOT * W
     bottom = replace(bottom, x=bottom.x - 0.5 * W, y=bottom.y - 0.6 * W, prob=0.9)
     placed = pair_indices([replace(top, prob=0.95), bottom], W)
-    assert len(placed) == 2 and placed[0].angle == 0
+    assert len(placed) == 2
+    assert placed[0].angle == 0
     towards_index = -index_to_centre(0.0, 1.0) / np.hypot(*index_to_centre(0.0, 1.0))
     x, y = np.array([placed[0].x, placed[0].y]) + near * towards_index
     shifted = [placed[0], replace(placed[1], x=float(x), y=float(y))]
@@ -1056,7 +1057,7 @@ def _train_01_misjudged(
 
 
 @pytest.mark.needs_shared
-@pytest.mark.parametrize("wrong", [0.55, 1.6])
+@pytest.mark.parametrize("wrong", [0.55, 2.0])
 def test_a_card_width_the_whole_cards_indices_disprove_is_measured_again(
     shared: Path, monkeypatch: pytest.MonkeyPatch, wrong: float
 ) -> None:
@@ -1070,6 +1071,8 @@ def test_a_card_width_the_whole_cards_indices_disprove_is_measured_again(
     # corner seen, read at 0.97) may be lost: at most that one card differs.
     assert _differ(again, right) <= 1
     # Without the second reading the wrong width stands, and more cards are lost or misread.
+    # (Up to 1.8 times too large the same cards are read: a lone card's corners, too near
+    # to pair at that width, are one card read twice, its two guesses past each other.)
     monkeypatch.setattr(readings, "REMEASURE", float("inf"))
     unchecked = recognize(path)
     assert unchecked.card_width == pytest.approx(right.card_width * wrong)
