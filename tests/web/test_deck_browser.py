@@ -1,7 +1,8 @@
 """The match page's deck in a real browser (Chromium, Playwright): a round's photo with a
 card corrected on it teaches the deck once the round is saved (after a reload, from the copy
 kept with the draft), a deck spread photo teaches all 52 cards, and the deck can be forgotten.
-The photos are tests/render_tables.py's: the shipped models read seed 71's J♣ as 3♣."""
+The photos are tests/render_tables.py's: the shipped models read seed 71's J♣ as 3♣
+(shown as the J♣, flagged, since the lone-three repair)."""
 
 from __future__ import annotations
 
@@ -57,8 +58,12 @@ def test_a_corrected_photo_and_a_spread_teach_the_deck(
     ana.locator("input.photo").set_input_files(str(table))
     page.wait_for_selector(".photo-view svg polygon", timeout=120_000)
     labels = [t.text_content() for t in page.locator(".photo-view svg text").all()]
-    wrong = labels.index("3c")
-    # Tap the 3♣ on the photo and make it the J♣ it is.
+    # The J♣ the shipped models read as a 3♣: shown so, or (a lone black 3 read weakly, the
+    # lone-three repair) as the J♣ it may be, flagged. Either way the player confirms it.
+    shown = "3c" if "3c" in labels else "Jc"
+    assert labels.count(shown) == 1
+    wrong = labels.index(shown)
+    # Tap it on the photo and make it the J♣ it is.
     outline = page.locator(".photo-view svg polygon").nth(wrong).bounding_box()
     svg = page.locator(".photo-view svg")
     box = svg.bounding_box()
@@ -83,7 +88,7 @@ def test_a_corrected_photo_and_a_spread_teach_the_deck(
     )
     # The round taught each card it shows; the deck counts each different card once (the
     # table holds 15 different cards), the 3♣ as the J♣ it was made.
-    different = len(set(labels) - {"3c"} | {"Jc"})
+    different = len(set(labels) - {shown} | {"Jc"})
     assert status.text_content() == f"Learnt {different} cards from 1 photo."
     assert f"learnt {len(labels)} cards from this round" in page.inner_text("#deck-messages")
     learnt = httpx.get(
