@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -49,16 +48,7 @@ from tests.render_tables import DESIGNS, Table, render_table  # noqa: E402
 PLAIN = DESIGNS[0]
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _classifiers_own_misreading() -> Iterator[None]:
-    """These tests are about what a deck teaches the classifier: its own misreading of the
-    J♣, which the lone-three repair (a lone black 3 read weakly is shown as its runner-up)
-    would show as the J♣ before any teaching."""
-    from cardscore.vision import repairs
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(repairs, "LONE_THREE", 0.0)
-        yield
+pytestmark = pytest.mark.usefixtures("classifiers_own_misreading")
 
 
 TRUE, MISREAD = Card("Jc"), Card("3c")  # the shipped models' mistake on these seeds

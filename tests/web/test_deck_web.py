@@ -9,7 +9,6 @@ models read as 3♣, flagged, on seeds 74 and 33; neither table holds a 3♣).""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -82,16 +81,7 @@ def _confirmed(seen: dict[str, Any], fixes: dict[str, str]) -> dict[str, Any]:
     }
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _classifiers_own_misreading() -> Iterator[None]:
-    """These tests are about what a deck teaches the classifier: its own misreading of the
-    J♣, which the lone-three repair (a lone black 3 read weakly is shown as its runner-up)
-    would show as the J♣ before any teaching."""
-    from cardscore.vision import repairs
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(repairs, "LONE_THREE", 0.0)
-        yield
+pytestmark = pytest.mark.usefixtures("classifiers_own_misreading")
 
 
 def _row(client: TestClient, match_id: str) -> Any:
