@@ -66,6 +66,15 @@ MAX_EDGES = 20_000  # edge pixels looked at, at most (evenly spread over the ima
 # 7000, blurred and shaken), with AMOUNT and REACH. The stroke tables as drawn measure
 # 0.6-1.0 px (on a gingham cloth up to 1.34), the shared photos 0.3-0.7, blurred 3 px 1.4-1.6.
 SHARP = 1.3
+# A shake: the edges' median blur this much more in its worst direction than in its best,
+# and past SHAKEN there. A shake's edges are ramps, a box across them, and the quarter of
+# them least soft, which SHARP is judged on, reads a shake of 6 px (a card 120 px wide) as
+# 1.0-1.3 px on some designs. Sharp tables' medians differ by 0.06-0.42, a gingham cloth's
+# soft checks up to 0.77; shaken 6 px, 0.6-2.2. Chosen on the tuning tables (the older
+# Debian five and the stroke designs, shaken 6 and 8 px, gingham): 0.6 sharpened more
+# shaken tables but put a quarter of the gingham ones on the blurred lines.
+SPREAD = 0.8
+SHAKEN = 1.3
 AMOUNT = 2.5  # the unsharp mask's strength
 REACH = 0.7  # its Gaussian's size, times the blur measured
 
@@ -76,6 +85,9 @@ class Blur:
     across that direction)."""
 
     sigmas: tuple[float, float, float, float]
+    # The same along each direction from the edges' median: a shake's box-shaped edges,
+    # whose sharpest quarter reads too little of it.
+    medians: tuple[float, float, float, float] = (math.nan, math.nan, math.nan, math.nan)
 
     @property
     def worst(self) -> float:
@@ -88,6 +100,19 @@ class Blur:
         """The blur in its best direction (a shake blurs one way: ``worst`` apart from it)."""
         known = [s for s in self.sigmas if not math.isnan(s)]
         return min(known, default=0.0)
+
+    @property
+    def shaken(self) -> bool:
+        """Blurred one way much more than across it: a shake (:data:`SPREAD`, :data:`SHAKEN`)."""
+        known = [s for s in self.medians if not math.isnan(s)]
+        if len(known) < 2:
+            return False
+        return max(known) > SHAKEN and max(known) - min(known) > SPREAD
+
+    @property
+    def sharp(self) -> bool:
+        """Read as it is: :data:`SHARP` or less in its worst direction, and no shake."""
+        return self.worst <= SHARP and not self.shaken
 
     def covariance(self) -> np.ndarray:
         """The 2 × 2 covariance (x, y; px²) of a Gaussian blurring so along each direction;
@@ -138,11 +163,17 @@ def measure_blur(image: np.ndarray, where: np.ndarray | None = None) -> Blur:
     px, py = gx[ys, xs].astype(np.float32), gy[ys, xs].astype(np.float32)
     # Each pixel's edge normal, to the nearest of the four directions.
     bins = np.round(np.degrees(np.arctan2(py, px)) / 45).astype(int) % 4
-    sigmas = [_sigma_along(gx, gy, xs[bins == k], ys[bins == k], k) for k in range(4)]
-    return Blur((sigmas[0], sigmas[1], sigmas[2], sigmas[3]))
+    both = [_sigma_along(gx, gy, xs[bins == k], ys[bins == k], k) for k in range(4)]
+    sigmas, medians = [b[0] for b in both], [b[1] for b in both]
+    return Blur(
+        (sigmas[0], sigmas[1], sigmas[2], sigmas[3]),
+        (medians[0], medians[1], medians[2], medians[3]),
+    )
 
 
-def _sigma_along(gx: np.ndarray, gy: np.ndarray, xs: np.ndarray, ys: np.ndarray, k: int) -> float:
+def _sigma_along(
+    gx: np.ndarray, gy: np.ndarray, xs: np.ndarray, ys: np.ndarray, k: int
+) -> tuple[float, float]:
     """The blur (:data:`QUANTILE`) of the edge pixels (``xs``, ``ys``) whose normal is ``k``:
     each one's gradient along the normal against its blur along the normal (:data:`PROBE`),
     the gradient's ridge pixels only."""
@@ -160,7 +191,7 @@ def _sigma_along(gx: np.ndarray, gy: np.ndarray, xs: np.ndarray, ys: np.ndarray,
     ridge = (here >= along(1)) & (here >= along(-1))
     xs, ys, here = xs[ridge], ys[ridge], here[ridge]
     if len(xs) < MIN_EDGES:
-        return math.nan
+        return math.nan, math.nan
     taps = np.arange(-_TAPS, _TAPS + 1)
     weights = np.exp(-((taps * length) ** 2) / (2 * PROBE**2))
     weights /= weights.sum()
@@ -168,8 +199,13 @@ def _sigma_along(gx: np.ndarray, gy: np.ndarray, xs: np.ndarray, ys: np.ndarray,
     ratio = here / np.maximum(blurred, 1e-6)
     ratio = ratio[ratio > 1.0001]
     if len(ratio) < MIN_EDGES:
-        return math.nan
-    seen = float(np.quantile(PROBE / np.sqrt(ratio**2 - 1), QUANTILE))
+        return math.nan, math.nan
+    seen = np.quantile(PROBE / np.sqrt(ratio**2 - 1), (QUANTILE, 0.5))
+    return _less_own(float(seen[0])), _less_own(float(seen[1]))
+
+
+def _less_own(seen: float) -> float:
+    """A blur measured less the measure's own (:data:`OWN`), in quadrature."""
     return math.sqrt(max(seen**2 - OWN**2, 0.0))
 
 
@@ -179,7 +215,7 @@ def refocus(image: np.ndarray, where: np.ndarray | None = None) -> Focus:
     :data:`SHARP`: an unsharp mask (:data:`AMOUNT`) whose Gaussian is the blur measured,
     :data:`REACH` its size."""
     blur = measure_blur(image, where)
-    if blur.worst <= SHARP:
+    if blur.sharp:
         return Focus(image, blur, False)
     kernel = _gaussian(REACH**2 * blur.covariance())
     x = image.astype(np.float32)
