@@ -13,9 +13,7 @@ reported card is right (its table's card there) or wrong (another card, or none 
 Prints the Platt lines per number of corners read, the threshold chosen (the lowest above
 which at most 0.5% of the cards were wrong), the share right of the cards their meld confirms
 that the lines would flag (``CONFIRMED``: (right + 1) / (cards + 2)), and the reliability of
-the fitted confidences on these tables; paste the first five into ``calibration.py`` (the
-blurred lines only where the tuning tables blurred and shaken leave no more cards wrong and
-unflagged with them: ``calibration.py`` says why the shipped ones are an earlier fit's).
+the fitted confidences on these tables; paste the first five into ``calibration.py``.
 ``vision_bench.py`` measures the reliability on other designs.
 """
 
