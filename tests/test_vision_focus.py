@@ -71,6 +71,24 @@ def test_a_shake_its_sharpest_edges_underrate_is_told_by_its_median_edges() -> N
     assert not measure_blur(cv2.GaussianBlur(_disc(), (0, 0), 2.0)).shaken
 
 
+def test_a_shaken_photos_cards_are_flagged_below_their_own_threshold() -> None:
+    """The table shaken 4 px (seed 224): read on the blurred lines, but every card less sure
+    than FLAG_AT_SHAKEN is flagged, those between the two thresholds among them."""
+    table = render_table(224, DESIGNS[0])
+    n = round(4 * table.card_width / 120)
+    result = recognize(cv2.filter2D(table.image, -1, np.full((1, n), 1 / n, np.float32)))
+    assert result.blur.shaken
+    assert result.sharpened
+    between = [
+        c
+        for c in result.cards
+        if calibration.FLAG_AT_BLURRED <= c.confidence < calibration.FLAG_AT_SHAKEN
+    ]
+    assert between
+    assert all(c.flagged for c in between)
+    assert all(c.confidence >= calibration.FLAG_AT_SHAKEN for c in result.cards if not c.flagged)
+
+
 def test_a_blank_image_has_no_edges_to_measure() -> None:
     blank = np.full((100, 100, 3), 200, np.uint8)
     assert measure_blur(blank).worst == 0.0

@@ -34,6 +34,7 @@ __all__ = [
     "CONFIRMED",
     "FLAG_AT",
     "FLAG_AT_BLURRED",
+    "FLAG_AT_SHAKEN",
     "PLATT",
     "PLATT_BLURRED",
     "WRONG_SHARE",
@@ -70,6 +71,12 @@ FLAG_AT = 0.9333  # a card less sure than this is flagged (calibrated)
 # The same for blurred photos, chosen on those: at most WRONG_SHARE wrong above it for a
 # lens's blur and for a shake, each.
 FLAG_AT_BLURRED = 0.9720
+# A shaken photo's (cardscore.vision.focus.Blur.shaken) misreadings are surer than its lines
+# say: on the tuning tables shaken 4-8 px (the older Debian five and the stroke designs) 41
+# cards were wrong and unflagged at FLAG_AT_BLURRED, 1-4% of those shaken 6 and 8 px. Its
+# cards are flagged below this instead: 18 such cards; of the right ones shaken 6 px, 39% and
+# 93% flagged instead of 21% and 74% (a steadier photo is what reads well; the report says so).
+FLAG_AT_SHAKEN = 0.99
 # Of the cards their meld confirms (groups.confirmed_by_meld) that the lines would flag, the
 # share right, (right + 1) / (cards + 2), by the same command (93 cards, none wrong): such a
 # card is at least this sure.

@@ -35,7 +35,13 @@ import numpy as np
 from cardscore.cards import Card
 from cardscore.tranca.photo import draft_from_groups
 from cardscore.vision.balance import white_balance
-from cardscore.vision.calibration import FLAG_AT, FLAG_AT_BLURRED, blurred_lines, calibrated
+from cardscore.vision.calibration import (
+    FLAG_AT,
+    FLAG_AT_BLURRED,
+    FLAG_AT_SHAKEN,
+    blurred_lines,
+    calibrated,
+)
 from cardscore.vision.cards import ALONE_MIN, MIN_CARD, Placement, find_cards
 from cardscore.vision.classifier import MODEL_PATHS
 from cardscore.vision.crops import CropReader
@@ -251,6 +257,7 @@ def _reported(
             (readings.blur.worst, readings.blur.least)
             if blurred_lines(readings.sharpened, view.tilt > 0, readings.blur.worst)
             else None,
+            readings.blur.shaken,
         )
         for i in order
     )
@@ -296,6 +303,16 @@ def unsure(
     return score < MIN_CARD or calibrated(score, corners, False, blur) < flag_at
 
 
+def _shaken_at(blur: tuple[float, float] | None, shaken: bool) -> float | None:
+    """The flag threshold of a photo read on the blurred lines (``blur``) that is ``shaken``:
+    :data:`~cardscore.vision.calibration.FLAG_AT_SHAKEN`; else ``None`` (the lines' own).
+
+    >>> _shaken_at((1.2, 0.4), True), _shaken_at((1.2, 0.4), False), _shaken_at(None, True)
+    (0.99, None, None)
+    """
+    return FLAG_AT_SHAKEN if blur is not None and shaken else None
+
+
 def _own(read: CardReading) -> bool:
     """Whether a card stands on its own reading: one that would be reported alone
     (:data:`~cardscore.vision.cards.ALONE_MIN`), not a meld's mend or doubt. Only such a
@@ -310,10 +327,12 @@ def _seen(
     straightened: bool,
     confirmed: bool,
     blur: tuple[float, float] | None,
+    shaken: bool = False,
 ) -> SeenCard:
     """A card as reported: in photo pixels (``to_photo``: from the readings' pixels; through
     a view when the photo was ``straightened``), its confidence calibrated (on the lines of
-    blurred photos at that ``blur``, if it was one), flagged when unsure."""
+    blurred photos at that ``blur``, if it was one), flagged when unsure (a ``shaken``
+    photo's below :data:`~cardscore.vision.calibration.FLAG_AT_SHAKEN`)."""
     corners = tuple(to_photo(a, b) for a, b in p.corners(NORMAL_WIDTH))
     sure = calibrated(read.score, p.indices, confirmed, blur)
     x, y = to_photo(p.x, p.y)
@@ -331,7 +350,8 @@ def _seen(
         angle=angle,
         corners=corners,
         indices=p.indices,
-        flagged=unsure(read.score, p.indices, confirmed, blur=blur) or read.doubted,
+        flagged=unsure(read.score, p.indices, confirmed, _shaken_at(blur, shaken), blur)
+        or read.doubted,
         alternative=read.alternative,
         score=read.score,
         confirmed=confirmed,
