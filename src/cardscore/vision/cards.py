@@ -423,16 +423,16 @@ def _far_corner(p: Placement, q: Placement, w: float) -> bool:
     """Whether ``p`` and ``q`` can be one card's two corners each read alone: half a turn
     apart (within :data:`TURNED`) and within :data:`TURNED_SPOT` (read as different cards)
     or :data:`SAME_TURNED_SPOT` (read as the same card)."""
-    turned = angle_gap(p.angle, q.angle + 180) < TURNED
-    apart = np.array([q.x - p.x, q.y - p.y])
-    if not turned:
+    if angle_gap(p.angle, q.angle + 180) >= TURNED:
         return False
-    if float(np.hypot(*apart)) < TURNED_SPOT * w:
+    apart = np.array([q.x - p.x, q.y - p.y])
+    far = float(np.hypot(*apart))
+    if far < TURNED_SPOT * w:
         return True
     # Each corner's guess overshoots the other's, so ``q`` lies back towards ``p``'s own
     # index; in a fan of two decks' same card, the next card lies the other way.
     back = float(apart @ -index_to_centre(p.angle, w)) > 0
-    return bool(p.card == q.card and back and np.hypot(*apart) < SAME_TURNED_SPOT * w)
+    return p.card == q.card and back and far < SAME_TURNED_SPOT * w
 
 
 def mendable(cards: Sequence[Placement]) -> bool:

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from cardscore.cards import Card, Rank
+from cardscore.cards import Card
+from cardscore.tranca.rules import is_dollar
 from cardscore.vision.cards import Placement, group_cards
 from cardscore.vision.geometry import NORMAL_WIDTH, angle_gap, common_upright
 from cardscore.vision.meld_rules import is_pile_top, plausible_meld
@@ -111,11 +112,6 @@ def confirmed_by_meld(
             if other is not None and not plausible_meld([*read[:k], other, *read[k + 1 :]]):
                 out.add(i)
     return frozenset(out)
-
-
-def is_dollar(card: Card) -> bool:
-    """Red 3s are Tranca's dollars."""
-    return card.rank is Rank.THREE and card.suit.value in "hd"
 
 
 def meld_reference(melds: Sequence[Sequence[Placement]]) -> float | None:

@@ -247,6 +247,11 @@ def _reported(
     to_photo = reading_to_photo(readings, view, scale)
     read = repaired.readings
     confirmed = confirmed_by_meld([r.card for r in read], [r.alternative for r in read], groups)
+    blur = readings.blur
+    lines = (blur.worst, blur.least)
+    blurred = blurred_lines(readings.sharpened, view.tilt > 0, blur.worst)
+    # A shaken photo's misreadings are surer than even the blurred lines say.
+    flag_at = FLAG_AT_SHAKEN if blurred and blur.shaken else None
     seen = tuple(
         _seen(
             repaired.cards[i],
@@ -254,10 +259,8 @@ def _reported(
             to_photo,
             view.tilt > 0,
             i in confirmed and _own(read[i]),
-            (readings.blur.worst, readings.blur.least)
-            if blurred_lines(readings.sharpened, view.tilt > 0, readings.blur.worst)
-            else None,
-            readings.blur.shaken,
+            lines if blurred else None,
+            flag_at,
         )
         for i in order
     )
@@ -303,16 +306,6 @@ def unsure(
     return score < MIN_CARD or calibrated(score, corners, False, blur) < flag_at
 
 
-def _shaken_at(blur: tuple[float, float] | None, shaken: bool) -> float | None:
-    """The flag threshold of a photo read on the blurred lines (``blur``) that is ``shaken``:
-    :data:`~cardscore.vision.calibration.FLAG_AT_SHAKEN`; else ``None`` (the lines' own).
-
-    >>> _shaken_at((1.2, 0.4), True), _shaken_at((1.2, 0.4), False), _shaken_at(None, True)
-    (0.99, None, None)
-    """
-    return FLAG_AT_SHAKEN if blur is not None and shaken else None
-
-
 def _own(read: CardReading) -> bool:
     """Whether a card stands on its own reading: one that would be reported alone
     (:data:`~cardscore.vision.cards.ALONE_MIN`), not a meld's mend or doubt. Only such a
@@ -327,12 +320,12 @@ def _seen(
     straightened: bool,
     confirmed: bool,
     blur: tuple[float, float] | None,
-    shaken: bool = False,
+    flag_at: float | None = None,
 ) -> SeenCard:
     """A card as reported: in photo pixels (``to_photo``: from the readings' pixels; through
     a view when the photo was ``straightened``), its confidence calibrated (on the lines of
-    blurred photos at that ``blur``, if it was one), flagged when unsure (a ``shaken``
-    photo's below :data:`~cardscore.vision.calibration.FLAG_AT_SHAKEN`)."""
+    blurred photos at that ``blur``, if it was one), flagged when unsure (below ``flag_at``,
+    given it: a shaken photo's :data:`~cardscore.vision.calibration.FLAG_AT_SHAKEN`)."""
     corners = tuple(to_photo(a, b) for a, b in p.corners(NORMAL_WIDTH))
     sure = calibrated(read.score, p.indices, confirmed, blur)
     x, y = to_photo(p.x, p.y)
@@ -350,8 +343,7 @@ def _seen(
         angle=angle,
         corners=corners,
         indices=p.indices,
-        flagged=unsure(read.score, p.indices, confirmed, _shaken_at(blur, shaken), blur)
-        or read.doubted,
+        flagged=unsure(read.score, p.indices, confirmed, flag_at, blur) or read.doubted,
         alternative=read.alternative,
         score=read.score,
         confirmed=confirmed,

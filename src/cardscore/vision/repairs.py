@@ -44,6 +44,7 @@ from typing import Protocol
 import numpy as np
 
 from cardscore.cards import Card, Rank
+from cardscore.tranca.rules import is_tranca
 from cardscore.vision.cards import SAME_CARD, Placement, group_cards, hit_centre, mendable
 from cardscore.vision.geometry import (
     NORMAL_WIDTH,
@@ -538,8 +539,7 @@ def lone_threes(cards: Sequence[Placement], groups: Sequence[Sequence[int]]) -> 
             continue
         card = cards[group[0]]
         other = card.runner_up
-        black_three = card.card.rank is Rank.THREE and card.card.suit.value in "sc"
-        if black_three and card.confidence < LONE_THREE and other and is_pile_top(other):
+        if is_tranca(card.card) and card.confidence < LONE_THREE and other and is_pile_top(other):
             out[group[0]] = other
     return out
 
