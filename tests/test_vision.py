@@ -22,7 +22,7 @@ from cardscore.vision import ImageError, recognize  # noqa: E402
 from cardscore.vision.blobs import SHADE, Candidate, candidates  # noqa: E402
 from cardscore.vision.cards import Placement, group_cards, pair_indices  # noqa: E402
 from cardscore.vision.evaluate import read_labels  # noqa: E402
-from cardscore.vision.geometry import ASPECT, INDEX_U, INDEX_V  # noqa: E402
+from cardscore.vision.geometry import ASPECT, INDEX_U, INDEX_V, angle_gap  # noqa: E402
 from cardscore.vision.groups import meld_reference, pile_orientation  # noqa: E402
 from cardscore.vision.image_io import MAX_PIXELS, load_image  # noqa: E402
 from cardscore.vision.meld_rules import plausible_meld  # noqa: E402
@@ -1225,6 +1225,52 @@ def test_a_one_index_card_read_far_off_its_melds_angle_is_recentred_at_it() -> N
     assert straighten(pair, [[0, 1]], W) == pair
     crooked = [replace(c, angle=a) for c, a in zip(cards, (0, 330, 40, 300), strict=True)]
     assert straighten(crooked, [[0, 1, 2, 3]], W) == crooked
+
+
+def test_a_row_of_glyphs_read_askew_each_its_own_way_takes_the_rows_angle() -> None:
+    from cardscore.vision.cards import straighten
+
+    # From a cream tuning table: a run 4s..8s laid upright, its faint 4, 6, 7 and 8 read
+    # about 20° off and its 5 upright; each centre, guessed through its own angle, fell
+    # between two cards.
+    turns = (340.8, 357.2, 337.4, 340.7, 337.1)
+    codes = ["4s", "5s", "6s", "7s", "8s"]
+    hits = [
+        _hit(c, 100 + i * 0.33 * W, 300, t)
+        for i, (c, t) in enumerate(zip(codes, turns, strict=True))
+    ]
+    cards = pair_indices(hits, W)
+    fixed = straighten(cards, group_cards(cards, W), W)
+    upright = pair_indices([_hit(c, h.x, h.y) for c, h in zip(codes, hits, strict=True)], W)
+    for card, want in zip(fixed, upright, strict=True):
+        assert angle_gap(card.angle, 0.0) < 3.0
+        assert np.hypot(card.x - want.x, card.y - want.y) < 0.05 * W
+    # The 5, read within a few degrees of the row, keeps its own reading.
+    assert fixed[1] == cards[1]
+
+
+def test_a_row_laid_askew_whose_cards_agree_and_a_fan_keep_their_angles() -> None:
+    from cardscore.vision.cards import row_angle, straighten
+
+    # Cards turned 7° laid along the photo's x axis (a hand's row a little off the cards'
+    # own axis), one read 4° further: the cards' agreement stands.
+    turned = zip(["9s", "Ts", "Js", "Qs"], (7.0, 11.0, 7.0, 6.0), strict=True)
+    askew = [_hit(c, 100 + i * 0.3 * W, 300, a) for i, (c, a) in enumerate(turned)]
+    cards = pair_indices(askew, W)
+    assert row_angle(cards, W) is not None
+    assert straighten(cards, group_cards(cards, W), W) == cards
+    # A fan: each card turned 6° more than the last about a point below the cards.
+    pivot = np.array([300.0, 300.0 + 1.5 * W])
+    fan = []
+    for i, code in enumerate(["5h", "6h", "7h", "8h"]):
+        t = np.deg2rad(9.0 - 6.0 * i)
+        spot = pivot + np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]]) @ np.array(
+            [-0.37 * W, -1.5 * W - 0.55 * W]
+        )
+        fan.append(_hit(code, float(spot[0]), float(spot[1]), float(np.degrees(t)) % 360))
+    fanned = pair_indices(fan, W)
+    assert row_angle(fanned, W) is None
+    assert straighten(fanned, group_cards(fanned, W), W) == fanned
 
 
 def test_corner_angles_tens_of_degrees_off_still_pair_and_the_surer_one_decides() -> None:

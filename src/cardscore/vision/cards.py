@@ -45,6 +45,7 @@ __all__ = [
     "mendable",
     "one_per_spot",
     "pair_indices",
+    "row_angle",
     "straighten",
 ]
 
@@ -73,6 +74,19 @@ DIAGONAL = 10.0  # degrees: a two-index card's corners overrule its hits' angle 
 # they are as likely two cards of a fan (two decks: the same card twice).
 DIAGONAL_FIT = 0.15
 STRAIGHTEN = 15.0  # a one-index card this far (degrees) from its meld's angle takes the meld's
+# A meld laid in a straight row: its cards' top-left indices lie on one line (RMS off it
+# within ROW_FIT: card widths, and a share of the row's length, for the line's angle to be
+# within a few degrees), a step of ROW_STEP card widths apart, and its cards turn less than
+# FAN_TURN degrees from one end to the other (more, steadily: FAN_FIT of the turns' spread
+# along the row, is a fan). Its row says its angle better
+# than one glyph does: a one-index card more than ROW_TURN off it takes the row's, unless the
+# meld's cards agree on an angle within ROW_TRUST of the row's (a hand lays a row a few
+# degrees off its cards' own axis: the training tables' rows run across the photo whatever
+# the cards' turn).
+ROW_FIT = (0.02, 0.025)
+ROW_STEP = (0.08, 1.0)
+FAN_TURN, FAN_FIT = 8.0, 0.7
+ROW_TURN, ROW_TRUST = 8.0, 12.0
 # An upright card's bearing (degrees, as the photo's y runs) from its top-left index to the
 # other: its diagonal through the centre.
 _UPRIGHT_DIAGONAL = float(np.degrees(np.arctan2(*index_to_centre(0.0, 1.0)[::-1])))
@@ -357,31 +371,43 @@ def _covers(p: Placement, q: Placement, w: float) -> bool:
 
 
 def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> list[Placement]:
-    """Cards of a meld lie alike: a card seen by one index at an angle far from the others'
-    is re-centred at their angle (its index stays where it was seen).
+    """Cards of a meld lie alike: a card seen by one index at an angle off the meld's is
+    re-centred at the meld's angle (its index stays where it was seen).
 
     One index gives the card's centre through its angle: a 9d read best 30° off (a stroke
     taken for the card's edge) put its centre on its neighbour's and its outline across the
-    meld. Only groups of three or more whose other cards all lie alike (:data:`COHERENT`)
-    set the angle, and where some were seen at both corners those alone: their corners fix
-    their angle (:func:`_diagonal_angle`), and faint glyphs can put every one-index card of a
-    meld alike 20–30° off. Two-index cards keep theirs.
+    meld. A meld laid in a straight row gives its angle by its row (:func:`row_angle`): a faint
+    design's 4, 6 and 8 read 20° off one by one, each a different way. Otherwise only groups
+    of three or more whose other cards all lie alike (:data:`COHERENT`) set the angle, and
+    where some were seen at both corners those alone: their corners fix their angle
+    (:func:`_diagonal_angle`), and faint glyphs can put every one-index card of a meld alike
+    20–30° off. Two-index cards keep theirs.
     """
     out = list(cards)
     for group in groups:
         if len(group) < 3:
             continue
+        row = row_angle([cards[i] for i in group], w)
+        together = common_upright([cards[i].angle for i in group])
+        if row is not None and together is not None and angle_gap(together, row, 180) <= ROW_TRUST:
+            row = None  # the cards agree, near enough the row: a row laid a little askew
         for i in group:
             p = cards[i]
-            sure = [cards[j].angle for j in group if cards[j].indices == 2]
-            others = sure or [cards[j].angle for j in group if j != i]
-            common = common_upright(others)
-            if p.indices != 1 or common is None:
+            if p.indices != 1:
                 continue
-            # common_upright is modulo 180°: the meld's cards are upright, so take the end near p's.
+            if row is not None:
+                common, tolerance = row, ROW_TURN
+            else:
+                sure = [cards[j].angle for j in group if cards[j].indices == 2]
+                others = sure or [cards[j].angle for j in group if j != i]
+                upright = common_upright(others)
+                if upright is None:
+                    continue
+                common, tolerance = upright, STRAIGHTEN
+            # A common angle modulo 180°: the meld's cards are upright, so take the end near p's.
             if angle_gap(common, p.angle) > 90:
                 common += 180
-            if angle_gap(common, p.angle) <= STRAIGHTEN:
+            if angle_gap(common, p.angle) <= tolerance:
                 continue
             # The centre from the same index spot, seen at the meld's angle.
             shift = index_to_centre(common, w) - index_to_centre(p.angle, w)
@@ -389,6 +415,56 @@ def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> lis
                 p, x=p.x + float(shift[0]), y=p.y + float(shift[1]), angle=common % 360
             )
     return out
+
+
+def row_angle(cards: Sequence[Placement], w: float) -> float | None:
+    """The angle of cards laid in a straight row, from where the indices read of three or
+    more of them, each seen at one corner, lie: along the cards' width (a meld laid across
+    the table) or their height (laid down it), whichever lies nearer the cards' own angles.
+    None unless those indices lie on one line (:data:`ROW_FIT`) a meld's step apart
+    (:data:`ROW_STEP`) and the cards do not turn along it like a fan's (:data:`FAN_TURN`).
+
+    A card seen at both corners is left out of the line: its top-left index is where the
+    deck-average card puts it, off a design's own by a few pixels, which tilts a short row.
+
+    >>> from cardscore.cards import Card
+    >>> def at(x: float, angle: float) -> Placement:
+    ...     spot = np.array([x, 100.0]) + index_to_centre(angle, 120.0)
+    ...     return Placement(Card("4s"), 0.9, float(spot[0]), float(spot[1]), angle, 1, None)
+    >>> row = row_angle([at(100, 340), at(140, 3), at(180, 337), at(220, 341)], 120.0)
+    >>> round(angle_gap(row, 0.0), 6)  # upright, as the row says, whatever each glyph said
+    0.0
+    >>> row_angle([at(100, 0), at(140, 5), at(180, 10), at(220, 15)], 120.0) is None  # a fan
+    True
+    """
+    seen_once = [p for p in cards if p.indices == 1]
+    if len(seen_once) < 3:
+        return None
+    spots = np.array([_index_spots(p, w)[0] for p in seen_once])
+    centred = spots - spots.mean(axis=0)
+    _, spread, axes = np.linalg.svd(centred, full_matrices=False)
+    along = axes[0]
+    positions = centred @ along
+    off_line = spread[1] / np.sqrt(len(seen_once))
+    if off_line > ROW_FIT[0] * w or off_line > ROW_FIT[1] * float(np.ptp(positions)):
+        return None
+    steps = np.diff(np.sort(positions))
+    if steps.min() < ROW_STEP[0] * w or steps.max() > ROW_STEP[1] * w:
+        return None
+    row = float(np.degrees(np.arctan2(-along[1], along[0])))
+    t = np.deg2rad([p.angle for p in seen_once])
+    mean = float(np.degrees(np.arctan2(np.sin(t).mean(), np.cos(t).mean())))
+    angle = min(((row + 90 * k) % 360 for k in range(4)), key=lambda a: angle_gap(a, mean))
+    turns = np.array([((p.angle - angle + 180) % 360) - 180 for p in seen_once])
+    slope, offset = np.polyfit(positions, turns, 1)
+    trend = slope * positions + offset
+    # A fan turns steadily along its row; glyphs read askew scatter about it.
+    explained = 1 - float(np.sum((turns - trend) ** 2)) / max(
+        float(np.sum((turns - turns.mean()) ** 2)), 1e-9
+    )
+    if abs(slope) * float(np.ptp(positions)) > FAN_TURN and explained > FAN_FIT:
+        return None
+    return angle
 
 
 def one_per_spot(cards: list[Placement], w: float) -> list[Placement]:
