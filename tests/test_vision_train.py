@@ -29,7 +29,9 @@ from train.fontdecks import (  # noqa: E402
 from train.played import played_sides  # noqa: E402
 from train.synth import (  # noqa: E402
     SceneMaker,
+    Weather,
     camera_view,
+    draw_weather,
     point_symmetric_index,
     seen_at,
 )
@@ -325,6 +327,56 @@ def test_a_tilted_tables_indices_are_labelled_as_a_flat_tables(
     assert np.array_equal(a.image, b.image)
 
 
+def test_a_faded_deck_prints_its_paper_and_greyer_ink() -> None:
+    """White comes out the paper's colour, black that far toward it, and nothing is
+    lighter than the paper: a cream deck's contrast is lower than the rendered face's."""
+    paper = (180.0, 220.0, 240.0)
+    faded = Weather(faded=(paper, 0.6))
+    face = np.array([[[255, 255, 255], [0, 0, 0], [0, 0, 255]]], np.float32)
+    out = faded.print_face(face)
+    assert np.allclose(out[0, 0], paper)
+    assert np.allclose(out[0, 1], np.array(paper) * 0.4)
+    assert np.allclose(out[0, 2], (72.0, 88.0, 240.0))  # red ink keeps its red on cream
+    assert np.array_equal(Weather().print_face(face), face)
+
+
+def test_a_shake_streaks_a_point_along_its_direction_and_keeps_the_light() -> None:
+    dot = np.zeros((41, 41, 3), np.float32)
+    dot[20, 20] = 900.0
+    for angle, axis in ((0.0, 1), (90.0, 0)):
+        streak = Weather(shake=(9.0, angle)).move(dot)
+        assert streak.sum() == pytest.approx(dot.sum(), rel=1e-4)
+        lit = np.argwhere(streak[..., 0] > 1.0)
+        # Spread 9 px along the shake's direction, not across it.
+        assert np.ptp(lit[:, axis]) >= 7
+        assert np.ptp(lit[:, 1 - axis]) == 0
+
+
+def test_glare_whitens_its_spot_and_leaves_the_far_table() -> None:
+    table = np.full((100, 200, 3), 60.0, np.float32)
+    lit = Weather(glare=(0.25, 0.5, 0.1, 0.1, 0.8)).light(table)
+    assert lit[50, 50, 0] == pytest.approx(60 + 0.8 * 195, rel=1e-3)
+    assert lit[50, 190, 0] == pytest.approx(60.0, abs=0.01)
+    cast = Weather(cast=(1.2, 1.0, 0.8)).light(table)
+    assert np.allclose(cast[0, 0], (72.0, 60.0, 48.0))
+
+
+def test_weathered_tables_are_a_share_and_without_them_the_tables_are_as_always(
+    decks: dict[str, dict[Card, np.ndarray]],
+) -> None:
+    few = dict(sorted(decks.items())[:2])
+    # Every weather is drawn now and then, and each is seeded.
+    draws = [draw_weather(np.random.default_rng(seed)) for seed in range(40)]
+    for part in ("faded", "cast", "glare", "shake"):
+        share = np.mean([getattr(w, part) is not None for w in draws])
+        assert 0.2 <= share <= 0.6, part
+    assert draw_weather(np.random.default_rng(3)) == draw_weather(np.random.default_rng(3))
+    plain, default = SceneMaker(few, seed=5, weathered=0.0), SceneMaker(few, seed=5)
+    assert np.array_equal(plain.scene().image, default.scene().image)
+    weathered = SceneMaker(few, seed=5, weathered=1.0)
+    assert not np.array_equal(weathered.scene().image, SceneMaker(few, seed=5).scene().image)
+
+
 def test_a_reseeded_maker_draws_what_a_new_maker_of_that_seed_draws(
     decks: dict[str, dict[Card, np.ndarray]],
 ) -> None:
@@ -439,8 +491,8 @@ def test_a_font_misboxed_in_every_style_is_refused_by_name(
     assert list(font_decks(tmp_path, seed=0)) == [f"font/{stem}"]
 
 
-@pytest.mark.parametrize("option", ["--played", "--tilted"])
-def test_the_played_and_tilted_shares_are_shares(
+@pytest.mark.parametrize("option", ["--played", "--tilted", "--weathered"])
+def test_the_played_tilted_and_weathered_shares_are_shares(
     capsys: pytest.CaptureFixture[str], option: str
 ) -> None:
     from train.__main__ import main

@@ -403,6 +403,14 @@ def _parser() -> argparse.ArgumentParser:
         help="share of tables photographed at an angle (the shipped models: none; the "
         "recogniser straightens such photos before reading them)",
     )
+    parser.add_argument(
+        "--weathered",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="share of tables whose deck, light or hand is a real table's: faded or cream "
+        "paper, a colour cast, a lamp's glare, a shake (the shipped models: none)",
+    )
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--threads", type=int, default=2, help="torch's threads on the CPU")
     parser.add_argument(
@@ -445,8 +453,11 @@ def main(argv: list[str] | None = None) -> None:
     recipe = RECIPES[args.recipe]
     if not 0 <= args.played <= 1:
         parser.error(f"--played is a share of the tables, from 0 to 1, not {args.played}")
-    if not 0 <= args.tilted <= 1:
-        parser.error(f"--tilted is a share of the tables, from 0 to 1, not {args.tilted}")
+    for share in ("tilted", "weathered"):
+        if not 0 <= getattr(args, share) <= 1:
+            parser.error(
+                f"--{share} is a share of the tables, from 0 to 1, not {getattr(args, share)}"
+            )
     if args.quick and args.out.resolve() == MODELS.resolve():
         parser.error(
             "--quick writes a smoke-test model: give it an --out other than the shipped models'"
@@ -484,6 +495,7 @@ def main(argv: list[str] | None = None) -> None:
             args.quick,
             drawing,
             args.tilted,
+            args.weathered,
         )
         net = train(x, y, epochs, args.seed, progress, recipe.soft_crops, recipe.width, device)
         if photos:
@@ -518,9 +530,12 @@ def synthetic_crops(
     fonts_only: bool = False,
     drawing: Drawing | None = None,
     tilted: float = 0.0,
+    weathered: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """A recipe's labelled crops from its synthetic tables, a ``played`` share of them from
-    played Tranca rounds and a ``tilted`` share photographed at an angle; ``crops``: a folder
+    played Tranca rounds, a ``tilted`` share photographed at an angle and a ``weathered``
+    share whose deck, light or hand is a real table's (:func:`train.synth.draw_weather`);
+    ``crops``: a folder
     to keep them in for re-runs (None: build them every time); ``fonts_only``: only the
     font-drawn designs (no Debian deck is fetched); ``drawing``: one stream of tables (None),
     or seeded shards by several processes."""
@@ -535,7 +550,9 @@ def synthetic_crops(
 
         decks.update(font_decks(cache, seed))
     weights = dict.fromkeys(printed, recipe.printed_weight)
-    maker = SceneMaker(decks, seed, recipe.soft_focus, recipe.court_weight, played, weights, tilted)
+    maker = SceneMaker(
+        decks, seed, recipe.soft_focus, recipe.court_weight, played, weights, tilted, weathered
+    )
     # The crops depend only on the designs, seed, scene count, played share and code: named by
     # a hash of the code that makes them, a kept copy is never stale.
     drawing = drawing or Drawing()
@@ -543,6 +560,7 @@ def synthetic_crops(
     sharded = "-shards" if drawing.shards else ""
     name = (
         f"crops-{recipe_name}{designs}{sharded}-{seed}-{scenes}-{played:g}-{tilted:g}-"
+        f"{weathered:g}-"
         f"{_crop_code_hash()}.npz"
     )
     data = crops / name if crops else None

@@ -18,7 +18,7 @@ from cardscore.cards import Card, Rank
 from cardscore.vision.geometry import NORMAL_WIDTH
 from train.played import played_sides
 
-__all__ = ["Placed", "Scene", "SceneMaker", "jitter", "rank_box"]
+__all__ = ["Placed", "Scene", "SceneMaker", "Weather", "draw_weather", "jitter", "rank_box"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,92 @@ class Scene:
     # The flat table's pixels to the photo's (a homography) where the camera was tilted;
     # the cards' places, the owner map and the index points' flat positions stay the table's.
     view: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Weather:
+    """What a real deck, light and hand do to a photo that the rendered faces lack, one
+    table's draw (:func:`draw_weather`); None: not on this table."""
+
+    # A worn or cream deck: the faces' paper colour (BGR) and how much of the way from it to
+    # black the darkest ink goes (1: the face as rendered).
+    faded: tuple[tuple[float, float, float], float] | None = None
+    cast: tuple[float, float, float] | None = None  # white balance off: each channel times this
+    # A lamp's reflection: centre and radii (table fractions), and how far toward white.
+    glare: tuple[float, float, float, float, float] | None = None
+    shake: tuple[float, float] | None = None  # a moving phone: streak length (px), direction (°)
+
+    def print_face(self, bgr: np.ndarray) -> np.ndarray:
+        """A face's colours (float BGR, 0-255) as this deck printed them."""
+        if self.faded is None:
+            return bgr
+        paper, contrast = self.faded
+        return np.asarray(paper, np.float32) * (1 - contrast * (1 - bgr / 255))
+
+    def light(self, canvas: np.ndarray) -> np.ndarray:
+        """The photo's cast and glare, on the table as lit (float BGR)."""
+        h, w = canvas.shape[:2]
+        if self.cast is not None:
+            canvas = canvas * np.asarray(self.cast, np.float32)
+        if self.glare is not None:
+            cx, cy, rx, ry, strength = self.glare
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            spot = np.exp(-(((xx / w - cx) / rx) ** 2 + ((yy / h - cy) / ry) ** 2))
+            canvas = canvas + (255 - canvas) * (strength * spot)[..., None]
+        return canvas
+
+    def move(self, canvas: np.ndarray) -> np.ndarray:
+        """The shake's streak: a line kernel along its direction."""
+        if self.shake is None:
+            return canvas
+        length, angle = self.shake
+        size = int(np.ceil(length)) | 1
+        kernel = np.zeros((size, size), np.float32)
+        t = np.deg2rad(angle)
+        half = (size - 1) / 2
+        for s in np.linspace(-length / 2, length / 2, 4 * size):
+            kernel[round(half - s * np.sin(t)), round(half + s * np.cos(t))] += 1
+        return cv2.filter2D(canvas, -1, kernel / kernel.sum())
+
+
+# Each weathered table draws each of these on its own, with this chance.
+WEATHER_CHANCE = 0.4
+
+
+def draw_weather(rng: np.random.Generator) -> Weather:
+    """One weathered table's draws: a faded or cream deck (paper from white to cream, ink
+    45-85% of the way to black), a white balance up to a quarter off per
+    channel, a lamp's glare (up to 85% toward white at its centre), a shake of 3-9 px at the
+    normalised scale; each with :data:`WEATHER_CHANCE`.
+
+    >>> w = draw_weather(np.random.default_rng(4))
+    >>> isinstance(w, Weather)
+    True
+    """
+
+    def maybe() -> bool:
+        return bool(rng.random() < WEATHER_CHANCE)
+
+    faded = cast = glare = shake = None
+    if maybe():
+        warmth = rng.uniform(0, 1)
+        paper = (
+            float(rng.uniform(235, 255) - 70 * warmth * rng.uniform(0.6, 1)),  # blue falls first
+            float(rng.uniform(235, 255) - 35 * warmth),
+            float(rng.uniform(235, 255) - 15 * warmth),
+        )
+        faded = (paper, float(rng.uniform(0.45, 0.85)))
+    if maybe():
+        b, g, r = (float(c) for c in rng.uniform(0.75, 1.25, 3))
+        cast = (b, g, r)
+    if maybe():
+        cx, cy, rx, ry, strength = rng.uniform(
+            (0.1, 0.1, 0.05, 0.05, 0.4), (0.9, 0.9, 0.25, 0.25, 0.85)
+        )
+        glare = (float(cx), float(cy), float(rx), float(ry), float(strength))
+    if maybe():
+        shake = (float(rng.uniform(3, 9)), float(rng.uniform(0, 180)))
+    return Weather(faded, cast, glare, shake)
 
 
 # A tilted photo's camera: tilt from looking straight down (degrees), and its distance from
@@ -173,7 +259,8 @@ class SceneMaker:
     played to the end (:mod:`train.played`: its melds, piles and dollars, not dealt at random;
     ``court_weight`` does not apply to them). ``weights`` makes a design that much likelier
     to be a table's (by name; 1 where not given). ``tilted`` is the share of tables
-    photographed at an angle (:func:`camera_view`). The defaults draw the benchmark's tables.
+    photographed at an angle (:func:`camera_view`), ``weathered`` the share whose deck, light
+    or hand is a real table's (:func:`draw_weather`). The defaults draw the benchmark's tables.
     """
 
     def __init__(
@@ -185,6 +272,7 @@ class SceneMaker:
         played: float = 0.0,
         weights: Mapping[str, float] | None = None,
         tilted: float = 0.0,
+        weathered: float = 0.0,
     ) -> None:
         self.decks = decks
         self.names = sorted(decks)
@@ -199,6 +287,7 @@ class SceneMaker:
         self.court_weight = court_weight
         self.played = played
         self.tilted = tilted
+        self.weathered = weathered
         self._kinds: dict[int, str] = {}
         self.reseed(seed)
         self.boxes = {
@@ -290,6 +379,9 @@ class SceneMaker:
         """The table's photo: the cards laid on a background, seen through ``view`` (a
         :func:`camera_view`; None: from straight above), lit, blurred, noisy, JPEG."""
         rng = self.rng
+        # No draw when no table is weathered: the benchmark's tables stay as they were.
+        weathered = self.weathered > 0 and rng.random() < self.weathered
+        weather = draw_weather(rng) if weathered else Weather()
         canvas = _background(rng, h, w)
         owner = np.full((h, w), -1, np.int32)
         tint = rng.uniform(0.94, 1.03, 3)
@@ -319,7 +411,8 @@ class SceneMaker:
                 shadow = shadow[..., None]
             roi = canvas[y0:y1, x0:x1]
             roi *= 1 - 0.35 * shadow
-            roi[:] = roi * (1 - alpha) + warped[..., :3].astype(np.float32) * tint * alpha
+            printed = weather.print_face(warped[..., :3].astype(np.float32))
+            roi[:] = roi * (1 - alpha) + printed * tint * alpha
             owner[y0:y1, x0:x1][alpha[..., 0] > 0.5] = i
         if view is not None:
             # The camera sees the table before light, optics and sensor touch the photo.
@@ -330,11 +423,13 @@ class SceneMaker:
         gx, gy = rng.normal(0, 0.25, 2)
         light = 1 + gx * (xx / w - 0.5) + gy * (yy / h - 0.5)
         canvas *= light[..., None] * rng.uniform(0.6, 1.15) * rng.uniform(0.9, 1.1, 3)
+        canvas = weather.light(canvas)
         sigma = rng.uniform(0, 1.3)
         if self.soft_focus and rng.random() < self.soft_focus:
             sigma = rng.uniform(1.2, 1.9)
         if sigma > 0.3:
             canvas = cv2.GaussianBlur(canvas, (0, 0), sigma)
+        canvas = weather.move(canvas)
         canvas += rng.normal(0, rng.uniform(0, 6), canvas.shape)
         image = np.clip(canvas, 0, 255).astype(np.uint8)
         quality = int(rng.integers(40, 96))
