@@ -20,7 +20,7 @@ from cardscore.cards import Card, parse_cards  # noqa: E402
 from cardscore.cli import main  # noqa: E402
 from cardscore.vision import ImageError, recognize  # noqa: E402
 from cardscore.vision.blobs import SHADE, Candidate, candidates  # noqa: E402
-from cardscore.vision.cards import Placement, group_cards, pair_indices  # noqa: E402
+from cardscore.vision.cards import Placement, find_cards, group_cards, pair_indices  # noqa: E402
 from cardscore.vision.evaluate import read_labels  # noqa: E402
 from cardscore.vision.geometry import ASPECT, INDEX_U, INDEX_V, angle_gap  # noqa: E402
 from cardscore.vision.groups import meld_reference, pile_orientation  # noqa: E402
@@ -1271,6 +1271,54 @@ def test_a_row_laid_askew_whose_cards_agree_and_a_fan_keep_their_angles() -> Non
     fanned = pair_indices(fan, W)
     assert row_angle(fanned, W) is None
     assert straighten(fanned, group_cards(fanned, W), W) == fanned
+
+
+def _four_index_meld(
+    codes: list[str], step: float, aspect: float = ASPECT
+) -> tuple[list[IndexHit], dict[str, tuple[float, float]]]:
+    """The hits a meld of a four-index deck shows, laid left to right from (100, 100): each
+    card's top-left index and its bottom-left one (turned half a turn), and the top card's
+    right-hand two as well; with the cards' true centres."""
+    hits, centres = [], {}
+    across, down = (1 - 2 * INDEX_U) * W, (1 - 2 * INDEX_V) * W * aspect
+    for k, code in enumerate(codes):
+        x, y = 100 + k * step, 100.0
+        hits += [_hit(code, x, y), _hit(code, x, y + down, 180.0)]
+        if k == len(codes) - 1:
+            hits += [_hit(code, x + across, y), _hit(code, x + across, y + down, 180.0)]
+        centres[code] = (x + across / 2, y + down / 2)
+    return hits, centres
+
+
+def test_a_four_index_decks_meld_is_placed_by_each_cards_left_side() -> None:
+    """A deck printing its index in all four corners shows, of each card under the next, the
+    index at the top and at the bottom of its left side: the two are one card, which lies to
+    their right, and the top card's other two indices are that card too."""
+    codes = ["6c", "7c", "8c", "9c", "Tc"]
+    hits, centres = _four_index_meld(codes, 0.35 * W)
+    cards = find_cards(hits)
+    assert sorted(c.card.code for c in cards) == sorted(codes)
+    for card in cards:
+        x, y = centres[card.card.code]
+        assert np.hypot(card.x - x, card.y - y) < 0.05 * W
+        assert angle_gap(card.angle, 0.0) < 1.0
+        assert card.indices == 2
+
+
+def test_a_tall_decks_corners_pair_before_a_diagonal_with_another_turned_index() -> None:
+    # From a tall four-index deck (1.56 as tall as wide, its indices near the corners): its
+    # two corners misfit a deck-average card by 0.22, and its top-left index and its weakly
+    # read bottom-left one lie a card's diagonal apart, 38° off the glyphs' axes, fitting it
+    # within 0.04: they paired, and turned the card and its whole meld.
+    across, down = 0.8 * W, 0.96 * W * ASPECT
+    top_left = _hit("Ts", 100.0, 100.0)
+    bottom_right = _hit("Ts", 100.0 + across, 100.0 + down, 180.0)
+    bottom_left = _hit("Ts", 100.0 - 0.075 * W, 100.0 + down, 180.0, prob=0.3)
+    cards = find_cards([top_left, bottom_left, bottom_right])
+    assert len(cards) == 1
+    assert angle_gap(cards[0].angle, 0.0) < 1.0
+    assert cards[0].indices == 2
+    assert np.hypot(cards[0].x - (100 + across / 2), cards[0].y - (100 + down / 2)) < 0.01 * W
 
 
 def test_corner_angles_tens_of_degrees_off_still_pair_and_the_surer_one_decides() -> None:

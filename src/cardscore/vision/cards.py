@@ -73,6 +73,16 @@ DIAGONAL = 10.0  # degrees: a two-index card's corners overrule its hits' angle 
 # where they lie this near (card sizes) where a deck-average card puts its indices: further,
 # they are as likely two cards of a fan (two decks: the same card twice).
 DIAGONAL_FIT = 0.15
+# Pairs are taken in tiers, best fit first within each: two corners that fit along their
+# glyphs' axes, then a four-index deck's two indices of one side (see _side_partners), then
+# corners that fit only along the line between them, a card's diagonal. The diagonal is the
+# loosest fit: any two opposite glyphs a diagonal apart, up to PAIR_ANGLE off their axes, fit
+# it, as a four-index deck's corner index and the next card's turned one can. A tall deck's
+# two corners (1.56 as tall as wide, not 1.4) misfit along their axes by 0.2.
+SIDE_TIER, DIAGONAL_TIER = 10.0, 20.0
+# A four-index deck's two indices of one side lie within SIDE_ACROSS card widths of straight
+# above each other.
+SIDE_ACROSS = 0.12
 STRAIGHTEN = 15.0  # a one-index card this far (degrees) from its meld's angle takes the meld's
 # A meld laid in a straight row: its cards' top-left indices lie on one line (RMS off it
 # within ROW_FIT: card widths, and a share of the row's length, for the line's angle to be
@@ -145,7 +155,8 @@ def hit_centre(hit: IndexHit, w: float) -> np.ndarray:
 
 def _partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | None:
     """If a and b can be the two corner indices of one card: the card's angle, and how far
-    (card sizes) b lies from where a deck-average card puts a's other corner; else ``None``."""
+    (card sizes) b lies from where a deck-average card puts a's other corner (in
+    :data:`DIAGONAL_TIER` where only the diagonal fits); else ``None``."""
     if a.card != b.card or angle_gap(a.angle, b.angle + 180) > PAIR_ANGLE:
         return None
     v = np.array([b.x - a.x, b.y - a.y])
@@ -168,8 +179,29 @@ def _partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | None:
         right, down = card_axes(diagonal)
         misfit = _misfit(float(v @ right) / w, float(v @ down) / (w * ASPECT))
         if misfit <= DIAGONAL_FIT:
-            return diagonal, misfit
+            return diagonal, misfit + DIAGONAL_TIER
     return None
+
+
+def _side_partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | None:
+    """If a and b can be the indices at the top and the bottom of one side of a card of a
+    four-index deck (its left edge, all a meld leaves in sight of a card under the next):
+    the card's angle (the frame of whichever hit is nearer upright in the photo), and the
+    misfit as :func:`_partners`', in :data:`SIDE_TIER`; else ``None``.
+
+    Such a deck prints the index in all four corners, the bottom two turned half a turn: the
+    top and bottom indices of one side are opposite glyphs straight above each other. Which
+    side is not told by the glyphs; the card is taken to lie to the right of them, as a meld
+    laid left to right shows its cards' left edges."""
+    if a.card != b.card or angle_gap(a.angle, b.angle + 180) > PAIR_ANGLE:
+        return None
+    top, bottom = (a, b) if angle_gap(a.angle, 0) <= angle_gap(b.angle, 0) else (b, a)
+    right, down = card_axes(top.angle)
+    v = np.array([bottom.x - top.x, bottom.y - top.y])
+    du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
+    if abs(du) > SIDE_ACROSS or not 0.55 <= dv <= 1.05:
+        return None
+    return top.angle, _misfit(1 - 2 * INDEX_U + du, dv) + SIDE_TIER
 
 
 def _misfit(du: float, dv: float) -> float:
@@ -185,40 +217,67 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
     corner also fits the next card's index, a card width and a step away.
     """
     pairs = sorted(
-        (fit[1], -hits[i].prob, i, j, fit[0])
+        (fit[1], -hits[i].prob, i, j, fit[0], side)
         for i in range(len(hits))
         for j in range(len(hits))
-        if hits[i].prob >= hits[j].prob and i != j and (fit := _partners(hits[i], hits[j], w))
+        if hits[i].prob >= hits[j].prob and i != j
+        for side, partners in ((False, _partners), (True, _side_partners))
+        if (fit := partners(hits[i], hits[j], w))
     )
     used: set[int] = set()
-    partner_of: dict[int, tuple[int, float]] = {}
-    for _, _, i, j, card_angle in pairs:
+    partner_of: dict[int, tuple[int, float, bool]] = {}
+    for _, _, i, j, card_angle, side in pairs:
         if i not in used and j not in used:
             used.update((i, j))
-            partner_of[i] = (j, card_angle)
+            partner_of[i] = (j, card_angle, side)
     cards: list[Placement] = []
     for i in sorted(range(len(hits)), key=lambda i: -hits[i].prob):
         a = hits[i]
         if i in partner_of:
-            j, card_angle = partner_of[i]
+            j, card_angle, side = partner_of[i]
             b = hits[j]
-            card_angle = _diagonal_angle(a, b, card_angle)
-            # The surer hit gives the angle (the other's may be tens of degrees off), turned
-            # to whichever of the card's two ends is nearer upright.
-            angle = min(card_angle % 360, (card_angle + 180) % 360, key=lambda t: angle_gap(t, 0))
             c = (np.array([a.x, a.y]) + np.array([b.x, b.y])) / 2
+            if side:
+                # Half a card width in from the side's midpoint, as a top-left index lies.
+                angle = card_angle
+                c = c + (0.5 - INDEX_U) * w * card_axes(angle)[0]
+            else:
+                card_angle = _diagonal_angle(a, b, card_angle)
+                # The surer hit gives the angle (the other's may be tens of degrees off),
+                # turned to whichever of the card's two ends is nearer upright.
+                angle = min(
+                    card_angle % 360, (card_angle + 180) % 360, key=lambda t: angle_gap(t, 0)
+                )
             both = 1 - (1 - a.prob) * (1 - b.prob)
             cards.append(
                 Placement(
                     a.card, both, float(c[0]), float(c[1]), angle, 2, a.runner_up or b.runner_up
                 )
             )
-        elif i not in used:
+        elif i not in used and not any(_third_index(a, p, w) for p in cards if p.indices == 2):
             c = hit_centre(a, w)
             cards.append(
                 Placement(a.card, a.prob, float(c[0]), float(c[1]), a.angle, 1, a.runner_up)
             )
     return cards
+
+
+def _third_index(hit: IndexHit, card: Placement, w: float) -> bool:
+    """Whether a hit left alone is a four-index card's third or fourth corner: the same card
+    as one found at two corners, read where that card's other top or bottom corner lies
+    (within :data:`SIDE_ACROSS` card widths), turned as the index printed there is."""
+    if hit.card != card.card:
+        return False
+    right, down = card_axes(card.angle)
+    centre = np.array([card.x, card.y])
+    across = (0.5 - INDEX_U) * w * right
+    along = (0.5 - INDEX_V) * w * ASPECT * down
+    # The top-right corner's index reads like the top-left's, the bottom-left's half a turn.
+    for spot, turn in ((centre + across - along, 0.0), (centre - across + along, 180.0)):
+        near = np.hypot(*(np.array([hit.x, hit.y]) - spot)) <= SIDE_ACROSS * w
+        if near and angle_gap(hit.angle, card.angle + turn) <= PAIR_ANGLE:
+            return True
+    return False
 
 
 def _diagonal_angle(a: IndexHit, b: IndexHit, angle: float) -> float:
