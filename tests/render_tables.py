@@ -15,6 +15,7 @@ use it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import cv2
@@ -163,13 +164,15 @@ class Table:
 
 
 def _place(canvas: np.ndarray, face: np.ndarray, x: float, y: float, angle: float) -> None:
-    """Pastes ``face`` centred at (x, y), turned ``angle`` degrees counter-clockwise."""
+    """Pastes ``face`` (BGR, or BGRA: its alpha cuts its corners round) centred at (x, y),
+    turned ``angle`` degrees counter-clockwise."""
     h, w = face.shape[:2]
     m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
     m[:, 2] += (x - w / 2, y - h / 2)
     size = (canvas.shape[1], canvas.shape[0])
-    warped = cv2.warpAffine(face, m, size, flags=cv2.INTER_LINEAR)
-    mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), m, size, flags=cv2.INTER_LINEAR)
+    opaque = np.full((h, w), 255, np.uint8) if face.shape[2] == 3 else face[..., 3].copy()
+    warped = cv2.warpAffine(np.ascontiguousarray(face[..., :3]), m, size, flags=cv2.INTER_LINEAR)
+    mask = cv2.warpAffine(opaque, m, size, flags=cv2.INTER_LINEAR)
     alpha = (mask.astype(np.float32) / 255.0)[..., None]
     canvas[:] = (canvas * (1 - alpha) + warped * alpha).astype(np.uint8)
 
@@ -212,22 +215,25 @@ def render_table(
     checked: tuple[int, int, int] | None = None,
     keystone: float = 1.0,
     turn: float = 0.0,
+    faces: Mapping[Card, np.ndarray] | None = None,
 ) -> Table:
     """A Tranca table: two or three melds, a clean and a dirty pile, a red 3; photo-like.
     ``checked``: a gingham cloth of that colour (BGR) instead of the design's plain one.
     ``keystone`` under 1: photographed from a seat at its lower edge, the far (upper) edge
     that much narrower than the near one, and the far cards foreshortened (:func:`seat_view`).
     ``turn``: the whole table turned that many degrees counter-clockwise in the photo (a phone
-    held askew of the table's edge), the photo widened to hold it.
+    held askew of the table's edge), the photo widened to hold it. ``faces``: another deck's
+    faces (BGR or BGRA, any size, every card) instead of ``design``'s own, laid out the same
+    (the design still gives the cloth).
 
     >>> t = render_table(1, DESIGNS[0])
     >>> t.image.shape[2], len(t.truth) >= 8, sorted(set(t.kinds.values()))[:1]
     (3, True, ['dollar'])
     """
     rng = np.random.default_rng(seed)
-    scale = card_width / W
-    faces = {c: cv2.resize(draw_face(c, design), None, fx=scale, fy=scale,
-                           interpolation=cv2.INTER_AREA) for c in full_deck()}  # fmt: skip
+    drawn = faces or {c: draw_face(c, design) for c in full_deck()}
+    faces = {c: cv2.resize(face, None, fx=card_width / face.shape[1], fy=card_width / face.shape[1],
+                           interpolation=cv2.INTER_AREA) for c, face in drawn.items()}  # fmt: skip
     cw, ch = card_width, card_width * H / W
     width, height = round(cw * 8), round(cw * 6)
     image = np.empty((height, width, 3), np.uint8)

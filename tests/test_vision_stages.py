@@ -314,6 +314,45 @@ def test_a_cream_low_contrast_deck_is_read() -> None:
     assert total.piles_right >= total.piles - 1
 
 
+def test_the_independent_renderer_lays_out_another_decks_faces() -> None:
+    """``faces`` puts another deck's art on the renderer's tables (the benchmark's printed
+    designs): the cards show that deck's paper, a face's transparent corners the cloth, and
+    the table reads as with the renderer's own faces."""
+    import cv2
+
+    from cardscore.cards import full_deck
+    from cardscore.vision import recognize
+    from cardscore.vision.evaluate import score_table
+    from tests.render_tables import draw_face
+
+    blue_paper = replace(DESIGNS[1], paper=(250, 225, 200))
+    opaque, cut = {}, {}
+    for card in full_deck():
+        face = cv2.resize(draw_face(card, blue_paper), (240, 336))
+        alpha = np.full(face.shape[:2], 255, np.uint8)
+        opaque[card] = np.dstack([face, alpha])
+        alpha = alpha.copy()
+        alpha[:24, :24] = 0  # a corner cut away
+        cut[card] = np.dstack([face, alpha])
+    own = render_table(3, DESIGNS[0])
+    whole = render_table(3, DESIGNS[0], faces=opaque)
+    table = render_table(3, DESIGNS[0], faces=cut)
+    assert [c for c, *_ in table.truth] == [c for c, *_ in own.truth]
+    _, x, y, _ = table.truth[-1]  # the dollar
+    paper = table.image[round(y) + 20, round(x) - 35].astype(int)
+    assert abs(paper - np.array((250, 225, 200))).max() < 30
+    # Where the corners were cut, the cloth (or the card under it) shows: nearer the cloth's
+    # colour than the whole faces' paper there.
+    changed = np.abs(whole.image.astype(int) - table.image.astype(int)).max(axis=2) > 60
+    assert changed.sum() > 100
+    cloth = np.array(DESIGNS[0].cloth)
+    near = np.abs(table.image[changed].astype(int) - cloth).sum(axis=1).mean()
+    far = np.abs(whole.image[changed].astype(int) - cloth).sum(axis=1).mean()
+    assert near < 0.5 * far
+    score = score_table(table.truth, table.kinds, recognize(table.image), table.card_width)
+    assert score.cards_right == score.cards
+
+
 def test_a_recognition_draws_itself_for_jupyter() -> None:
     """Its SVG holds one outline per card (the unsure ones marked), each card's code, and one
     dashed outline per group; Jupyter shows it (``_repr_svg_``)."""
