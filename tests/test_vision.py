@@ -556,6 +556,28 @@ def test_a_blob_read_weakly_gets_one_more_look_along_its_rank_to_suit_axis() -> 
     assert guess.angle == pytest.approx(30.0)
 
 
+def test_a_tall_blob_read_weakly_is_also_cropped_smaller_in_its_best_orientation() -> None:
+    from cardscore.vision.labels import BACKGROUND
+    from cardscore.vision.readings import SECOND_LOOK, SHRINK, TALL, _smaller_guesses
+
+    # A glyph one blob with the card's edge (tall, weak), the same read as a hit, a tall
+    # blob nothing like an index, and a weak one of a glyph's own size.
+    tall = TALL * 120.0 + 6.0
+    blobs = [Candidate(100.0 * (n + 1), 100.0, size, 0.0) for n, size in
+             enumerate((tall, tall, tall, 16.0))]  # fmt: skip
+    points = [(b.x, b.y, b.size, 90.0 * k) for b in blobs for k in range(4)]
+    rows_of = {(b.x, b.y): list(range(4 * n, 4 * n + 4)) for n, b in enumerate(blobs)}
+    probs = np.zeros((len(points), BACKGROUND + 1))
+    probs[:, BACKGROUND] = 1.0
+    for n, best in enumerate((0.08, 0.6, SECOND_LOOK / 2, 0.08)):
+        # Read best half a turn round (its third crop).
+        probs[4 * n + 2, 7], probs[4 * n + 2, BACKGROUND] = best, 1 - best
+    _smaller_guesses(blobs, points, probs, rows_of)
+    assert points[16:] == [(100.0, 100.0, tall * SHRINK, 180.0)]
+    assert rows_of[100.0, 100.0] == [0, 1, 2, 3, 16]
+    assert all(len(rows_of[b.x, b.y]) == 4 for b in blobs[1:])
+
+
 def test_a_weak_blob_smaller_than_the_photos_glyphs_is_also_cropped_much_larger(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
