@@ -531,7 +531,7 @@ def test_a_card_whose_glyphs_and_outline_agree_is_not_cut_along_the_photos_axes(
 
 def test_a_blob_read_weakly_gets_one_more_look_along_its_rank_to_suit_axis() -> None:
     from cardscore.vision.labels import BACKGROUND
-    from cardscore.vision.readings import SECOND_LOOK, _suit_guesses
+    from cardscore.vision.readings import SECOND_LOOK, _second_looks
 
     # Three rank-sized blobs, each with a suit-sized blob 1.1 glyph heights away in the
     # direction a card turned 30° (or 3°) points "down". Only a blob some crop reads a little
@@ -551,14 +551,15 @@ def test_a_blob_read_weakly_gets_one_more_look_along_its_rank_to_suit_axis() -> 
     probs[:, BACKGROUND] = 1.0
     for n, best in enumerate((0.1, 0.6, SECOND_LOOK / 2, 0.1)):  # weak, a hit, no ink, weak
         probs[4 * n, 7], probs[4 * n, BACKGROUND] = best, 1 - best
-    (guess,) = _suit_guesses(blobs, points, probs, rows_of)
+    (guess,), smaller = _second_looks(blobs, points, probs, rows_of)
+    assert smaller == []  # none taller than a glyph
     assert (guess.x, guess.y, guess.size) == (100.0, 100.0, 16.0)
     assert guess.angle == pytest.approx(30.0)
 
 
 def test_a_tall_blob_read_weakly_is_also_cropped_smaller_in_its_best_orientation() -> None:
     from cardscore.vision.labels import BACKGROUND
-    from cardscore.vision.readings import SECOND_LOOK, SHRINK, TALL, _smaller_guesses
+    from cardscore.vision.readings import SECOND_LOOK, SHRINK, TALL, _second_looks
 
     # A glyph one blob with the card's edge (tall, weak), the same read as a hit, a tall
     # blob nothing like an index, and a weak one of a glyph's own size.
@@ -572,10 +573,8 @@ def test_a_tall_blob_read_weakly_is_also_cropped_smaller_in_its_best_orientation
     for n, best in enumerate((0.08, 0.6, SECOND_LOOK / 2, 0.08)):
         # Read best half a turn round (its third crop).
         probs[4 * n + 2, 7], probs[4 * n + 2, BACKGROUND] = best, 1 - best
-    _smaller_guesses(blobs, points, probs, rows_of)
-    assert points[16:] == [(100.0, 100.0, tall * SHRINK, 180.0)]
-    assert rows_of[100.0, 100.0] == [0, 1, 2, 3, 16]
-    assert all(len(rows_of[b.x, b.y]) == 4 for b in blobs[1:])
+    _turns, smaller = _second_looks(blobs, points, probs, rows_of)
+    assert smaller == [(100.0, 100.0, tall * SHRINK, 180.0)]
 
 
 def test_a_weak_blob_smaller_than_the_photos_glyphs_is_also_cropped_much_larger(

@@ -255,7 +255,7 @@ def read_blobs(
     ``regions`` (from the photo, with ``factor`` = normalised px per photo px) adds the card
     regions' axes as a second guess of each candidate's orientation. ``shade`` is the
     deepest shade paper is looked for in (:func:`~cardscore.vision.blobs.candidates`); a blob
-    read under ``hit_at`` gets a guess more (:func:`_suit_guesses`).
+    read under ``hit_at`` gets more looks (:func:`_second_looks`).
     """
     card_mask = None if regions is None else _card_mask(regions, (norm.shape[1], norm.shape[0]))
     blobs = candidates(norm, PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK, shade)
@@ -266,10 +266,12 @@ def read_blobs(
     _add_turns(_with_region_angles(blobs, regions, factor), points, rows_of)
     reader = CropReader(norm, model)
     probs = reader.read(points)
-    more = _suit_guesses(blobs, points, probs, rows_of, hit_at)
+    turns, smaller = _second_looks(blobs, points, probs, rows_of, hit_at)
     start = len(points)
-    _add_turns(more, points, rows_of)
-    _smaller_guesses(blobs, points, probs, rows_of, hit_at)
+    _add_turns(turns, points, rows_of)
+    for point in smaller:
+        rows_of[point[0], point[1]].append(len(points))
+        points.append(point)
     if len(points) > start:
         probs = np.concatenate([probs, reader.read(points[start:])])
     return BlobReadings(points, probs, rows_of)
@@ -419,53 +421,38 @@ def _add_turns(
             points.append((c.x, c.y, c.size, (c.angle + 90 * k) % 360))
 
 
-def _smaller_guesses(
+def _second_looks(
     blobs: list[Candidate],
     points: list[tuple[float, float, float, float]],
     probs: np.ndarray,
     rows_of: dict[tuple[float, float], list[int]],
     hit_at: float = MIN_PROB,
-) -> None:
-    """One more crop, :data:`SHRINK` times the size, for each blob taller than :data:`TALL`
-    that looks a little like an index in some crop (:data:`SECOND_LOOK`) but is no hit (under
-    ``hit_at``), in that crop's orientation; added to ``points`` and its blob's rows.
+) -> tuple[list[Candidate], list[tuple[float, float, float, float]]]:
+    """More looks at each blob that reads a little like an index in some crop
+    (:data:`SECOND_LOOK`) but is no hit (under ``hit_at``): one more orientation, and for a
+    blob taller than :data:`TALL` one more crop.
 
-    A thin glyph printed close to the card's edge or a court card's frame is one blob with
-    it, taller than the glyph; the crop framed around the whole blob shows the glyph too
-    small to read (a Bellot deck's J, read at 0.08 framed by its blob, 0.8 at 0.6 of it).
-    """
-    best = _best_card(probs)
-    for b in blobs:
-        rows = [r for r in rows_of[b.x, b.y] if r < len(probs)]
-        if b.size <= TALL * NORMAL_WIDTH or not SECOND_LOOK <= best[rows].max() < hit_at:
-            continue
-        angle = points[rows[int(np.argmax(best[rows]))]][3]
-        rows_of[b.x, b.y].append(len(points))
-        points.append((b.x, b.y, b.size * SHRINK, angle))
+    The orientation is the direction to the blob's nearest blob of suit size, which lies
+    under the rank. Edges nearby (another card's, a court frame's) can turn the other guesses
+    tens of degrees off a tilted card; the rank and suit are the card's own axis.
 
-
-def _suit_guesses(
-    blobs: list[Candidate],
-    points: list[tuple[float, float, float, float]],
-    probs: np.ndarray,
-    rows_of: dict[tuple[float, float], list[int]],
-    hit_at: float = MIN_PROB,
-) -> list[Candidate]:
-    """One more orientation for each blob that looks a little like an index in some crop
-    (:data:`SECOND_LOOK`) but is no hit (under ``hit_at``): the direction to its nearest blob
-    of suit size, which lies under the rank. Edges nearby (another card's, a court frame's) can
-    turn the other guesses tens of degrees off a tilted card; the rank and suit are the card's
-    own axis.
+    The crop is :data:`SHRINK` times the blob's size, in its best crop's orientation. A thin
+    glyph printed close to the card's edge or a court card's frame is one blob with it,
+    taller than the glyph; the crop framed around the whole blob shows the glyph too small
+    to read (a Bellot deck's J, read at 0.08 framed by its blob, 0.8 at 0.6 of it).
     """
     xs = np.array([b.x for b in blobs])
     ys = np.array([b.y for b in blobs])
     sizes = np.array([b.size for b in blobs])
-    out = []
+    turns, smaller = [], []
     best = _best_card(probs)
     for b in blobs:
         rows = rows_of[b.x, b.y]
         if not SECOND_LOOK <= best[rows].max() < hit_at:
             continue
+        if b.size > TALL * NORMAL_WIDTH:
+            angle = points[rows[int(np.argmax(best[rows]))]][3]
+            smaller.append((b.x, b.y, b.size * SHRINK, angle))
         d = np.hypot(xs - b.x, ys - b.y)
         suit = (d > 0.6 * b.size) & (d < 1.5 * b.size) & (sizes > 0.4 * b.size)
         suit &= sizes < 1.1 * b.size
@@ -474,8 +461,8 @@ def _suit_guesses(
         j = int(np.flatnonzero(suit)[np.argmin(d[suit])])
         angle = float(np.degrees(np.arctan2(xs[j] - b.x, ys[j] - b.y)) % 90.0)
         if _new_angle(angle, [points[r][3] for r in rows]):
-            out.append(Candidate(b.x, b.y, b.size, angle))
-    return out
+            turns.append(Candidate(b.x, b.y, b.size, angle))
+    return turns, smaller
 
 
 def _merge(hits: list[IndexHit]) -> list[IndexHit]:
