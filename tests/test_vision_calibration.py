@@ -96,3 +96,26 @@ def test_a_card_its_meld_confirms_is_as_sure_as_such_cards_were_measured() -> No
         assert calibrated(0.9999, corners, confirmed=True) == calibrated(0.9999, corners)
         assert unsure(0.35, corners)
         assert not unsure(0.35, corners, confirmed=True)
+
+
+def test_a_card_read_at_one_corner_whose_runner_up_is_its_twin_is_flagged_under_its_bar() -> None:
+    """A club that might be the spade of its rank (a heart the diamond), read at one corner
+    under TWIN_SURE, is flagged though its line says sure; read surer, at both corners, or
+    confirmed by its meld (a run the twin would break), its line decides as before."""
+    from cardscore.cards import Card
+    from cardscore.vision.calibration import FLAG_AT, TWIN_SURE, twins
+    from cardscore.vision.recognition import unsure
+
+    weak = TWIN_SURE - 0.02
+    assert calibrated(weak, 1) >= FLAG_AT  # the line alone would leave it unflagged
+    assert twins(Card("4c"), Card("4s"))
+    assert twins(Card("Qh"), Card("Qd"))
+    assert not twins(Card("4c"), Card("4h"))
+    assert not twins(Card("4c"), Card("5c"))
+    assert not twins(Card("4c"), Card("4c"))
+    assert not twins(Card("4c"), None)
+    assert unsure(weak, 1, twin=True)
+    assert not unsure(weak, 1)
+    assert not unsure(TWIN_SURE + 0.02, 1, twin=True)
+    assert unsure(weak, 2, twin=True) == unsure(weak, 2)
+    assert not unsure(weak, 1, confirmed=True, twin=True)

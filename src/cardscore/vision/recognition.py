@@ -39,8 +39,10 @@ from cardscore.vision.calibration import (
     FLAG_AT,
     FLAG_AT_BLURRED,
     FLAG_AT_SHAKEN,
+    TWIN_SURE,
     blurred_lines,
     calibrated,
+    twins,
 )
 from cardscore.vision.cards import ALONE_MIN, MIN_CARD, Placement, find_cards
 from cardscore.vision.classifier import MODEL_PATHS
@@ -286,6 +288,7 @@ def unsure(
     confirmed: bool = False,
     flag_at: float | None = None,
     blur: tuple[float, float] | None = None,
+    twin: bool = False,
 ) -> bool:
     """Is a card read with ``score`` from ``corners`` indices flagged? Under the calibrated
     threshold, or below the scores cards are reported from
@@ -294,11 +297,15 @@ def unsure(
     were measured to be (:data:`~cardscore.vision.calibration.CONFIRMED`), if its line says
     less. ``flag_at``: another threshold than the fitted one (its fit asks); ``blur``:
     read in a photo that blurred (:func:`~cardscore.vision.calibration.calibrated`; its own
-    threshold).
+    threshold). ``twin``: its runner-up is its twin (:func:`~cardscore.vision.calibration.twins`):
+    read at one corner under :data:`~cardscore.vision.calibration.TWIN_SURE` and not
+    confirmed, it is flagged whatever its line says.
 
-    >>> unsure(0.999, 2), unsure(0.3, 1)
-    (False, True)
+    >>> unsure(0.999, 2), unsure(0.3, 1), unsure(0.58, 1), unsure(0.58, 1, twin=True)
+    (False, True, False, True)
     """
+    if twin and corners == 1 and score < TWIN_SURE and not confirmed:
+        return True
     if flag_at is None:
         flag_at = FLAG_AT if blur is None else FLAG_AT_BLURRED
     if confirmed:
@@ -343,7 +350,10 @@ def _seen(
         angle=angle,
         corners=corners,
         indices=p.indices,
-        flagged=unsure(read.score, p.indices, confirmed, flag_at, blur) or read.doubted,
+        flagged=unsure(
+            read.score, p.indices, confirmed, flag_at, blur, twins(read.card, read.alternative)
+        )
+        or read.doubted,
         alternative=read.alternative,
         score=read.score,
         confirmed=confirmed,
