@@ -523,7 +523,17 @@ def area_crosskings(args: argparse.Namespace) -> str:
 
 
 def area_vision(args: argparse.Namespace) -> str:
-    argv = ["--skip", "real", "synthetic", "tilted", "rendered", "folds", "--runs", str(args.runs)]
+    argv = [
+        "--skip",
+        "real",
+        "synthetic",
+        "tilted",
+        "rendered",
+        "printed",
+        "folds",
+        "--runs",
+        str(args.runs),
+    ]
     if args.shared:
         argv += ["--shared", args.shared]
     # Not nice: its figures are wall-clock seconds against the absolute targets.
