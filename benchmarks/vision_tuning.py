@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -51,15 +50,11 @@ def _trained_layout() -> Iterator[tuple[str, Table]]:
 
 
 def _cream() -> Iterator[tuple[str, Table]]:
-    from tests.render_tables import DESIGNS, render_table
+    from tests.render_tables import DESIGNS, cream, render_table
 
     for design in DESIGNS:
-        faded = replace(
-            design, paper=(200, 230, 240), black=(90, 90, 90), red=(90, 90, 190),
-            cloth=(170, 200, 215),
-        )  # fmt: skip
         for seed in range(300, 315):
-            t = render_table(seed, faded)
+            t = render_table(seed, cream(design))
             yield design.name, (t.image, t.truth, t.kinds, t.card_width)
 
 

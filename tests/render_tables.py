@@ -16,7 +16,7 @@ use it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -28,6 +28,7 @@ __all__ = [
     "DESIGNS",
     "Design",
     "Table",
+    "cream",
     "draw_face",
     "gingham",
     "render_rows",
@@ -71,6 +72,14 @@ CALIBRATION = Design(
 )  # fmt: skip
 
 W, H = 200, 280  # a face's pixels
+
+
+def cream(design: Design) -> Design:
+    """``design`` printed as a cream, low-contrast deck on a beige cloth: cream paper, grey
+    ink, a faded red; little between ink, paper and table."""
+    return replace(
+        design, paper=(200, 230, 240), black=(90, 90, 90), red=(90, 90, 190), cloth=(170, 200, 215)
+    )
 
 
 def _suit_mask(suit: Suit, size: int) -> np.ndarray:

@@ -29,7 +29,7 @@ from cardscore.vision.labels import BACKGROUND  # noqa: E402
 from cardscore.vision.readings import IndexHit, normalise, read_indices  # noqa: E402
 from cardscore.vision.regions import find_regions  # noqa: E402
 from cardscore.vision.repairs import CardReading, lone_threes, repair  # noqa: E402
-from tests.render_tables import DESIGNS, render_table  # noqa: E402
+from tests.render_tables import DESIGNS, cream, render_table  # noqa: E402
 
 VISION = Path(__file__).resolve().parent.parent / "src" / "cardscore" / "vision"
 # Every module of cardscore.vision, each after all it imports: the shared ground, the stages
@@ -290,15 +290,8 @@ def test_a_cream_low_contrast_deck_is_read() -> None:
 
     total = TableScore()
     for design in DESIGNS:
-        cream = replace(
-            design,
-            paper=(200, 230, 240),
-            black=(90, 90, 90),
-            red=(90, 90, 190),
-            cloth=(170, 200, 215),
-        )
         for seed in range(10, 16):
-            table = render_table(seed, cream)
+            table = render_table(seed, cream(design))
             total.add(score_table(table.truth, table.kinds, recognize(table.image), 150.0))
     assert total.cards_right >= 0.9 * total.cards
     # The shipped models read 137 of the 144 cards right and every pile, but 6 cards wrong

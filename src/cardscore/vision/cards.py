@@ -153,11 +153,17 @@ def hit_centre(hit: IndexHit, w: float) -> np.ndarray:
     return np.asarray(np.array([hit.x, hit.y]) + index_to_centre(hit.angle, w))
 
 
+def _opposite(a: IndexHit, b: IndexHit) -> bool:
+    """Whether two hits read the same card turned half a turn from each other (within
+    :data:`PAIR_ANGLE`), as a card's indices at its top and its bottom are."""
+    return a.card == b.card and angle_gap(a.angle, b.angle + 180) <= PAIR_ANGLE
+
+
 def _partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | None:
     """If a and b can be the two corner indices of one card: the card's angle, and how far
     (card sizes) b lies from where a deck-average card puts a's other corner (in
     :data:`DIAGONAL_TIER` where only the diagonal fits); else ``None``."""
-    if a.card != b.card or angle_gap(a.angle, b.angle + 180) > PAIR_ANGLE:
+    if not _opposite(a, b):
         return None
     v = np.array([b.x - a.x, b.y - a.y])
     # Generous: decks place their indices differently, and a hit's angle may be a guess
@@ -193,7 +199,7 @@ def _side_partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | 
     top and bottom indices of one side are opposite glyphs straight above each other. Which
     side is not told by the glyphs; the card is taken to lie to the right of them, as a meld
     laid left to right shows its cards' left edges."""
-    if a.card != b.card or angle_gap(a.angle, b.angle + 180) > PAIR_ANGLE:
+    if not _opposite(a, b):
         return None
     top, bottom = (a, b) if angle_gap(a.angle, 0) <= angle_gap(b.angle, 0) else (b, a)
     right, down = card_axes(top.angle)
