@@ -1326,6 +1326,18 @@ def test_a_four_index_decks_meld_is_placed_by_each_cards_left_side() -> None:
         assert card.indices == 2
 
 
+def test_a_four_index_cards_third_corner_read_surest_is_no_second_card() -> None:
+    """The top card's top-right index, read more surely than either of its left-hand pair,
+    is still that card's third corner, not a card of its own a step to the right."""
+    codes = ["6c", "7c", "8c"]
+    hits, _ = _four_index_meld(codes, 0.35 * W)
+    *_, top_left, bottom_left, top_right, bottom_right = hits
+    weaker = [replace(h, prob=0.8) for h in (top_left, bottom_left, bottom_right)]
+    hits = hits[:-4] + [*weaker, replace(top_right, prob=0.99)]
+    cards = pair_indices(hits, W)
+    assert sorted(c.card.code for c in cards) == sorted(codes)
+
+
 def test_a_tall_decks_corners_pair_before_a_diagonal_with_another_turned_index() -> None:
     # From a tall four-index deck (1.56 as tall as wide, its indices near the corners): its
     # two corners misfit a deck-average card by 0.22, and its top-left index and its weakly

@@ -236,36 +236,39 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
         if i not in used and j not in used:
             used.update((i, j))
             partner_of[i] = (j, card_angle, side)
+    paired = {
+        i: _paired(hits[i], hits[j], w, angle, side) for i, (j, angle, side) in partner_of.items()
+    }
+    # A lone hit is checked against every pair, whichever of the two was read more surely.
+    found = list(paired.values())
     cards: list[Placement] = []
     for i in sorted(range(len(hits)), key=lambda i: -hits[i].prob):
         a = hits[i]
-        if i in partner_of:
-            j, card_angle, side = partner_of[i]
-            b = hits[j]
-            c = (np.array([a.x, a.y]) + np.array([b.x, b.y])) / 2
-            if side:
-                # Half a card width in from the side's midpoint, as a top-left index lies.
-                angle = card_angle
-                c = c + (0.5 - INDEX_U) * w * card_axes(angle)[0]
-            else:
-                card_angle = _diagonal_angle(a, b, card_angle)
-                # The surer hit gives the angle (the other's may be tens of degrees off),
-                # turned to whichever of the card's two ends is nearer upright.
-                angle = min(
-                    card_angle % 360, (card_angle + 180) % 360, key=lambda t: angle_gap(t, 0)
-                )
-            both = 1 - (1 - a.prob) * (1 - b.prob)
-            cards.append(
-                Placement(
-                    a.card, both, float(c[0]), float(c[1]), angle, 2, a.runner_up or b.runner_up
-                )
-            )
-        elif i not in used and not any(_third_index(a, p, w) for p in cards if p.indices == 2):
+        if i in paired:
+            cards.append(paired[i])
+        elif i not in used and not any(_third_index(a, p, w) for p in found):
             c = hit_centre(a, w)
             cards.append(
                 Placement(a.card, a.prob, float(c[0]), float(c[1]), a.angle, 1, a.runner_up)
             )
     return cards
+
+
+def _paired(a: IndexHit, b: IndexHit, w: float, card_angle: float, side: bool) -> Placement:
+    """The card two paired hits show: ``a`` the surer, ``side`` whether they are one side's
+    top and bottom indices (:func:`_side_partners`) rather than opposite corners."""
+    c = (np.array([a.x, a.y]) + np.array([b.x, b.y])) / 2
+    if side:
+        # Half a card width in from the side's midpoint, as a top-left index lies.
+        angle = card_angle
+        c = c + (0.5 - INDEX_U) * w * card_axes(angle)[0]
+    else:
+        card_angle = _diagonal_angle(a, b, card_angle)
+        # The surer hit gives the angle (the other's may be tens of degrees off), turned to
+        # whichever of the card's two ends is nearer upright.
+        angle = min(card_angle % 360, (card_angle + 180) % 360, key=lambda t: angle_gap(t, 0))
+    both = 1 - (1 - a.prob) * (1 - b.prob)
+    return Placement(a.card, both, float(c[0]), float(c[1]), angle, 2, a.runner_up or b.runner_up)
 
 
 def _third_index(hit: IndexHit, card: Placement, w: float) -> bool:
