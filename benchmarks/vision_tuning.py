@@ -8,9 +8,12 @@ Sets (all by default):
   independent renderer (``tests/render_tables.py``, seeds 200–209, the stroke designs' cloths
   in turn): a layout the training generator never drew, so what fails there is the pipeline's
   geometry, not the models' knowledge of a design.
+- ``trained-views``: the same tables photographed from a seat (far edge 0.7) and turned 20°.
 - ``cream``: the stroke designs printed faded (cream paper, grey ink), seeds 300–314.
 - ``older-five``: the first five held-out designs on the training generator's tables (seed
   7000, 40 tables, 1.2 times the normalised scale); the benchmark reads the other seeds.
+- ``older-five-tilted``: the same, photographed by a pinhole camera tilted 5–40° from any
+  side (the cards the photo shows).
 - ``stroke``: the stroke designs, seeds 200–219, flat, from a seat (far edge 0.55) and
   turned 20°.
 
@@ -49,6 +52,20 @@ def _trained_layout() -> Iterator[tuple[str, Table]]:
             yield deck.name, (t.image, t.truth, t.kinds, t.card_width)
 
 
+def _trained_views() -> Iterator[tuple[str, Table]]:
+    from tests.render_tables import DESIGNS, render_table
+
+    from train.decks import TRAIN_DECKS, default_cache, load_decks
+
+    views = (("seat 0.7", 0.7, 0.0), ("turned 20°", 1.0, 20.0))
+    for deck in load_decks(default_cache(), TRAIN_DECKS):
+        for view, keystone, turn in views:
+            for seed in range(200, 210):
+                design = DESIGNS[seed % len(DESIGNS)]
+                t = render_table(seed, design, faces=deck.faces, keystone=keystone, turn=turn)
+                yield f"{deck.name} {view}", (t.image, t.truth, t.kinds, t.card_width)
+
+
 def _cream() -> Iterator[tuple[str, Table]]:
     from tests.render_tables import DESIGNS, cream, render_table
 
@@ -58,17 +75,28 @@ def _cream() -> Iterator[tuple[str, Table]]:
             yield design.name, (t.image, t.truth, t.kinds, t.card_width)
 
 
-def _older_five() -> Iterator[tuple[str, Table]]:
+def _older_five(tilted: float = 0.0) -> Iterator[tuple[str, Table]]:
     from train.decks import HELD_OUT, default_cache, load_decks
-    from train.synth import SceneMaker
+    from train.synth import SceneMaker, seen_at
 
     faces = {d.name: d.faces for d in load_decks(default_cache(), HELD_OUT[:5])}
-    maker = SceneMaker(faces, 7000)
+    maker = SceneMaker(faces, 7000, tilted=tilted)
     for _ in range(40):
         scene = maker.scene(tranca=True)
         image = cv2.resize(scene.image, None, fx=1.2, fy=1.2, interpolation=cv2.INTER_CUBIC)
-        truth = [(p.card, p.x * 1.2, p.y * 1.2, p.group) for p in scene.cards]
+        h, w = image.shape[:2]
+        # Photographed at an angle, only the cards the photo shows count.
+        truth = [
+            (p.card, x * 1.2, y * 1.2, p.group)
+            for p in scene.cards
+            for x, y in [seen_at(scene.view, p.x, p.y) if scene.view is not None else (p.x, p.y)]
+            if 0 <= x * 1.2 < w and 0 <= y * 1.2 < h
+        ]
         yield scene.cards[0].deck, (image, truth, scene.groups, scene.cards[0].width * 1.2)
+
+
+def _older_five_tilted() -> Iterator[tuple[str, Table]]:
+    return _older_five(tilted=1.0)
 
 
 def _stroke() -> Iterator[tuple[str, Table]]:
@@ -84,8 +112,10 @@ def _stroke() -> Iterator[tuple[str, Table]]:
 
 SETS = {
     "trained-layout": _trained_layout,
+    "trained-views": _trained_views,
     "cream": _cream,
     "older-five": _older_five,
+    "older-five-tilted": _older_five_tilted,
     "stroke": _stroke,
 }
 

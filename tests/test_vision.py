@@ -1333,9 +1333,36 @@ def test_a_four_index_cards_third_corner_read_surest_is_no_second_card() -> None
     hits, _ = _four_index_meld(codes, 0.35 * W)
     *_, top_left, bottom_left, top_right, bottom_right = hits
     weaker = [replace(h, prob=0.8) for h in (top_left, bottom_left, bottom_right)]
-    hits = hits[:-4] + [*weaker, replace(top_right, prob=0.99)]
+    hits = [*hits[:-4], *weaker, replace(top_right, prob=0.99)]
     cards = pair_indices(hits, W)
     assert sorted(c.card.code for c in cards) == sorted(codes)
+
+
+@pytest.mark.parametrize("turn", [0.0, 20.0, 24.0, 340.0])
+def test_a_four_index_meld_turned_in_the_photo_keeps_each_card_on_its_own_spot(
+    turn: float,
+) -> None:
+    """On a table turned 20° in the photo a tall four-index card's top-left and bottom-left
+    index also fit a card upright in the photo (its diagonal along the photo's axes); the
+    side pair, which fits along the glyphs' own axes, is the card, not one on its
+    neighbour's spot."""
+    codes = ["9s", "Ts", "Js"]
+    hits, centres = _four_index_meld(codes, 0.35 * W, aspect=1.56)
+    t = np.deg2rad(turn)
+    spin = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])  # counter-clockwise
+    origin = np.array([100.0, 100.0])
+
+    def turned(x: float, y: float) -> np.ndarray:
+        return np.asarray(origin + spin @ (np.array([x, y]) - origin))
+
+    hits = [replace(h, x=float(p[0]), y=float(p[1]), angle=(h.angle + turn) % 360)
+            for h in hits for p in [turned(h.x, h.y)]]  # fmt: skip
+    cards = find_cards(hits)
+    assert sorted(c.card.code for c in cards) == sorted(codes)
+    for card in cards:
+        x, y = turned(*centres[card.card.code])
+        assert np.hypot(card.x - x, card.y - y) < 0.05 * W
+        assert angle_gap(card.angle, turn) < 2.0
 
 
 def test_a_tall_decks_corners_pair_before_a_diagonal_with_another_turned_index() -> None:

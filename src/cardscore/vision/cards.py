@@ -78,8 +78,11 @@ DIAGONAL_FIT = 0.15
 # corners that fit only along the line between them, a card's diagonal. The diagonal is the
 # loosest fit: any two opposite glyphs a diagonal apart, up to PAIR_ANGLE off their axes, fit
 # it, as a four-index deck's corner index and the next card's turned one can. A tall deck's
-# two corners (1.56 as tall as wide, not 1.4) misfit along their axes by 0.2.
-SIDE_TIER, DIAGONAL_TIER = 10.0, 20.0
+# two corners (1.56 as tall as wide, not 1.4) misfit along their axes by 0.2. Corners that
+# fit only along the photo's axes, which both glyphs say the card is not, come after a side
+# pair that fits along the glyphs' own: a four-index card's side on a table turned 16° fits
+# a card upright in the photo, and put that card on its neighbour's spot.
+SIDE_TIER, SQUARE_TIER, DIAGONAL_TIER = 10.0, 15.0, 20.0
 # A four-index deck's two indices of one side lie within SIDE_ACROSS card widths of straight
 # above each other.
 SIDE_ACROSS = 0.12
@@ -162,7 +165,8 @@ def _opposite(a: IndexHit, b: IndexHit) -> bool:
 def _partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | None:
     """If a and b can be the two corner indices of one card: the card's angle, and how far
     (card sizes) b lies from where a deck-average card puts a's other corner (in
-    :data:`DIAGONAL_TIER` where only the diagonal fits); else ``None``."""
+    :data:`SQUARE_TIER` where only the photo's axes fit, :data:`DIAGONAL_TIER` where only the
+    diagonal does); else ``None``."""
     if not _opposite(a, b):
         return None
     v = np.array([b.x - a.x, b.y - a.y])
@@ -175,11 +179,12 @@ def _partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | None:
     # between the two indices, its diagonal.
     halfway = a.angle + ((b.angle + 180 - a.angle + 180) % 360 - 180) / 2
     square = 90.0 * round(halfway / 90.0)
-    for angle, card_angle in ((a.angle, a.angle), (halfway, a.angle), (square, square)):
+    frames = ((a.angle, a.angle, 0.0), (halfway, a.angle, 0.0), (square, square, SQUARE_TIER))
+    for angle, card_angle, tier in frames:
         right, down = card_axes(angle)
         du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
         if 0.4 <= du <= 1.1 and 0.55 <= dv <= 1.05:
-            return card_angle, _misfit(du, dv)
+            return card_angle, _misfit(du, dv) + (tier if angle_gap(angle, a.angle) > 1 else 0.0)
     diagonal = (_UPRIGHT_DIAGONAL - float(np.degrees(np.arctan2(v[1], v[0])))) % 360
     if angle_gap(diagonal, a.angle) <= PAIR_ANGLE:
         right, down = card_axes(diagonal)
