@@ -9,6 +9,9 @@ Sets (all by default):
   in turn): a layout the training generator never drew, so what fails there is the pipeline's
   geometry, not the models' knowledge of a design.
 - ``trained-views``: the same tables photographed from a seat (far edge 0.7) and turned 20°.
+- ``cloths``: six of the trained designs (every third, seeds 200–203) and the stroke designs
+  (seeds 204–209) on cloths the training generator seldom draws: white, light grey, light
+  wood, dark, red, beige.
 - ``cream``: the stroke designs printed faded (cream paper, grey ink), seeds 300–314.
 - ``older-five``: the first five held-out designs on the training generator's tables (seed
   7000, 40 tables, 1.2 times the normalised scale); the benchmark reads the other seeds.
@@ -66,6 +69,37 @@ def _trained_views() -> Iterator[tuple[str, Table]]:
                 yield f"{deck.name} {view}", (t.image, t.truth, t.kinds, t.card_width)
 
 
+# Tablecloths the training generator seldom draws (BGR): a white one is as bright as paper.
+CLOTHS = {
+    "white": (235, 235, 235),
+    "light grey": (200, 200, 200),
+    "light wood": (150, 190, 215),
+    "dark": (35, 35, 35),
+    "red": (40, 40, 170),
+    "beige": (190, 215, 225),
+}
+
+
+def _cloths() -> Iterator[tuple[str, Table]]:
+    from dataclasses import replace
+
+    from tests.render_tables import DESIGNS, render_table
+
+    from train.decks import TRAIN_DECKS, default_cache, load_decks
+
+    decks = load_decks(default_cache(), TRAIN_DECKS[::3])
+    for cloth, bgr in CLOTHS.items():
+        for deck in decks:
+            for seed in range(200, 204):
+                design = replace(DESIGNS[seed % len(DESIGNS)], cloth=bgr)
+                t = render_table(seed, design, faces=deck.faces)
+                yield f"six trained designs, {cloth}", (t.image, t.truth, t.kinds, t.card_width)
+        for design in DESIGNS:
+            for seed in range(204, 210):
+                t = render_table(seed, replace(design, cloth=bgr))
+                yield f"stroke designs, {cloth}", (t.image, t.truth, t.kinds, t.card_width)
+
+
 def _cream() -> Iterator[tuple[str, Table]]:
     from tests.render_tables import DESIGNS, cream, render_table
 
@@ -113,6 +147,7 @@ def _stroke() -> Iterator[tuple[str, Table]]:
 SETS = {
     "trained-layout": _trained_layout,
     "trained-views": _trained_views,
+    "cloths": _cloths,
     "cream": _cream,
     "older-five": _older_five,
     "older-five-tilted": _older_five_tilted,

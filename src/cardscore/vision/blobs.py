@@ -57,6 +57,7 @@ def candidates(
     faint: tuple[int, int] | None = None,
     darkest: tuple[int, int] | None = None,
     shade: float = 1.0,
+    rims: np.ndarray | None = None,
 ) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
 
@@ -81,7 +82,9 @@ def candidates(
     even at ``dark``'s level, but only the glyph's and the pip's cores are that dark.
 
     ``cards`` (a mask of the card regions at the normalised image's size) counts as paper
-    too, whatever its brightness.
+    too, whatever its brightness. ``rims`` (a mask of the same size) is no ink: the cards'
+    printed outlines on a table as white as they are, which every glyph printed against them
+    would join.
 
     A blob lies on paper where the brightest within 15 px of it is :data:`PAPER_LEVEL` as
     bright as the photo's brightest (its 99th percentile), as training's candidates have it.
@@ -109,6 +112,8 @@ def candidates(
         on_paper |= cards > 0
     c4, s4 = _local_angles(gray)
     hat = _black_hat(channels)  # every mask thresholds the same black-hat
+    if rims is not None:
+        hat[rims > 0] = 0
     out = _blobs(hat, (INK_LOW, INK_HIGH), on_paper, c4, s4)
     for levels, on_cards in ((pale, False), (dark, False), (faint, True), (darkest, False)):
         if levels is None:

@@ -14,10 +14,19 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["MASK_SIDE", "SPLIT_GAP", "Paper", "card_masks", "find_paper", "whiteness"]
+__all__ = [
+    "MASK_SIDE",
+    "SPLIT_GAP",
+    "Paper",
+    "card_masks",
+    "find_paper",
+    "outlined_mask",
+    "whiteness",
+]
 
 MASK_SIDE = 1000  # long side of the image the card masks are computed on
 SPLIT_GAP = 25  # the bright class of whiteness is split again while its halves lie this apart
+OUTLINE_DEPTH = 8  # a line this much darker than the whiteness around it parts paper regions
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,4 +105,41 @@ def _filled(white: np.ndarray, level: float) -> np.ndarray:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(mask)
     cv2.drawContours(filled, contours, -1, 255, cv2.FILLED)
+    return filled
+
+
+def outlined_mask(small: np.ndarray) -> np.ndarray:
+    """A card mask for a table as white as the cards: the paper of any brightness parted by
+    the thin dark lines around it (a card's printed border, its edge's shadow), less
+    whatever reaches the photo's edge (the table), holes filled.
+
+    A white or pale grey table is one bright class with the cards, and every other mask
+    shows one region the size of the table; the cards' outlines still enclose them.
+
+    >>> table = np.full((200, 300, 3), 232, np.uint8)
+    >>> _ = cv2.rectangle(table, (50, 40), (120, 140), (120, 120, 120), 2)
+    >>> table[42:139, 52:119] = 246
+    >>> mask = outlined_mask(table)
+    >>> bool(mask[90, 85]), bool(mask[10, 10]), bool(mask[90, 200])
+    (True, False, False)
+    """
+    white = whiteness(small)
+    level, _ = _otsu(white.ravel())
+    around = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    line = around.astype(np.int16) - white > OUTLINE_DEPTH
+    bright = white > min(level, float(np.median(white)))
+    parted = (bright & ~line).astype(np.uint8) * 255
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(parted, connectivity=4)
+    h, w = parted.shape
+    x, y, bw, bh = (stats[:, k] for k in range(4))
+    table = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
+    table[0] = True  # the lines and the dark, no paper
+    inside = np.where(table[labels], 0, 255).astype(np.uint8)
+    # The lines between a meld's cards bridged, and each region its convex hull: an index
+    # printed against the card's border is no notch in it, a pip against the next card's
+    # edge no bay.
+    bridged = np.asarray(cv2.morphologyEx(inside, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
+    contours, _ = cv2.findContours(bridged, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(inside)
+    cv2.drawContours(filled, [cv2.convexHull(c) for c in contours], -1, 255, cv2.FILLED)
     return filled

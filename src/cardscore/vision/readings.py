@@ -74,6 +74,9 @@ MEASURE_PROB, MEASURE_TURN, MEASURE_BEARING = 0.5, 20.0, 8.0
 REMEASURE = 1.25
 # Card widths tried, times the regions' estimate, when no whole card's indices were read.
 RESCALE = (2.0, 0.5, 3.0)
+# On a table as white as the cards, the band this many normalised px wide about the card
+# regions' edge is their printed outline, not ink of a glyph (blobs.candidates' rims).
+RIM = 5
 
 
 @dataclass(frozen=True)
@@ -258,7 +261,11 @@ def read_blobs(
     read under ``hit_at`` gets more looks (:func:`_second_looks`).
     """
     card_mask = None if regions is None else _card_mask(regions, (norm.shape[1], norm.shape[0]))
-    blobs = candidates(norm, PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK, shade)
+    rims = None
+    if regions is not None and regions.outlined and card_mask is not None:
+        ring = np.ones((RIM, RIM), np.uint8)
+        rims = cv2.dilate(card_mask, ring) - cv2.erode(card_mask, ring)
+    blobs = candidates(norm, PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK, shade, rims)
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,
     # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.
     points: list[tuple[float, float, float, float]] = []

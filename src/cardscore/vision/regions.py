@@ -14,12 +14,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from cardscore.vision.paper import Paper, card_masks, find_paper
+from cardscore.vision.paper import Paper, card_masks, find_paper, outlined_mask
 
 __all__ = ["MAX_CARD_SHARE", "MIN_CARD_PX", "Regions", "find_regions"]
 
 
 LOOSE_FILL = 0.7  # a card-proportioned region this full still gives the card width
+PALE_TABLE = 0.6  # a paper mask covering more of the photo than this is a pale table too
 CARD_ASPECT = 1.4  # a card's height over its width
 # A card narrower than this (photo px) could not be read (its index a few pixels high), and
 # one wider than this share of the photo's short side is no card on a table: white regions
@@ -39,6 +40,9 @@ class Regions:
     # Whether that width is measured on regions shaped like one whole card (or was given);
     # otherwise it is a less card-like region's side, or a guess.
     whole: bool = True
+    # Whether the regions are the paper the cards' outlines part from a table as white as
+    # they are (paper.outlined_mask): those outlines are then ink on paper, next to glyphs.
+    outlined: bool = False
 
 
 @dataclass
@@ -132,12 +136,16 @@ def find_regions(
         # No whole card: a pale table lit unevenly may need a third level to part from the
         # cards (a beige table's lit half is as white as the cards' class); or the brightest
         # pixels may be a pale pink or bright felt table under cards in its shade, and the
-        # least coloured of the bright pixels are the paper.
+        # least coloured of the bright pixels are the paper. Or the table is as white as the
+        # cards (a paper mask covers most of the photo), and only their outlines part them.
         deeper = card_masks(small, splits=3)
         tried += [_shapes(mask, scale) for mask in deeper[:1] if len(deeper) == 3]
         tried += [_shapes(mask, scale) for mask in card_masks(small, neutral=True)]
+        if max(float(np.mean(mask > 0)) for mask in paper.masks) > PALE_TABLE:
+            tried.append(_shapes(outlined_mask(small), scale))
     # The first mask unless another shows more whole cards (max keeps the first of equals).
     found = max(tried, key=lambda s: (len(s.single), len(s.loose)))
+    outlined = found is tried[-1] and len(tried) > len(paper.masks)
     whole = card_width is not None or bool(found.single)
     if card_width is None:
         if found.single:
@@ -150,4 +158,4 @@ def find_regions(
             card_width = float(min(found.sides))
         else:
             card_width = max(h, w) / 12.0
-    return Regions(scale, found.labels, found.angles, found.boxes, card_width, whole)
+    return Regions(scale, found.labels, found.angles, found.boxes, card_width, whole, outlined)
