@@ -15,7 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardscore.vision import regions
-from cardscore.vision.blobs import Candidate, _black_hat, _blobs, _local_angles, _seen
+from cardscore.vision.blobs import (
+    Candidate,
+    _black_hat,
+    _blobs,
+    _edge_weight,
+    _local_angles,
+    _seen,
+)
 from cardscore.vision.crops import CROP, CROP_SHIFT, CROP_SIDE, crop_batch
 from cardscore.vision.geometry import NORMAL_WIDTH
 
@@ -115,11 +122,11 @@ def _reference_local_angles(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1)
-    mag2 = gx * gx + gy * gy
+    weight = _edge_weight(gx * gx + gy * gy)
     phi = np.arctan2(gy, gx)
     k = int(NORMAL_WIDTH) | 1
-    c4 = cv2.boxFilter(mag2 * np.cos(4 * phi), -1, (k, k))
-    s4 = cv2.boxFilter(mag2 * np.sin(4 * phi), -1, (k, k))
+    c4 = cv2.boxFilter(weight * np.cos(4 * phi), -1, (k, k))
+    s4 = cv2.boxFilter(weight * np.sin(4 * phi), -1, (k, k))
     return c4, s4
 
 

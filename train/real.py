@@ -42,6 +42,7 @@ REAL_NEGATIVES = 0.2
 # builds from the photos.
 HARVEST_SHADE = 1.0
 HARVEST_HIT = 0.25
+HARVEST_EDGE_POWER = 2.0  # the blobs' local axes as the shipped models' harvest had them
 
 
 def photo_crops(
@@ -62,7 +63,15 @@ def photo_crops(
     regions = find_regions(image)
     normalised = normalise(image, regions.card_width, regions)
     norm, factor = normalised.image, normalised.factor
-    read = read_blobs(norm, model, regions, factor, shade=HARVEST_SHADE, hit_at=HARVEST_HIT)
+    read = read_blobs(
+        norm,
+        model,
+        regions,
+        factor,
+        shade=HARVEST_SHADE,
+        hit_at=HARVEST_HIT,
+        edge_power=HARVEST_EDGE_POWER,
+    )
     allowed = np.array(sorted({c.id for c in cards}))
     wanted = Counter(c.id for c in cards)
     # Each blob's restricted best reading, the surest first.

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from cardscore.cards import Card, Rank
-from cardscore.vision.blobs import SHADE, Candidate, candidates
+from cardscore.vision.blobs import EDGE_POWER, SHADE, Candidate, candidates
 from cardscore.vision.crops import CropReader
 from cardscore.vision.focus import UNMEASURED, Blur, refocus
 from cardscore.vision.geometry import NORMAL_WIDTH, angle_gap, index_to_centre
@@ -252,20 +252,24 @@ def read_blobs(
     *,
     shade: float = SHADE,
     hit_at: float = MIN_PROB,
+    edge_power: float = EDGE_POWER,
 ) -> BlobReadings:
     """Every ink blob of a glyph's size, cropped in each orientation guessed and classified.
 
     ``regions`` (from the photo, with ``factor`` = normalised px per photo px) adds the card
     regions' axes as a second guess of each candidate's orientation. ``shade`` is the
     deepest shade paper is looked for in (:func:`~cardscore.vision.blobs.candidates`); a blob
-    read under ``hit_at`` gets more looks (:func:`_second_looks`).
+    read under ``hit_at`` gets more looks (:func:`_second_looks`); ``edge_power`` is how the
+    blobs' local axes weigh edges (:func:`~cardscore.vision.blobs.candidates`).
     """
     card_mask = None if regions is None else _card_mask(regions, (norm.shape[1], norm.shape[0]))
     rims = None
     if regions is not None and regions.outlined and card_mask is not None:
         ring = np.ones((RIM, RIM), np.uint8)
         rims = cv2.dilate(card_mask, ring) - cv2.erode(card_mask, ring)
-    blobs = candidates(norm, PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK, shade, rims)
+    blobs = candidates(
+        norm, PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK, shade, rims, edge_power
+    )
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,
     # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.
     points: list[tuple[float, float, float, float]] = []
