@@ -132,6 +132,7 @@ def find_regions(
     paper = paper or find_paper(image)
     small, scale = paper.small, paper.scale
     tried = [_shapes(mask, scale) for mask in paper.masks]
+    outlined: _Shapes | None = None
     if not any(shapes.single for shapes in tried):
         # No whole card: a pale table lit unevenly may need a third level to part from the
         # cards (a beige table's lit half is as white as the cards' class); or the brightest
@@ -142,10 +143,10 @@ def find_regions(
         tried += [_shapes(mask, scale) for mask in deeper[:1] if len(deeper) == 3]
         tried += [_shapes(mask, scale) for mask in card_masks(small, neutral=True)]
         if max(float(np.mean(mask > 0)) for mask in paper.masks) > PALE_TABLE:
-            tried.append(_shapes(outlined_mask(small), scale))
+            outlined = _shapes(outlined_mask(small), scale)
+            tried.append(outlined)
     # The first mask unless another shows more whole cards (max keeps the first of equals).
     found = max(tried, key=lambda s: (len(s.single), len(s.loose)))
-    outlined = found is tried[-1] and len(tried) > len(paper.masks)
     whole = card_width is not None or bool(found.single)
     if card_width is None:
         if found.single:
@@ -158,4 +159,6 @@ def find_regions(
             card_width = float(min(found.sides))
         else:
             card_width = max(h, w) / 12.0
-    return Regions(scale, found.labels, found.angles, found.boxes, card_width, whole, outlined)
+    return Regions(
+        scale, found.labels, found.angles, found.boxes, card_width, whole, found is outlined
+    )
