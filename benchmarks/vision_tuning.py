@@ -44,29 +44,28 @@ Truth = list[tuple[Card, float, float, int]]
 Table = tuple[np.ndarray, Truth, dict[int, str], float]  # image, truth, kinds, card width
 
 
-def _trained_layout() -> Iterator[tuple[str, Table]]:
+def _trained(views: tuple[tuple[str, float, float], ...]) -> Iterator[tuple[str, Table]]:
+    """The trained Debian designs' tables (seeds 200–209) in each view (a name, the seat's
+    keystone and the turn in the photo; an empty name: flat, labelled by the design alone)."""
     from tests.render_tables import DESIGNS, render_table
 
     from train.decks import TRAIN_DECKS, default_cache, load_decks
 
-    for deck in load_decks(default_cache(), TRAIN_DECKS):
-        for seed in range(200, 210):
-            t = render_table(seed, DESIGNS[seed % len(DESIGNS)], faces=deck.faces)
-            yield deck.name, (t.image, t.truth, t.kinds, t.card_width)
-
-
-def _trained_views() -> Iterator[tuple[str, Table]]:
-    from tests.render_tables import DESIGNS, render_table
-
-    from train.decks import TRAIN_DECKS, default_cache, load_decks
-
-    views = (("seat 0.7", 0.7, 0.0), ("turned 20°", 1.0, 20.0))
     for deck in load_decks(default_cache(), TRAIN_DECKS):
         for view, keystone, turn in views:
             for seed in range(200, 210):
                 design = DESIGNS[seed % len(DESIGNS)]
                 t = render_table(seed, design, faces=deck.faces, keystone=keystone, turn=turn)
-                yield f"{deck.name} {view}", (t.image, t.truth, t.kinds, t.card_width)
+                label = f"{deck.name} {view}" if view else deck.name
+                yield label, (t.image, t.truth, t.kinds, t.card_width)
+
+
+def _trained_layout() -> Iterator[tuple[str, Table]]:
+    return _trained((("", 1.0, 0.0),))
+
+
+def _trained_views() -> Iterator[tuple[str, Table]]:
+    return _trained((("seat 0.7", 0.7, 0.0), ("turned 20°", 1.0, 20.0)))
 
 
 # Tablecloths the training generator seldom draws (BGR): a white one is as bright as paper.

@@ -238,11 +238,10 @@ def _local_angles(gray: np.ndarray, power: float = EDGE_POWER) -> tuple[np.ndarr
     """Per-pixel dominant edge direction modulo 90° (doubled-angle average over a card width).
 
     Returns the 4φ cosine and sine sums; card edges and index strokes follow the card's axes.
-    Each edge pixel weighs its gradient's magnitude to ``power``, by default
-    :data:`EDGE_POWER`: on a table nearly
-    as pale as the cards a card's long edge is faint where its glyphs are black, and a 7's
-    slanted stroke, weighed by its square, outweighed it and turned the crops 15° (a club
-    then reads as a spade, surely).
+    Each edge pixel weighs its gradient's magnitude to ``power`` (:data:`EDGE_POWER`): on a
+    table nearly as pale as the cards a card's long edge is faint where its glyphs are black,
+    and a 7's slanted stroke, weighed by its square, outweighed it and turned the crops 15°
+    (a club then reads as a spade, surely).
     """
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0)

@@ -266,7 +266,7 @@ def read_blobs(
     rims = None
     if regions is not None and regions.outlined and card_mask is not None:
         ring = np.ones((RIM, RIM), np.uint8)
-        rims = cv2.dilate(card_mask, ring) - cv2.erode(card_mask, ring)
+        rims = cv2.morphologyEx(card_mask, cv2.MORPH_GRADIENT, ring)
     blobs = candidates(
         norm, PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK, shade, rims, edge_power
     )
