@@ -19,6 +19,10 @@ Sets (all by default):
   side (the cards the photo shows).
 - ``stroke``: the stroke designs, seeds 200–219, flat, from a seat (far edge 0.55) and
   turned 20°.
+- ``learnt``: the trained designs and the older five laid out by the independent renderer
+  (seeds 200–219), each read on its last fifteen tables with the deck learnt from its first
+  five (``learn_from_photos``, as ``cardscore deck learn --labels`` does);
+  ``learnt-shipped``: the same fifteen tables read as shipped.
 
 Each prints cards right, extra, wrong and unflagged, right flagged, melds exact and piles
 oriented. The Debian sets need the deck cache the training command builds.
@@ -30,6 +34,7 @@ import argparse
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -40,8 +45,12 @@ from cardscore.cards import Card
 from cardscore.vision import recognize
 from cardscore.vision.evaluate import TableScore, score_table
 
+if TYPE_CHECKING:
+    from cardscore.vision.deck import DeckProfile
+
 Truth = list[tuple[Card, float, float, int]]
-Table = tuple[np.ndarray, Truth, dict[int, str], float]  # image, truth, kinds, card width
+# Image, truth, kinds, card width, and the deck profile it is read with (None: as shipped).
+Table = tuple[np.ndarray, Truth, dict[int, str], float, "DeckProfile | None"]
 
 
 def _trained(views: tuple[tuple[str, float, float], ...]) -> Iterator[tuple[str, Table]]:
@@ -57,7 +66,7 @@ def _trained(views: tuple[tuple[str, float, float], ...]) -> Iterator[tuple[str,
                 design = DESIGNS[seed % len(DESIGNS)]
                 t = render_table(seed, design, faces=deck.faces, keystone=keystone, turn=turn)
                 label = f"{deck.name} {view}" if view else deck.name
-                yield label, (t.image, t.truth, t.kinds, t.card_width)
+                yield label, (t.image, t.truth, t.kinds, t.card_width, None)
 
 
 def _trained_layout() -> Iterator[tuple[str, Table]]:
@@ -92,11 +101,14 @@ def _cloths() -> Iterator[tuple[str, Table]]:
             for seed in range(200, 204):
                 design = replace(DESIGNS[seed % len(DESIGNS)], cloth=bgr)
                 t = render_table(seed, design, faces=deck.faces)
-                yield f"six trained designs, {cloth}", (t.image, t.truth, t.kinds, t.card_width)
+                yield (
+                    f"six trained designs, {cloth}",
+                    (t.image, t.truth, t.kinds, t.card_width, None),
+                )
         for design in DESIGNS:
             for seed in range(204, 210):
                 t = render_table(seed, replace(design, cloth=bgr))
-                yield f"stroke designs, {cloth}", (t.image, t.truth, t.kinds, t.card_width)
+                yield f"stroke designs, {cloth}", (t.image, t.truth, t.kinds, t.card_width, None)
 
 
 def _cream() -> Iterator[tuple[str, Table]]:
@@ -105,7 +117,7 @@ def _cream() -> Iterator[tuple[str, Table]]:
     for design in DESIGNS:
         for seed in range(300, 315):
             t = render_table(seed, cream(design))
-            yield design.name, (t.image, t.truth, t.kinds, t.card_width)
+            yield design.name, (t.image, t.truth, t.kinds, t.card_width, None)
 
 
 def _older_five(tilted: float = 0.0) -> Iterator[tuple[str, Table]]:
@@ -125,7 +137,7 @@ def _older_five(tilted: float = 0.0) -> Iterator[tuple[str, Table]]:
             for x, y in [seen_at(scene.view, p.x, p.y) if scene.view is not None else (p.x, p.y)]
             if 0 <= x * 1.2 < w and 0 <= y * 1.2 < h
         ]
-        yield scene.cards[0].deck, (image, truth, scene.groups, scene.cards[0].width * 1.2)
+        yield scene.cards[0].deck, (image, truth, scene.groups, scene.cards[0].width * 1.2, None)
 
 
 def _older_five_tilted() -> Iterator[tuple[str, Table]]:
@@ -140,7 +152,21 @@ def _stroke() -> Iterator[tuple[str, Table]]:
         for design in DESIGNS:
             for seed in range(200, 220):
                 t = render_table(seed, design, keystone=keystone, turn=turn)
-                yield f"{design.name} {view}", (t.image, t.truth, t.kinds, t.card_width)
+                yield f"{design.name} {view}", (t.image, t.truth, t.kinds, t.card_width, None)
+
+
+def _learnt(shipped: bool = False) -> Iterator[tuple[str, Table]]:
+    from tests.render_tables import DESIGNS, render_table
+
+    from cardscore.vision.learn import learn_from_photos
+    from train.decks import HELD_OUT, TRAIN_DECKS, default_cache, load_decks
+
+    for deck in load_decks(default_cache(), TRAIN_DECKS + HELD_OUT[:5]):
+        drawn = [render_table(s, DESIGNS[s % len(DESIGNS)], faces=deck.faces) for s in LEARNT]
+        labelled = [(t.image, [c for c, *_ in t.truth], f"table {k}") for k, t in enumerate(drawn)]
+        profile = None if shipped else learn_from_photos(labelled[:5], name=deck.name).profile
+        for t in drawn[5:]:
+            yield deck.name, (t.image, t.truth, t.kinds, t.card_width, profile)
 
 
 SETS = {
@@ -151,7 +177,10 @@ SETS = {
     "older-five": _older_five,
     "older-five-tilted": _older_five_tilted,
     "stroke": _stroke,
+    "learnt": _learnt,
+    "learnt-shipped": lambda: _learnt(shipped=True),
 }
+LEARNT = range(200, 220)  # the learnt set's seeds: a deck learnt from the first five
 
 
 def _line(name: str, t: TableScore) -> str:
@@ -172,8 +201,8 @@ def main() -> int:
         print("|---|---:|---:|---:|---:|---:|---:|")
         groups: dict[str, TableScore] = {}
         total = TableScore()
-        for label, (image, truth, kinds, width) in SETS[name]():
-            score = score_table(truth, kinds, recognize(image), width)
+        for label, (image, truth, kinds, width, deck) in SETS[name]():
+            score = score_table(truth, kinds, recognize(image, deck=deck), width)
             groups.setdefault(label, TableScore()).add(score)
             total.add(score)
         for label, score in groups.items():

@@ -534,3 +534,82 @@ def test_a_deck_reads_crops_the_screen_rules_out_entirely(
         probs = classify(crops)
     assert probs.shape == (len(crops), 53)
     assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+
+
+def test_a_card_no_example_showed_is_neither_taught_nor_taught_against() -> None:
+    """Photos that show queens and no jacks: a jack's crop looks like a queen's to the
+    made-up models (a court panel both share), and they barely tell the two apart. The fit
+    raises the queens and leaves each jack only its suit's share, as each 2 (never shown
+    either): lowered as the queens' rival, the jacks would lose to the queens further
+    (what is left, the queens' own rise, :meth:`DeckProfile.temper` answers)."""
+    rng = np.random.default_rng(1)
+    court = (Card("Qs").rank, Card("Js").rank)
+
+    def embedding(card: Card | None) -> np.ndarray:
+        e = rng.normal(0, 0.1, 17 + 8).astype(np.float32)
+        if card is not None:
+            e[RANKS.index(card.rank)] += 1.0
+            e[13 + SUITS.index(card.suit)] += 3.0
+            e[17] += 3.0 if card.rank in court else 0.0  # the court panel
+        return e
+
+    def logits(card: Card | None) -> np.ndarray:
+        z = np.zeros(53, np.float32)
+        if card is None:
+            z[BACKGROUND] = 2.0
+            return z
+        z[card.id] = 2.0
+        for other in court:  # a queen and a jack of one suit read alike
+            if card.rank in court and other != card.rank:
+                z[Card(other, card.suit).id] = 1.9
+        return z
+
+    queens = [Card(Card("Qs").rank, s) for s in SUITS]
+    shown = [q for q in queens for _ in range(4)] + [None] * 30
+    labels = np.array([BACKGROUND if c is None else c.id for c in shown])
+    seen = Embedded(
+        ("0" * 64,),
+        (np.array([logits(c) for c in shown]),),
+        (np.array([embedding(c) for c in shown]),),
+    )
+    profile = fit_embedded(seen, labels, ("toy.onnx",))
+    jacks = [Card(Card("Js").rank, s) for s in SUITS]
+    for jack in jacks:  # a rank never shown: only its suit's share, as its 2's
+        two = Card(Card("2s").rank, jack.suit)
+        np.testing.assert_array_equal(profile.weights[0][jack.id], profile.weights[0][two.id])
+        assert profile.biases[0][jack.id] == profile.biases[0][two.id]
+    queen = profile.weights[0][Card("Qs").id]
+    assert queen @ embedding(Card("Qs")) > 1.0  # the queens were taught
+
+
+def test_a_deck_tempers_its_correction_where_it_moves_a_card_it_never_showed() -> None:
+    """A profile that showed only K♠ and raises it everywhere: the A♥ the models read is
+    moved onto K♠, but the deck never showed an A♥, so the two readings are averaged and
+    neither is sure. A profile that showed the A♥ too is taken at its word."""
+    from cardscore.vision.classifier import outputs
+
+    examples = spread_examples(spread(SERIF))
+    crops = examples.crops[examples.labels == Card("Ah").id][:1]
+    shipped = classify(crops)
+    assert shipped.argmax() == Card("Ah").id
+
+    def raising_kings(shown: tuple[Card, ...]) -> DeckProfile:
+        biases = np.zeros(53, np.float32)
+        biases[Card("Ks").id] = 40.0
+        sizes = [outputs(p, crops)[1].shape[1] for p in MODEL_PATHS]
+        return DeckProfile(
+            tuple(p.name for p in MODEL_PATHS),
+            tuple(model_hash(p) for p in MODEL_PATHS),
+            tuple(np.zeros((53, d), np.float32) for d in sizes),
+            tuple(biases for _ in MODEL_PATHS),
+            (*(4 if Card.from_id(i) in shown else 0 for i in range(52)), 30),
+            "kings",
+        )
+
+    with reading_with(raising_kings((Card("Ks"),))):
+        tempered = classify(crops)
+    with reading_with(raising_kings((Card("Ks"), Card("Ah")))):
+        taken = classify(crops)
+    assert taken[0, Card("Ks").id] > 0.99
+    assert 0.45 < tempered[0, Card("Ks").id] < 0.55
+    assert tempered[0, Card("Ah").id] == pytest.approx(shipped[0, Card("Ah").id] / 2, abs=0.01)

@@ -91,25 +91,30 @@ def classify(
     if deck is not None:
         deck.check(paths)
     screen = _screen_of(paths[0])
+    # The shipped models' own reading too, which a deck tempers its correction with
+    # (DeckProfile.temper): a softmax more, a millisecond a photo.
     if screen is None:
         near = np.arange(len(crops))
-        first = _logits(paths[0], crops, threads, deck, 0)
-        probs = _softmax(first)
+        first, first_shipped = _logits(paths[0], crops, threads, deck, 0)
+        probs, shipped = _softmax(first), _softmax(first_shipped)
     else:
         # A deck's correction of the first member applies to its copy's embeddings too.
-        probs = _softmax(_logits(screen, crops, threads, deck, 0))
+        loose, loose_shipped = _logits(screen, crops, threads, deck, 0)
+        probs, shipped = _softmax(loose), _softmax(loose_shipped)
         near = np.flatnonzero(probs[:, :BACKGROUND].max(axis=1) >= LOOSE_SCREEN)
-        first = _logits(paths[0], crops[near], threads, deck, 0)
-        probs[near] = _softmax(first)
+        first, first_shipped = _logits(paths[0], crops[near], threads, deck, 0)
+        probs[near], shipped[near] = _softmax(first), _softmax(first_shipped)
     kept = probs[near, :BACKGROUND].max(axis=1) >= SCREEN
     rows = near[kept]
     if len(paths) > 1 and len(rows):
-        logits = first[kept]
+        logits, logits_shipped = first[kept], first_shipped[kept]
         for m, path in enumerate(paths[1:], start=1):
-            logits = logits + _logits(path, crops[rows], threads, deck, m)
+            more, more_shipped = _logits(path, crops[rows], threads, deck, m)
+            logits, logits_shipped = logits + more, logits_shipped + more_shipped
         # The softmax of the mean logits: the members' probabilities' normalised geometric mean.
         probs[rows] = _softmax(logits / len(paths))
-    return probs
+        shipped[rows] = _softmax(logits_shipped / len(paths))
+    return probs if deck is None else deck.temper(probs, shipped)
 
 
 def _screen_of(path: Path) -> Path | None:
@@ -132,15 +137,19 @@ def outputs(path: Path, crops: np.ndarray, threads: int = THREADS) -> tuple[np.n
 
 def _logits(
     path: Path, crops: np.ndarray, threads: int, deck: DeckProfile | None = None, member: int = 0
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray]:
+    """The member's logits for ``crops`` with ``deck``'s correction, and without it (the same
+    array where there is no deck)."""
     if len(crops) == 0:  # all screened out: no embedding to correct
-        return np.zeros((0, 53), np.float32)
+        empty = np.zeros((0, 53), np.float32)
+        return empty, empty
     if deck is not None:
-        logits = deck.adjust(member, *outputs(path, crops, threads))
+        shipped, embedding = outputs(path, crops, threads)
+        logits = deck.adjust(member, shipped, embedding)
     else:
-        logits = _run(path, ["logits"], crops, threads)[0]
+        logits = shipped = _run(path, ["logits"], crops, threads)[0]
     bias = expected_bias()
-    return logits if bias is None else logits + bias
+    return (logits, shipped) if bias is None else (logits + bias, shipped + bias)
 
 
 def _run(path: Path, names: list[str], crops: np.ndarray, threads: int) -> list[np.ndarray]:

@@ -142,6 +142,36 @@ class DeckProfile:
         out: np.ndarray = logits + embedding @ self.weights[member].T + self.biases[member]
         return out.astype(np.float32)
 
+    def temper(self, probs: np.ndarray, shipped: np.ndarray) -> np.ndarray:
+        """The corrected probabilities ``probs`` (N, 53), except where the correction moves a
+        crop the shipped models (``shipped``: their probabilities) read as a card this deck
+        never showed onto another class: there the two readings are averaged.
+
+        What the deck showed says nothing of the cards it did not: a deck learnt from
+        photos of queens but no jacks knows its queens, not where its jacks end. Averaged,
+        neither reading is sure, so such a card is flagged instead of silently changed.
+
+        >>> import numpy as np
+        >>> seen = [0] * 53
+        >>> seen[Card("Qs").id] = 4
+        >>> p = DeckProfile(("a.onnx",), ("0" * 64,), (np.zeros((53, 4), np.float32),),
+        ...                 (np.zeros(53, np.float32),), tuple(seen), "queens")
+        >>> jack, queen = np.zeros((1, 53), np.float32), np.zeros((1, 53), np.float32)
+        >>> jack[0, Card("Js").id], queen[0, Card("Qs").id] = 1.0, 1.0
+        >>> [float(x) for x in p.temper(queen, jack)[0, [Card("Js").id, Card("Qs").id]]]
+        [0.5, 0.5]
+        >>> float(p.temper(jack, queen)[0, Card("Js").id])  # a queen moved: the deck knows
+        1.0
+        """
+        unshown = np.append(np.array(self.examples[: CLASSES - 1]) == 0, False)
+        was, now = shipped.argmax(axis=1), probs.argmax(axis=1)
+        rows = unshown[was] & (now != was)
+        if not rows.any():
+            return probs
+        out = probs.copy()
+        out[rows] = (probs[rows] + shipped[rows]) / 2
+        return out
+
     def check(self, paths: Sequence[Path]) -> None:
         """Raises :class:`DeckProfileError` unless ``paths`` are the models it was learnt on."""
         hashes = tuple(model_hash(p) for p in paths)

@@ -560,6 +560,10 @@ def _adam(
     m = len(embeddings)
     own = np.ones(parts.shape[1], np.float32)
     own[:BACKGROUND] = OWN_COST
+    # A part no example belongs to (a card, a rank or a suit the photos never showed) is
+    # neither taught nor taught against: lowered only as the shown cards' rival, it would
+    # move this deck's unshown cards onto the shown ones (its jacks read as its queens).
+    shown = (target.sum(axis=0) @ parts > 0).astype(np.float32)
     moment = [np.zeros_like(p) for p in params]
     square = [np.zeros_like(p) for p in params]
     for step in range(1, steps + 1):
@@ -570,10 +574,12 @@ def _adam(
         z = np.exp(logits - logits.max(axis=1, keepdims=True))
         grad_logits = (z / z.sum(axis=1, keepdims=True) - target) * weight
         grads = [
-            parts.T @ (grad_logits.T @ e) + 2 * strength * own[:, None] * w
+            (parts.T @ (grad_logits.T @ e) + 2 * strength * own[:, None] * w) * shown[:, None]
             for e, w in zip(embeddings, params[:m], strict=True)
         ]
-        grads += [parts.T @ grad_logits.sum(axis=0) + 2 * strength * own * c for c in params[m:]]
+        grads += [
+            (parts.T @ grad_logits.sum(axis=0) + 2 * strength * own * c) * shown for c in params[m:]
+        ]
         for p, g, mo, sq in zip(params, grads, moment, square, strict=True):
             mo *= 0.9
             mo += 0.1 * g
