@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from cardscore.cards import Card
+from cardscore.cards import Card, full_deck
 from cardscore.cli.output import console, echo_json, json_option
 from cardscore.errors import CardscoreError, Problem
 from cardscore.vision.deck import DeckProfile
@@ -161,6 +161,7 @@ def learn_command(labels: Path | None, spread: Path | None, out: Path, as_json: 
             {
                 "out": str(out),
                 "cards_learnt": cards,
+                "not_learnt": [c.code for c in full_deck() if c not in learnt.profile.learnt],
                 "crops": learnt.crops,
                 "photos": [
                     {
@@ -175,6 +176,12 @@ def learn_command(labels: Path | None, spread: Path | None, out: Path, as_json: 
         )
     else:
         click.echo(f"learnt {cards} of 52 cards from {learnt.crops} crops: wrote {out}")
+        if cards < 52:
+            click.echo(
+                f"the other {52 - cards} were in no photo: where this deck would read one of "
+                f"them otherwise than the shipped models, neither reading is sure (which: "
+                f"cardscore deck show {out})"
+            )
 
 
 @deck_group.command("show")
