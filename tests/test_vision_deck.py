@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -414,6 +415,23 @@ def test_expecting_reads_only_the_labelled_cards() -> None:
     assert np.delete(plain, sorted(allowed), axis=1).max() > 1e-3
 
 
+def _toy_fit(
+    taught: list[Card],
+    embedding: Callable[[Card | None], np.ndarray],
+    logits: Callable[[Card | None], np.ndarray],
+) -> DeckProfile:
+    """The profile a made-up model (its ``embedding`` and ``logits`` of a card's crop, or
+    of "no index": None) learns from four crops of each ``taught`` card and 30 of no index."""
+    shown = [c for c in taught for _ in range(4)] + [None] * 30
+    labels = np.array([BACKGROUND if c is None else c.id for c in shown])
+    seen = Embedded(
+        ("0" * 64,),
+        (np.array([logits(c) for c in shown]),),
+        (np.array([embedding(c) for c in shown]),),
+    )
+    return fit_embedded(seen, labels, ("toy.onnx",))
+
+
 def test_what_some_cards_teach_carries_to_their_rank_and_suit() -> None:
     """A profile learnt from 13 cards (every rank once, every suit) reads the 39 others.
     Made-up models: embeddings with a rank part, a suit part and noise; logits that know the
@@ -434,14 +452,7 @@ def test_what_some_cards_teach_carries_to_their_rank_and_suit() -> None:
         return z
 
     taught = [c for c in full_deck() if SUITS.index(c.suit) == RANKS.index(c.rank) % 4]
-    shown = [c for c in taught for _ in range(4)] + [None] * 30
-    labels = np.array([BACKGROUND if c is None else c.id for c in shown])
-    seen = Embedded(
-        ("0" * 64,),
-        (np.array([logits(c) for c in shown]),),
-        (np.array([embedding(c) for c in shown]),),
-    )
-    profile = fit_embedded(seen, labels, ("toy.onnx",))
+    profile = _toy_fit(taught, embedding, logits)
     others = [c for c in full_deck() if c not in taught]
     before = np.array([logits(c) for c in others])
     after = profile.adjust(0, before, np.array([embedding(c) for c in others]))
@@ -566,15 +577,7 @@ def test_a_card_no_example_showed_is_neither_taught_nor_taught_against() -> None
                 z[Card(other, card.suit).id] = 1.9
         return z
 
-    queens = [Card(Card("Qs").rank, s) for s in SUITS]
-    shown = [q for q in queens for _ in range(4)] + [None] * 30
-    labels = np.array([BACKGROUND if c is None else c.id for c in shown])
-    seen = Embedded(
-        ("0" * 64,),
-        (np.array([logits(c) for c in shown]),),
-        (np.array([embedding(c) for c in shown]),),
-    )
-    profile = fit_embedded(seen, labels, ("toy.onnx",))
+    profile = _toy_fit([Card(Card("Qs").rank, s) for s in SUITS], embedding, logits)
     jacks = [Card(Card("Js").rank, s) for s in SUITS]
     for jack in jacks:  # a rank never shown: only its suit's share, as its 2's
         two = Card(Card("2s").rank, jack.suit)
