@@ -169,6 +169,10 @@ def _learnt(shipped: bool = False) -> Iterator[tuple[str, Table]]:
             yield deck.name, (t.image, t.truth, t.kinds, t.card_width, profile)
 
 
+def _learnt_shipped() -> Iterator[tuple[str, Table]]:
+    return _learnt(shipped=True)
+
+
 SETS = {
     "trained-layout": _trained_layout,
     "trained-views": _trained_views,
@@ -178,7 +182,7 @@ SETS = {
     "older-five-tilted": _older_five_tilted,
     "stroke": _stroke,
     "learnt": _learnt,
-    "learnt-shipped": lambda: _learnt(shipped=True),
+    "learnt-shipped": _learnt_shipped,
 }
 LEARNT = range(200, 220)  # the learnt set's seeds: a deck learnt from the first five
 

@@ -138,8 +138,8 @@ def outputs(path: Path, crops: np.ndarray, threads: int = THREADS) -> tuple[np.n
 def _logits(
     path: Path, crops: np.ndarray, threads: int, deck: DeckProfile | None = None, member: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The member's logits for ``crops`` with ``deck``'s correction, and without it (the same
-    array where there is no deck)."""
+    """The member's logits for ``crops`` with ``deck``'s correction, and without it (equal
+    where there is no deck)."""
     if len(crops) == 0:  # all screened out: no embedding to correct
         empty = np.zeros((0, 53), np.float32)
         return empty, empty

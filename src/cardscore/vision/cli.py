@@ -155,13 +155,14 @@ def learn_command(labels: Path | None, spread: Path | None, out: Path, as_json: 
         else learn_from_spread(spread or Path(), name=out.stem)
     )
     learnt.profile.save(out)
-    cards = len(learnt.profile.learnt)
+    known = set(learnt.profile.learnt)
+    cards = len(known)
     if as_json:
         echo_json(
             {
                 "out": str(out),
                 "cards_learnt": cards,
-                "not_learnt": [c.code for c in full_deck() if c not in learnt.profile.learnt],
+                "not_learnt": [c.code for c in full_deck() if c not in known],
                 "crops": learnt.crops,
                 "photos": [
                     {
