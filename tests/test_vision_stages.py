@@ -305,6 +305,26 @@ def test_a_glyph_printed_against_a_cards_outline_is_a_candidate_once_the_rim_is_
     assert (round(glyph.x), round(glyph.y)) == (51, 36)
 
 
+def test_a_red_glyph_touching_a_black_frame_is_a_candidate_in_the_red_ink_mask() -> None:
+    """A court card's black frame line beside a red index: every mask that takes the darkest
+    channel sees one blob, too large for a glyph; red ink alone is the glyph."""
+    from cardscore.vision.blobs import INK_HIGH, INK_LOW, candidates
+    from cardscore.vision.readings import DARK_INK, DARKEST_INK, FAINT_INK, PALE_INK
+
+    image = np.full((200, 300, 3), 246, np.uint8)
+    cv2.rectangle(image, (55, 20), (200, 190), (30, 30, 30), 2)  # the frame, touching the K
+    cv2.putText(image, "K", (44, 45), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (40, 40, 200), 2)
+    masks = (PALE_INK, None, DARK_INK, FAINT_INK, DARKEST_INK)
+    assert candidates(image, *masks) == []
+    (glyph,) = candidates(image, *masks, red=(INK_LOW, INK_HIGH))
+    assert (round(glyph.x), round(glyph.y)) == (49, 38)
+    # Black ink is no red ink: a black glyph there stays one blob with the frame.
+    black = np.full_like(image, 246)
+    cv2.rectangle(black, (55, 20), (200, 190), (30, 30, 30), 2)
+    cv2.putText(black, "K", (44, 45), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 2)
+    assert candidates(black, *masks, red=(INK_LOW, INK_HIGH)) == []
+
+
 def test_a_red_gingham_cloth_is_neither_cards_nor_indices() -> None:
     """A checked tablecloth: its white squares are not taken for cards, its checks' corners not
     for indices; the cards on it are read as on a plain cloth (seeds never measured)."""

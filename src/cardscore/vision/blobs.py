@@ -63,6 +63,7 @@ def candidates(
     shade: float = 1.0,
     rims: np.ndarray | None = None,
     edge_power: float = EDGE_POWER,
+    red: tuple[int, int] | None = None,
 ) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
 
@@ -85,6 +86,10 @@ def candidates(
     ``darkest`` (levels above ``dark``'s) adds a last mask's new blobs: a bold glyph printed
     close to the big pip beside it (a court card's index in some designs) is one blob with it
     even at ``dark``'s level, but only the glyph's and the pip's cores are that dark.
+
+    ``red`` (levels) adds the new blobs of a mask of red ink alone: a red glyph touching a
+    black or grey line (a court card's frame beside its index) is one blob with it in every
+    other mask, since they take the darkest channel, where red ink is as dark as black.
 
     ``cards`` (a mask of the card regions at the normalised image's size) counts as paper
     too, whatever its brightness. ``rims`` (a mask of the same size) is no ink: the cards'
@@ -128,7 +133,27 @@ def candidates(
             # Off the cards: the table's grain and texture, never an index.
             found = [c for c in found if cards[round(c.y), round(c.x)]]
         out += [c for c, seen in zip(found, _seen(found, out), strict=True) if not seen]
+    if red is not None:
+        hat = _red_hat(channels)
+        if rims is not None:
+            hat[rims > 0] = 0
+        found = _blobs(hat, red, on_paper, c4, s4)
+        out += [c for c, seen in zip(found, _seen(found, out), strict=True) if not seen]
     return out
+
+
+def _red_hat(channels: Sequence[np.ndarray]) -> np.ndarray:
+    """Thin red strokes alone: :func:`_black_hat` of the redness (red over the larger of
+    green and blue), where black and grey ink are as light as paper."""
+    b, g, r = channels
+    redness = cv2.subtract(r, cv2.max(g, b))
+    k = max(3, round(0.075 * NORMAL_WIDTH)) | 1
+    hat: np.ndarray = cv2.morphologyEx(
+        cv2.bitwise_not(redness),
+        cv2.MORPH_BLACKHAT,
+        cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)),
+    )
+    return hat
 
 
 def _seen(found: list[Candidate], known: list[Candidate]) -> np.ndarray:

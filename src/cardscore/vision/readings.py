@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from cardscore.cards import Card, Rank
-from cardscore.vision.blobs import EDGE_POWER, SHADE, Candidate, candidates
+from cardscore.vision.blobs import EDGE_POWER, INK_HIGH, INK_LOW, SHADE, Candidate, candidates
 from cardscore.vision.crops import CropReader
 from cardscore.vision.focus import UNMEASURED, Blur, refocus
 from cardscore.vision.geometry import NORMAL_WIDTH, angle_gap, index_to_centre
@@ -40,13 +40,14 @@ __all__ = [
 ]
 
 
-# A fainter, a darker, a faintest and a darkest ink mask's levels (see blobs.candidates);
-# None: no such mask.
+# A fainter, a darker, a faintest and a darkest ink mask's levels, and a mask of red ink
+# alone's (see blobs.candidates); None: no such mask.
 # Inference only: training's candidates come from the usual mask alone.
 PALE_INK: tuple[int, int] | None = (20, 30)
 DARK_INK: tuple[int, int] | None = (70, 70)
 FAINT_INK: tuple[int, int] | None = (10, 18)
 DARKEST_INK: tuple[int, int] | None = (130, 130)
+RED_INK: tuple[int, int] | None = (INK_LOW, INK_HIGH)
 # A red index at a card's edge cuts its corner out of the card region (the region is the
 # paper, and the mask's opening eats the thin paper beside the glyph): a candidate off every
 # region takes the one most present within this reach (card widths).
@@ -268,7 +269,16 @@ def read_blobs(
         ring = np.ones((RIM, RIM), np.uint8)
         rims = cv2.morphologyEx(card_mask, cv2.MORPH_GRADIENT, ring)
     blobs = candidates(
-        norm, PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK, shade, rims, edge_power
+        norm,
+        PALE_INK,
+        card_mask,
+        DARK_INK,
+        FAINT_INK,
+        DARKEST_INK,
+        shade,
+        rims,
+        edge_power,
+        RED_INK,
     )
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,
     # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.
