@@ -325,6 +325,21 @@ def test_a_red_glyph_touching_a_black_frame_is_a_candidate_in_the_red_ink_mask()
     assert candidates(black, *masks, red=(INK_LOW, INK_HIGH)) == []
 
 
+def test_a_black_glyph_touching_a_thin_frame_line_is_a_candidate_once_the_mask_is_opened() -> None:
+    """A black index whose stroke touches a court card's thin black frame: one blob with the
+    whole frame in every ink mask; opened by a square wider than the line, the glyph alone."""
+    from cardscore.vision.blobs import candidates
+    from cardscore.vision.readings import DARK_INK, DARKEST_INK, FAINT_INK, OPENING, PALE_INK
+
+    image = np.full((200, 300, 3), 246, np.uint8)
+    cv2.rectangle(image, (55, 20), (200, 190), (30, 30, 30), 1)  # the frame, touching the K
+    cv2.putText(image, "K", (44, 45), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 3)
+    masks = (PALE_INK, None, DARK_INK, FAINT_INK, DARKEST_INK)
+    assert candidates(image, *masks) == []
+    (glyph,) = candidates(image, *masks, opening=OPENING)
+    assert (round(glyph.x), round(glyph.y)) == (48, 39)
+
+
 def test_a_red_gingham_cloth_is_neither_cards_nor_indices() -> None:
     """A checked tablecloth: its white squares are not taken for cards, its checks' corners not
     for indices; the cards on it are read as on a plain cloth (seeds never measured)."""

@@ -40,6 +40,8 @@ NEUTRAL = 0.2  # paper in shade is grey: its channels differ by at most this sha
 # between the magnitude, where every faint grain of a table's texture counts, and its square,
 # where a glyph's black strokes outweigh a card's faint edge.
 EDGE_POWER = 1.25
+# A glyph's blob is this many card widths long at least and at most.
+GLYPH_MIN, GLYPH_MAX = 0.06, 0.34
 _RUN = 256  # new blobs compared at once in _seen: bounds its arrays to _RUN x those known
 
 
@@ -64,6 +66,7 @@ def candidates(
     rims: np.ndarray | None = None,
     edge_power: float = EDGE_POWER,
     red: tuple[int, int] | None = None,
+    opening: int = 0,
 ) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
 
@@ -90,6 +93,10 @@ def candidates(
     ``red`` (levels) adds the new blobs of a mask of red ink alone: a red glyph touching a
     black or grey line (a court card's frame beside its index) is one blob with it in every
     other mask, since they take the darkest channel, where red ink is as dark as black.
+
+    ``opening`` (a square's side, px) adds the new blobs of the usual mask opened by it
+    where its blobs are too large for a glyph: a line thinner than that touching a glyph (a
+    court card's black frame line under a black index) goes, the glyph's thicker strokes stay.
 
     ``cards`` (a mask of the card regions at the normalised image's size) counts as paper
     too, whatever its brightness. ``rims`` (a mask of the same size) is no ink: the cards'
@@ -134,10 +141,13 @@ def candidates(
             found = [c for c in found if cards[round(c.y), round(c.x)]]
         out += [c for c, seen in zip(found, _seen(found, out), strict=True) if not seen]
     if red is not None:
-        hat = _red_hat(channels)
+        red_hat = _red_hat(channels)
         if rims is not None:
-            hat[rims > 0] = 0
-        found = _blobs(hat, red, on_paper, c4, s4)
+            red_hat[rims > 0] = 0
+        found = _blobs(red_hat, red, on_paper, c4, s4)
+        out += [c for c, seen in zip(found, _seen(found, out), strict=True) if not seen]
+    if opening:
+        found = _blobs(hat, (INK_LOW, INK_HIGH), on_paper, c4, s4, opening)
         out += [c for c, seen in zip(found, _seen(found, out), strict=True) if not seen]
     return out
 
@@ -201,14 +211,18 @@ def _blobs(
     on_paper: np.ndarray,
     c4: np.ndarray,
     s4: np.ndarray,
+    opening: int = 0,
 ) -> list[Candidate]:
-    """The candidates of one ink mask (:func:`_strokes`' ``levels`` on the black-hat): its
-    blobs of glyph size whose centre lies ``on_paper`` (a mask), sized and turned by the local axes."""
-    stats, centroids = _strokes(hat, levels)
+    """The candidates of one ink mask (:func:`_strokes`' ``levels`` on the black-hat, opened
+    by a square of side ``opening`` if any): its blobs of glyph size whose centre lies
+    ``on_paper`` (a mask), sized and turned by the local axes."""
+    stats, centroids = _strokes(hat, levels, opening)
     wn = NORMAL_WIDTH
     big = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
     glyph = (
-        (0.06 * wn <= big) & (big <= 0.34 * wn) & (stats[:, cv2.CC_STAT_AREA] >= 0.0012 * wn * wn)
+        (GLYPH_MIN * wn <= big)
+        & (big <= GLYPH_MAX * wn)
+        & (stats[:, cv2.CC_STAT_AREA] >= 0.0012 * wn * wn)
     )
     big, centroids = big[glyph], centroids[glyph]
     # Half-to-even like Python's round(), which placed a centroid on its pixel before.
@@ -322,7 +336,22 @@ def _black_hat(channels: Sequence[np.ndarray]) -> np.ndarray:
     return hat
 
 
-def _strokes(hat: np.ndarray, levels: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+def _opened_where_too_large(weak: np.ndarray, opening: int) -> np.ndarray:
+    """The ink mask ``weak`` (0/1) opened by a square of side ``opening``, kept only inside
+    its blobs too large for a glyph (:data:`GLYPH_MAX`): a glyph joined to a line. Opening
+    the rest would only break pips and court art into new glyph-sized blobs."""
+    opened = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((opening, opening), np.uint8))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
+    large = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    too_large = large > GLYPH_MAX * NORMAL_WIDTH
+    too_large[0] = False
+    kept: np.ndarray = opened & too_large[labels].astype(np.uint8)
+    return kept
+
+
+def _strokes(
+    hat: np.ndarray, levels: tuple[int, int], opening: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
     """The ink mask's blobs, by hysteresis on the black-hat: a blob needs a clearly dark core
     (above ``levels[1]``, usually :data:`INK_HIGH`) but keeps its paler, thinner strokes down
     to ``levels[0]`` (:data:`INK_LOW`), so the pale indices of bright photos come out whole, not
@@ -334,6 +363,8 @@ def _strokes(hat: np.ndarray, levels: tuple[int, int]) -> tuple[np.ndarray, np.n
     """
     low, high = levels
     weak = (hat > low).astype(np.uint8)
+    if opening:
+        weak = _opened_where_too_large(weak, opening)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(weak, connectivity=8)
     strong = np.zeros(count, bool)
     strong[labels[hat > high]] = True

@@ -48,6 +48,9 @@ DARK_INK: tuple[int, int] | None = (70, 70)
 FAINT_INK: tuple[int, int] | None = (10, 18)
 DARKEST_INK: tuple[int, int] | None = (130, 130)
 RED_INK: tuple[int, int] | None = (INK_LOW, INK_HIGH)
+# The usual mask opened by a square this wide (px) where a blob is too large for a glyph
+# adds its new blobs (0: not).
+OPENING = 3
 # A red index at a card's edge cuts its corner out of the card region (the region is the
 # paper, and the mask's opening eats the thin paper beside the glyph): a candidate off every
 # region takes the one most present within this reach (card widths).
@@ -279,6 +282,7 @@ def read_blobs(
         rims,
         edge_power,
         RED_INK,
+        OPENING,
     )
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,
     # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.
