@@ -340,6 +340,32 @@ def test_a_black_glyph_touching_a_thin_frame_line_is_a_candidate_once_the_mask_i
     assert (round(glyph.x), round(glyph.y)) == (48, 39)
 
 
+@pytest.mark.needs_shared
+def test_a_red_card_backs_lattice_is_not_opened_into_glyphs(
+    shared: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two red-backed cards in `train_01.jpg`: their lattice is a blob too large for a glyph
+    that the opened mask breaks into glyph-sized pieces (one was read as a 10♦, flagged).
+    Only uncoloured ink is opened, at every scale the photo may be read at."""
+    from cardscore.vision import blobs
+    from cardscore.vision.blobs import candidates
+    from cardscore.vision.geometry import NORMAL_WIDTH
+    from cardscore.vision.readings import OPENING
+
+    photo = cv2.imread(str(shared / "data" / "real-photos" / "train_01.jpg"))
+    backs = photo[650:1350, 1800:2500]  # the photo's cards are 214 px wide
+    scaled = [
+        cv2.resize(
+            backs, None, fx=NORMAL_WIDTH / w, fy=NORMAL_WIDTH / w, interpolation=cv2.INTER_AREA
+        )
+        for w in (130, 150, 180, 214, 260)
+    ]
+    for norm in scaled:
+        assert candidates(norm, opening=OPENING) == candidates(norm)
+    monkeypatch.setattr(blobs, "OPENED_CHROMA", 255)  # colour no reason to leave a blob whole
+    assert any(len(candidates(n, opening=OPENING)) > len(candidates(n)) for n in scaled)
+
+
 def test_a_red_gingham_cloth_is_neither_cards_nor_indices() -> None:
     """A checked tablecloth: its white squares are not taken for cards, its checks' corners not
     for indices; the cards on it are read as on a plain cloth (seeds never measured)."""

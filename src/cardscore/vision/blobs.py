@@ -42,6 +42,10 @@ NEUTRAL = 0.2  # paper in shade is grey: its channels differ by at most this sha
 EDGE_POWER = 1.25
 # A glyph's blob is this many card widths long at least and at most.
 GLYPH_MIN, GLYPH_MAX = 0.06, 0.34
+# A blob too large for a glyph, opened (readings.OPENING), keeps the pieces of uncoloured ink:
+# the channels' spread at most this on average (black ink on paper: under 30; a red card
+# back's lattice, which opens into glyph-sized pieces too: over 100).
+OPENED_CHROMA = 60
 _RUN = 256  # new blobs compared at once in _seen: bounds its arrays to _RUN x those known
 
 
@@ -97,6 +101,8 @@ def candidates(
     ``opening`` (a square's side, px) adds the new blobs of the usual mask opened by it
     where its blobs are too large for a glyph: a line thinner than that touching a glyph (a
     court card's black frame line under a black index) goes, the glyph's thicker strokes stay.
+    Only pieces of uncoloured ink are kept (a red card back's lattice opens into glyph-sized
+    pieces too).
 
     ``cards`` (a mask of the card regions at the normalised image's size) counts as paper
     too, whatever its brightness. ``rims`` (a mask of the same size) is no ink: the cards'
@@ -131,7 +137,8 @@ def candidates(
     hat = _black_hat(channels)  # every mask thresholds the same black-hat
     if rims is not None:
         hat[rims > 0] = 0
-    out = _blobs(hat, (INK_LOW, INK_HIGH), on_paper, c4, s4)
+    usual = _label(hat > INK_LOW)
+    out = _blobs(hat, (INK_LOW, INK_HIGH), on_paper, c4, s4, usual)
     for levels, on_cards in ((pale, False), (dark, False), (faint, True), (darkest, False)):
         if levels is None:
             continue
@@ -147,7 +154,9 @@ def candidates(
         found = _blobs(red_hat, red, on_paper, c4, s4)
         out += [c for c, seen in zip(found, _seen(found, out), strict=True) if not seen]
     if opening:
-        found = _blobs(hat, (INK_LOW, INK_HIGH), on_paper, c4, s4, opening)
+        _, chroma = _top_and_chroma(channels)
+        opened = _opened_where_too_large(usual, hat, chroma, INK_HIGH, opening)
+        found = _blobs(hat, (INK_LOW, INK_HIGH), on_paper, c4, s4, opened)
         out += [c for c, seen in zip(found, _seen(found, out), strict=True) if not seen]
     return out
 
@@ -211,19 +220,15 @@ def _blobs(
     on_paper: np.ndarray,
     c4: np.ndarray,
     s4: np.ndarray,
-    opening: int = 0,
+    weak: Labelled | tuple[np.ndarray, np.ndarray] | None = None,
 ) -> list[Candidate]:
-    """The candidates of one ink mask (:func:`_strokes`' ``levels`` on the black-hat, opened
-    by a square of side ``opening`` if any): its blobs of glyph size whose centre lies
-    ``on_paper`` (a mask), sized and turned by the local axes."""
-    stats, centroids = _strokes(hat, levels, opening)
-    wn = NORMAL_WIDTH
+    """The candidates of one ink mask (:func:`_strokes`' ``levels`` on the black-hat; its
+    weak mask's components ``weak`` if labelled already, or its blobs' stats and centroids):
+    its blobs of glyph size whose centre lies ``on_paper`` (a mask), sized and turned by the
+    local axes."""
+    stats, centroids = weak if isinstance(weak, tuple) else _strokes(hat, levels, weak)
     big = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    glyph = (
-        (GLYPH_MIN * wn <= big)
-        & (big <= GLYPH_MAX * wn)
-        & (stats[:, cv2.CC_STAT_AREA] >= 0.0012 * wn * wn)
-    )
+    glyph = _glyph_sized(stats)
     big, centroids = big[glyph], centroids[glyph]
     # Half-to-even like Python's round(), which placed a centroid on its pixel before.
     ix, iy = np.rint(centroids).astype(np.intp).T
@@ -239,19 +244,36 @@ def _blobs(
     ]
 
 
+def _glyph_sized(stats: np.ndarray) -> np.ndarray:
+    """Which blobs (``cv2.connectedComponentsWithStats`` rows) are of a glyph's size."""
+    wn = NORMAL_WIDTH
+    big = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    glyph: np.ndarray = (
+        (GLYPH_MIN * wn <= big)
+        & (big <= GLYPH_MAX * wn)
+        & (stats[:, cv2.CC_STAT_AREA] >= 0.0012 * wn * wn)
+    )
+    return glyph
+
+
 def _paper_in_shade(
     channels: Sequence[np.ndarray], gray: np.ndarray, darkest: float, brightest: float
 ) -> np.ndarray:
     """Within 15 px of grey pixels (their channels within :data:`NEUTRAL` of the brightest
     of them: a wooden or felt table is coloured, in shade or not) :data:`PAPER_LEVEL` as
     bright as the brightest within :data:`LIT_REACH` card widths (:func:`_lit`)."""
-    b, g, r = channels
-    top = cv2.max(cv2.max(b, g), r)
-    chroma = cv2.subtract(top, cv2.min(cv2.min(b, g), r))
+    top, chroma = _top_and_chroma(channels)
     grey = chroma < NEUTRAL * top
     lit = gray >= PAPER_LEVEL * _lit(gray, darkest, brightest)
     near: np.ndarray = cv2.dilate((grey & lit).astype(np.uint8), np.ones((15, 15), np.uint8)) > 0
     return near
+
+
+def _top_and_chroma(channels: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's brightest channel and its spread (brightest less darkest: 0 on grey)."""
+    b, g, r = channels
+    top = cv2.max(cv2.max(b, g), r)
+    return top, cv2.subtract(top, cv2.min(cv2.min(b, g), r))
 
 
 def _lit(gray: np.ndarray, darkest: float, brightest: float) -> np.ndarray:
@@ -336,38 +358,82 @@ def _black_hat(channels: Sequence[np.ndarray]) -> np.ndarray:
     return hat
 
 
-def _opened_where_too_large(weak: np.ndarray, opening: int) -> np.ndarray:
-    """The ink mask ``weak`` (0/1) opened by a square of side ``opening``, kept only inside
-    its blobs too large for a glyph (:data:`GLYPH_MAX`): a glyph joined to a line. Opening
-    the rest would only break pips and court art into new glyph-sized blobs."""
-    opened = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((opening, opening), np.uint8))
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
+@dataclass(frozen=True, eq=False)
+class Labelled:
+    """A 0/1 mask's connected components, as ``cv2.connectedComponentsWithStats`` gives them."""
+
+    count: int
+    labels: np.ndarray
+    stats: np.ndarray
+    centroids: np.ndarray
+
+
+def _label(mask: np.ndarray) -> Labelled:
+    """The 8-connected components of ``mask`` (boolean or 0/1)."""
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(
+        mask.astype(np.uint8), connectivity=8
+    )
+    return Labelled(count, labels, stats, centroids)
+
+
+def _opened_where_too_large(
+    weak: Labelled, hat: np.ndarray, chroma: np.ndarray, high: int, opening: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The blobs (stats and centroids, as :func:`_strokes` gives them) of the ink mask
+    ``weak``'s components too large for a glyph (:data:`GLYPH_MAX`: a glyph joined to a
+    line), each opened by a square of side ``opening``: those of uncoloured ink (``chroma``,
+    the channels' spread, at most :data:`OPENED_CHROMA` on average) that hold a black-hat
+    pixel above ``high``. Opening the rest would only break pips, court art and card backs
+    into new glyph-sized blobs; each large component is opened and labelled in its own box."""
+    square = np.ones((opening, opening), np.uint8)
+    stats = weak.stats
     large = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
     too_large = large > GLYPH_MAX * NORMAL_WIDTH
-    too_large[0] = False
-    kept: np.ndarray = opened & too_large[labels].astype(np.uint8)
-    return kept
+    too_large[0] = False  # the background
+    found_stats, found_centroids = [np.zeros((0, 5), stats.dtype)], [np.zeros((0, 2))]
+    height, width = weak.labels.shape
+    for i in np.flatnonzero(too_large):
+        # Its box and a margin of paper (within the photo), which the square cannot fit into.
+        x0, y0, w, h = (int(v) for v in stats[i, :4])
+        x, y = max(0, x0 - opening), max(0, y0 - opening)
+        w, h = min(width, x0 + w + opening) - x, min(height, y0 + h + opening) - y
+        part = (weak.labels[y : y + h, x : x + w] == i).astype(np.uint8)
+        opened = _label(cv2.morphologyEx(part, cv2.MORPH_OPEN, square))
+        summed = np.bincount(
+            opened.labels.ravel(), chroma[y : y + h, x : x + w].ravel(), opened.count
+        )
+        kept = summed <= OPENED_CHROMA * np.maximum(opened.stats[:, cv2.CC_STAT_AREA], 1)
+        strong = np.zeros(opened.count, bool)
+        strong[opened.labels[hat[y : y + h, x : x + w] > high]] = True
+        kept &= strong
+        kept[0] = False
+        pieces = np.flatnonzero(kept)
+        box_stats = opened.stats[pieces].copy()
+        box_stats[:, cv2.CC_STAT_LEFT] += x
+        box_stats[:, cv2.CC_STAT_TOP] += y
+        found_stats.append(box_stats)
+        found_centroids.append(opened.centroids[pieces] + np.array([x, y]))
+    return np.concatenate(found_stats), np.concatenate(found_centroids)
 
 
 def _strokes(
-    hat: np.ndarray, levels: tuple[int, int], opening: int = 0
+    hat: np.ndarray, levels: tuple[int, int], weak: Labelled | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The ink mask's blobs, by hysteresis on the black-hat: a blob needs a clearly dark core
     (above ``levels[1]``, usually :data:`INK_HIGH`) but keeps its paler, thinner strokes down
     to ``levels[0]`` (:data:`INK_LOW`), so the pale indices of bright photos come out whole, not
-    in fragments of the wrong size.
+    in fragments of the wrong size. ``weak``: the weak mask's components, if already labelled
+    (or another weak mask's).
 
     Returns the blobs' ``cv2.connectedComponentsWithStats`` rows and centroids, background
     left out. The ink mask is the weak mask's components that hold a strong pixel, whole, so
     its blobs are those components: labelled once, in the same raster order, not again.
     """
     low, high = levels
-    weak = (hat > low).astype(np.uint8)
-    if opening:
-        weak = _opened_where_too_large(weak, opening)
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(weak, connectivity=8)
-    strong = np.zeros(count, bool)
-    strong[labels[hat > high]] = True
+    if weak is None:
+        weak = _label(hat > low)
+    strong = np.zeros(weak.count, bool)
+    strong[weak.labels[hat > high]] = True
     strong[0] = False
     kept = np.flatnonzero(strong)
-    return stats[kept], centroids[kept]
+    return weak.stats[kept], weak.centroids[kept]
