@@ -146,33 +146,29 @@ def candidates(
         if on_cards and cards is not None:
             # Off the cards: the table's grain and texture, never an index.
             found = [c for c in found if cards[round(c.y), round(c.x)]]
-        out += [c for c, seen in zip(found, _seen(found, out), strict=True) if not seen]
+        out += _new(found, out)
     if red is not None:
         red_hat = _red_hat(channels)
         if rims is not None:
             red_hat[rims > 0] = 0
-        found = _blobs(red_hat, red, on_paper, c4, s4)
-        out += [c for c, seen in zip(found, _seen(found, out), strict=True) if not seen]
+        out += _new(_blobs(red_hat, red, on_paper, c4, s4), out)
     if opening:
         _, chroma = _top_and_chroma(channels)
         opened = _opened_where_too_large(usual, hat, chroma, INK_HIGH, opening)
-        found = _blobs(hat, (INK_LOW, INK_HIGH), on_paper, c4, s4, opened)
-        out += [c for c, seen in zip(found, _seen(found, out), strict=True) if not seen]
+        out += _new(_sized(*opened, on_paper, c4, s4), out)
     return out
+
+
+def _new(found: list[Candidate], known: list[Candidate]) -> list[Candidate]:
+    """Those of ``found`` no ``known`` candidate stands for (:func:`_seen`)."""
+    return [c for c, seen in zip(found, _seen(found, known), strict=True) if not seen]
 
 
 def _red_hat(channels: Sequence[np.ndarray]) -> np.ndarray:
     """Thin red strokes alone: :func:`_black_hat` of the redness (red over the larger of
     green and blue), where black and grey ink are as light as paper."""
     b, g, r = channels
-    redness = cv2.subtract(r, cv2.max(g, b))
-    k = max(3, round(0.075 * NORMAL_WIDTH)) | 1
-    hat: np.ndarray = cv2.morphologyEx(
-        cv2.bitwise_not(redness),
-        cv2.MORPH_BLACKHAT,
-        cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)),
-    )
-    return hat
+    return _strokes_hat(cv2.bitwise_not(cv2.subtract(r, cv2.max(g, b))))
 
 
 def _seen(found: list[Candidate], known: list[Candidate]) -> np.ndarray:
@@ -220,13 +216,22 @@ def _blobs(
     on_paper: np.ndarray,
     c4: np.ndarray,
     s4: np.ndarray,
-    weak: Labelled | tuple[np.ndarray, np.ndarray] | None = None,
+    weak: Labelled | None = None,
 ) -> list[Candidate]:
     """The candidates of one ink mask (:func:`_strokes`' ``levels`` on the black-hat; its
-    weak mask's components ``weak`` if labelled already, or its blobs' stats and centroids):
-    its blobs of glyph size whose centre lies ``on_paper`` (a mask), sized and turned by the
-    local axes."""
-    stats, centroids = weak if isinstance(weak, tuple) else _strokes(hat, levels, weak)
+    weak mask's components ``weak`` if labelled already): :func:`_sized`."""
+    return _sized(*_strokes(hat, levels, weak), on_paper, c4, s4)
+
+
+def _sized(
+    stats: np.ndarray,
+    centroids: np.ndarray,
+    on_paper: np.ndarray,
+    c4: np.ndarray,
+    s4: np.ndarray,
+) -> list[Candidate]:
+    """Of an ink mask's blobs (``cv2.connectedComponentsWithStats`` rows and centroids), those
+    of glyph size whose centre lies ``on_paper`` (a mask), sized and turned by the local axes."""
     big = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
     glyph = _glyph_sized(stats)
     big, centroids = big[glyph], centroids[glyph]
@@ -350,10 +355,14 @@ def _black_hat(channels: Sequence[np.ndarray]) -> np.ndarray:
     card) are left out, so glyphs near a card's edge stay separate blobs.
     """
     b, g, r = channels  # an image's, split by cv2.split
-    darkest = cv2.min(cv2.min(b, g), r)
+    return _strokes_hat(cv2.min(cv2.min(b, g), r))
+
+
+def _strokes_hat(gray: np.ndarray) -> np.ndarray:
+    """The black-hat of a grey image with a kernel wider than a glyph's stroke."""
     k = max(3, round(0.075 * NORMAL_WIDTH)) | 1
     hat: np.ndarray = cv2.morphologyEx(
-        darkest, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+        gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     )
     return hat
 
