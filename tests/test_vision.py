@@ -175,6 +175,35 @@ def test_a_foreshortened_cards_two_corners_read_alike_are_one_card() -> None:
     assert len(one_per_spot(fan, W)) == 2
 
 
+def test_a_near_cards_corners_pair_at_the_scale_its_glyphs_show() -> None:
+    """From a seat the near cards are larger than the photo's typical card: a card 1.45 times
+    as large lies with its corners too far apart to pair at the photo's width, and its centre
+    guessed from each corner alone lands two ways (two cards, one of them extra). Its glyphs
+    are as much larger than the photo's others, and at that scale the two pair; at the
+    typical glyph's size they do not."""
+    from cardscore.vision.cards import NEAR_SCALE
+
+    scale = 1.45
+    top, bottom = _corner_hits("3h", 500, 400)
+    bottom = replace(
+        bottom, x=top.x + scale * (bottom.x - top.x), y=top.y + scale * (bottom.y - top.y)
+    )
+    others = [replace(h, size=20.0) for h in _corner_hits("9c", 200, 200)]
+    glyph = 20.0 * scale
+    near = [replace(top, size=glyph * 0.9), replace(bottom, size=glyph * 1.1)]
+    cards = pair_indices(others + near, W)
+    assert [(c.card.code, c.indices) for c in cards] == [("9c", 2), ("3h", 2)]
+    (card,) = cards[1:]
+    cx, cy = (top.x + bottom.x) / 2, (top.y + bottom.y) / 2
+    assert (card.x, card.y) == (pytest.approx(cx), pytest.approx(cy))
+    # Glyphs of the typical size: two one-index cards, as a photo's two separate cards are.
+    typical = [replace(h, size=20.0) for h in near]
+    assert [c.indices for c in pair_indices(others + typical, W)] == [2, 1, 1]
+    # Just under the threshold on average: the same.
+    under = [replace(h, size=20.0 * NEAR_SCALE * 0.98) for h in near]
+    assert [c.indices for c in pair_indices(others + under, W)] == [2, 1, 1]
+
+
 def test_a_cards_corners_read_along_the_photos_axes_pair_along_its_diagonal() -> None:
     """A card turned 20° in the photo whose two indices were both read at the photo's axes
     (0° and 180°: a real photo turned askew): they fit no card in those frames, but the line

@@ -83,6 +83,12 @@ DIAGONAL_FIT = 0.15
 # pair that fits along the glyphs' own: a four-index card's side on a table turned 16° fits
 # a card upright in the photo, and put that card on its neighbour's spot.
 SIDE_TIER, SQUARE_TIER, DIAGONAL_TIER = 10.0, 15.0, 20.0
+# A photo taken from a seat shows the near cards larger than the far ones (about 1.4 times
+# at 20° from overhead), and the photo's card width is its typical card's: a near card's two
+# corners lie too far apart for it. Two hits whose glyphs are on average at least NEAR_SCALE
+# times the photo's typical glyph (the median of its hits') are also fitted at that scale
+# (at most NEAR_MAX), after every other tier: a glyph's size alone is a rough measure.
+NEAR_SCALE, NEAR_MAX, NEAR_TIER = 1.15, 2.0, 25.0
 # A four-index deck's two indices of one side lie within SIDE_ACROSS card widths of straight
 # above each other.
 SIDE_ACROSS = 0.12
@@ -227,13 +233,13 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
     The pairs that fit a card best are taken first: in a fanned set the top card's far
     corner also fits the next card's index, a card width and a step away.
     """
+    glyph = _typical_glyph(hits)
     pairs = sorted(
         (fit[1], -hits[i].prob, i, j, fit[0], side)
         for i in range(len(hits))
         for j in range(len(hits))
         if hits[i].prob >= hits[j].prob and i != j
-        for side, partners in ((False, _partners), (True, _side_partners))
-        if (fit := partners(hits[i], hits[j], w))
+        for side, fit in _fits(hits[i], hits[j], w, glyph)
     )
     used: set[int] = set()
     partner_of: dict[int, tuple[int, float, bool]] = {}
@@ -257,6 +263,29 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
                 Placement(a.card, a.prob, float(c[0]), float(c[1]), a.angle, 1, a.runner_up)
             )
     return cards
+
+
+def _fits(
+    a: IndexHit, b: IndexHit, w: float, glyph: float | None
+) -> list[tuple[bool, tuple[float, float]]]:
+    """Each way ``a`` and ``b`` can be one card's two indices: whether as one side's
+    (:func:`_side_partners`), and the card's angle and misfit; a near card's fit at its own
+    scale (:data:`NEAR_SCALE`) last."""
+    fits = [
+        (side, fit)
+        for side, partners in ((False, _partners), (True, _side_partners))
+        if (fit := partners(a, b, w))
+    ]
+    scale = (a.size + b.size) / 2 / glyph if glyph else 0.0
+    if scale >= NEAR_SCALE and (near := _partners(a, b, w * min(scale, NEAR_MAX))):
+        fits.append((False, (near[0], near[1] + NEAR_TIER)))
+    return fits
+
+
+def _typical_glyph(hits: Sequence[IndexHit]) -> float | None:
+    """The median glyph height of the hits that report a card (:data:`MIN_CARD`), if known."""
+    sizes = [h.size for h in hits if h.size > 0 and h.prob >= MIN_CARD]
+    return float(np.median(sizes)) if sizes else None
 
 
 def _paired(a: IndexHit, b: IndexHit, w: float, card_angle: float, side: bool) -> Placement:
