@@ -180,6 +180,58 @@ def test_the_lean_is_measured_on_the_card_mask_that_shows_the_cards_under_uneven
     assert 25 < find_view(photo).tilt < 40
 
 
+def _card_shapes(view_image: np.ndarray) -> list[float]:
+    """Long side to short of each quadrilateral the view's brightest card mask shows."""
+    from cardscore.vision.paper import find_paper
+    from cardscore.vision.view import paper_outlines, table_quads
+
+    paper = find_paper(view_image)
+    shapes = []
+    for q in table_quads(paper_outlines(paper, paper.masks[0]), view_image.shape[1::-1]):
+        sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+        one, other = sides[0] + sides[2], sides[1] + sides[3]
+        shapes.append(float(max(one, other) / min(one, other)))
+    return shapes
+
+
+def test_a_view_no_centred_camera_gives_is_stretched_until_its_lone_cards_look_like_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Six lone cards (1.4 long sides to a short one) in a picture warped by moving its
+    corners (the far edge half the near one's width): turned back with a phone's focal
+    length they come out twice as long as wide, and the view stretched along the lean makes
+    them card-shaped again. A photo from above, or one whose cards already look like cards,
+    is not stretched."""
+    import cv2
+
+    from cardscore.vision import view as view_stage
+    from cardscore.vision.view import CARD_SHAPE, find_view
+    from tests.render_tables import seat_view
+
+    h, w = 600, 800
+    flat = np.full((h, w, 3), (50, 90, 40), np.uint8)
+    for x, y in ((100, 60), (330, 60), (560, 60), (100, 340), (330, 340), (560, 340)):
+        cv2.rectangle(flat, (x, y), (x + 100, y + 140), (240, 240, 240), -1)
+    photo = cv2.warpPerspective(flat, seat_view(h, w, 0.5), (w, h), borderMode=cv2.BORDER_REPLICATE)
+    shapes = _card_shapes(find_view(photo).image)
+    assert len(shapes) == 6
+    # The longest card shape, within the pixels the warps round away.
+    assert all(CARD_SHAPE[0] <= s <= CARD_SHAPE[1] + 0.03 for s in shapes), shapes
+    with monkeypatch.context() as m:
+        m.setattr(view_stage, "card_stretch", lambda *_: 1.0)
+        turned_only = _card_shapes(find_view(photo).image)
+    assert min(turned_only) > 1.9  # what the stretch undoes
+    # A milder warp leaves the cards card-shaped when only turned back: not stretched.
+    milder = cv2.warpPerspective(
+        flat, seat_view(h, w, 0.7), (w, h), borderMode=cv2.BORDER_REPLICATE
+    )
+    with monkeypatch.context() as m:
+        m.setattr(view_stage, "card_stretch", lambda *_: 1.0)
+        unstretched = find_view(milder).to_photo
+    assert np.array_equal(find_view(milder).to_photo, unstretched)
+    assert find_view(flat).image is flat
+
+
 def test_a_ragged_or_cut_off_region_is_no_rectangle_to_measure_the_lean_by() -> None:
     """A card region the mask cut into (one side slanting in along most of its length: the
     lines fitted to its sides meet far from its corners) is left out, as is a card the

@@ -62,6 +62,16 @@ SQUARED = 0.5
 SQUARE_ENOUGH = 2.5  # or this many degrees, whatever the photo's (a card's rounded corners)
 _OFF_HORIZON = 0.1  # a vanishing point this far off the horizon (unit homogeneous) is off it
 _MAX_GROWTH = 2.0  # the straightened photo's sides are at most this many times the photo's
+# Turned back with a phone's focal length, a photo whose perspective no centred camera gives
+# (a picture warped by moving its corners, a photo cropped off-centre) shows the cards too
+# long or too short along the lean: near cards too large to pair their corners, glyphs
+# squashed. A card is CARD_SHAPE long sides to a short one (a poker deck 1.40, a bridge
+# deck 1.56, and some leeway); a fan of cards is any shape, so the view is stretched only
+# where a stretch of STRETCHES (0.6 to 1.6 times) makes at least CARD_SHAPED_GAIN more of
+# its quadrilaterals card-shaped (:func:`card_stretch`).
+CARD_SHAPE = (1.35, 1.68)
+STRETCHES = tuple(float(s) for s in np.exp(np.linspace(np.log(0.6), np.log(1.6), 41)))
+CARD_SHAPED_GAIN = 2
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,7 +117,8 @@ def find_view(photo: np.ndarray) -> View:
     before = float(np.median([_off_square(q) for q in quads]))
     if not MIN_TILT <= tilt <= MAX_TILT or squared > max(SQUARED * before, SQUARE_ENOUGH):
         return as_is
-    to_view, size = straightening(line, (w, h), outlines, focal)
+    stretch = card_stretch(line, (w, h), quads, focal)
+    to_view, size = straightening(line, (w, h), outlines, focal, stretch)
     image = cv2.warpPerspective(photo, to_view, size, flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
     return View(image, np.linalg.inv(to_view), tilt, find_paper(image))
@@ -312,14 +323,18 @@ def tilt_of(line: np.ndarray, focal: float = FOCAL) -> float:
 
 
 def straightening(
-    line: np.ndarray, size: tuple[int, int], outlines: list[np.ndarray], focal: float = FOCAL
+    line: np.ndarray,
+    size: tuple[int, int],
+    outlines: list[np.ndarray],
+    focal: float = FOCAL,
+    stretch: float = 1.0,
 ) -> tuple[np.ndarray, tuple[int, int]]:
     """The homography from the photo's pixels to the table seen from above
     (:func:`_turned_back`), placed in the straightened image, and that image's size: the
     paper's (``outlines``) bounds and a margin, at most :data:`_MAX_GROWTH` times the
     photo's sides."""
     w, h = size
-    rotated = _turned_back(line, size, focal)
+    rotated = _stretched(line, size, focal, stretch)
     low, high = _bounds(rotated, size, outlines)
     span = high - low
     shrink = min(1.0, _MAX_GROWTH * w / span[0], _MAX_GROWTH * h / span[1])
@@ -351,3 +366,57 @@ def _turned_back(line: np.ndarray, size: tuple[int, int], focal: float) -> np.nd
     stretch = np.sqrt(abs(ax * by - ay * bx))
     out: np.ndarray = np.diag([1 / stretch, 1 / stretch, 1.0]) @ rotated
     return out
+
+
+def _stretched(line: np.ndarray, size: tuple[int, int], focal: float, stretch: float) -> np.ndarray:
+    """:func:`_turned_back`, then stretched ``stretch`` times along the lean (the way the
+    table ran away from the camera) about the photo's centre."""
+    turned = _turned_back(line, size, focal)
+    if stretch == 1.0:
+        return turned
+    w, h = size
+    centre = np.array([w / 2, h / 2])
+    away = np.array([line[0], line[1]]) / max(float(np.hypot(line[0], line[1])), 1e-12)
+    ends = cv2.perspectiveTransform(np.array([[centre, centre + away * max(w, h) / 100]]), turned)
+    start, end = ends[0]
+    along = (end - start) / max(float(np.linalg.norm(end - start)), 1e-12)
+    scale = np.eye(2) + (stretch - 1.0) * np.outer(along, along)
+    affine = np.eye(3)
+    affine[:2, :2] = scale
+    affine[:2, 2] = start - scale @ start
+    out: np.ndarray = affine @ turned
+    return out
+
+
+def card_stretch(
+    line: np.ndarray, size: tuple[int, int], quads: list[np.ndarray], focal: float
+) -> float:
+    """How much the view turned back with ``focal`` is stretched along the lean so that its
+    quadrilaterals look like cards (:data:`CARD_SHAPE`): 1 unless a stretch of
+    :data:`STRETCHES` makes :data:`CARD_SHAPED_GAIN` more of them card-shaped; then the one
+    nearest 1 of those that make the most so. Three lone cards twice as long as wide are
+    stretched to the longest card shape; one is not evidence enough:
+
+    >>> quads = [np.array([[x, 100.0], [x + 100, 100], [x + 100, 300], [x, 300]]) for x in (0, 200, 400)]
+    >>> round(card_stretch(np.array([0.0, 1.0, 5.0]), (800, 600), quads, 1.0), 2)
+    0.79
+    >>> card_stretch(np.array([0.0, 1.0, 5.0]), (800, 600), quads[:1], 1.0)
+    1.0
+    """
+
+    def shaped(stretch: float) -> int:
+        to_view = _stretched(line, size, focal, stretch)
+        count = 0
+        for quad in quads:
+            seen = cv2.perspectiveTransform(quad.reshape(1, -1, 2).astype(np.float64), to_view)[0]
+            sides = np.linalg.norm(seen - np.roll(seen, -1, axis=0), axis=1)
+            one, other = sides[0] + sides[2], sides[1] + sides[3]
+            count += CARD_SHAPE[0] <= max(one, other) / min(one, other) <= CARD_SHAPE[1]
+        return count
+
+    counts = [shaped(s) for s in STRETCHES]
+    most = max(counts)
+    if most < shaped(1.0) + CARD_SHAPED_GAIN:
+        return 1.0
+    best = [s for s, c in zip(STRETCHES, counts, strict=True) if c == most]
+    return min(best, key=lambda s: abs(np.log(s)))
