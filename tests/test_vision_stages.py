@@ -392,6 +392,34 @@ def test_a_black_glyph_touching_a_thin_frame_line_is_a_candidate_once_the_mask_i
     assert (round(glyph.x), round(glyph.y)) == (48, 39)
 
 
+def test_a_large_bold_index_is_one_candidate_on_a_wider_black_hat() -> None:
+    """A jumbo index's K, 0.27 card widths high: its strokes meet wider than the usual
+    black-hat's kernel, which breaks it into two arms, each half its size; the wider one
+    keeps it whole, its centre in ink more than the usual reach from paper. A normal index
+    gains nothing from it."""
+    from cardscore.vision.blobs import BOLD_FROM, candidates
+    from cardscore.vision.geometry import NORMAL_WIDTH
+    from cardscore.vision.readings import BOLD, DARK_INK, DARKEST_INK, FAINT_INK, PALE_INK
+
+    masks = (PALE_INK, None, DARK_INK, FAINT_INK, DARKEST_INK)
+    ink = np.zeros((200, 300), np.uint8)
+    cv2.putText(ink, "K", (40, 90), cv2.FONT_HERSHEY_DUPLEX, 1.6, 255, 2)
+    image = np.full((200, 300, 3), 246, np.uint8)
+    image[ink > 0] = 20
+    height = int(np.ptp(np.nonzero(ink)[0])) + 1
+    assert height >= BOLD_FROM * NORMAL_WIDTH
+    pieces = candidates(image, *masks)
+    assert len(pieces) == 2
+    assert all(c.size < 0.6 * height for c in pieces)
+    (whole,) = [c for c in candidates(image, *masks, bold=BOLD) if c not in pieces]
+    ys, xs = np.nonzero(ink)
+    assert (whole.x, whole.y) == (pytest.approx(xs.mean(), abs=1), pytest.approx(ys.mean(), abs=1))
+    assert whole.size == pytest.approx(height, rel=0.1)
+    small = np.full((200, 300, 3), 246, np.uint8)
+    cv2.putText(small, "K", (40, 90), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 2)
+    assert candidates(small, *masks, bold=BOLD) == candidates(small, *masks)
+
+
 @pytest.mark.needs_shared
 def test_a_red_card_backs_lattice_is_not_opened_into_glyphs(
     shared: Path, monkeypatch: pytest.MonkeyPatch

@@ -46,6 +46,10 @@ GLYPH_MIN, GLYPH_MAX = 0.06, 0.34
 # the channels' spread at most this on average (black ink on paper: under 30; a red card
 # back's lattice, which opens into glyph-sized pieces too: over 100).
 OPENED_CHROMA = 60
+# A large index (a jumbo-index deck's, 0.2-0.28 card widths high; or a near card's, from a
+# seat) is this many card widths high or more, and its bold strokes' centre may lie this many
+# pixels from the nearest paper.
+BOLD_FROM, BOLD_PAPER = 0.2, 15
 _RUN = 256  # new blobs compared at once in _seen: bounds its arrays to _RUN x those known
 
 
@@ -71,6 +75,7 @@ def candidates(
     edge_power: float = EDGE_POWER,
     red: tuple[int, int] | None = None,
     opening: int = 0,
+    bold: float = 0.0,
 ) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
 
@@ -103,6 +108,10 @@ def candidates(
     court card's black frame line under a black index) goes, the glyph's thicker strokes stay.
     Only pieces of uncoloured ink are kept (a red card back's lattice opens into glyph-sized
     pieces too).
+
+    ``bold`` (card widths) adds the new tall blobs of a black-hat that wide (:func:`_bold`): a
+    jumbo-index deck's bold glyphs, or a near card's from a seat, are broken into pieces by
+    the usual one.
 
     ``cards`` (a mask of the card regions at the normalised image's size) counts as paper
     too, whatever its brightness. ``rims`` (a mask of the same size) is no ink: the cards'
@@ -156,7 +165,31 @@ def candidates(
         _, chroma = _top_and_chroma(channels)
         opened = _opened_where_too_large(usual, hat, chroma, INK_HIGH, opening)
         out += _new(_sized(*opened, on_paper, c4, s4), out)
+    if bold:
+        out += _new(_bold(channels, gray, brightest, on_paper, rims, c4, s4, bold), out)
     return out
+
+
+def _bold(
+    channels: Sequence[np.ndarray],
+    gray: np.ndarray,
+    brightest: float,
+    on_paper: np.ndarray,
+    rims: np.ndarray | None,
+    c4: np.ndarray,
+    s4: np.ndarray,
+    kernel: float,
+) -> list[Candidate]:
+    """The tall blobs (:data:`BOLD_FROM`) of the usual ink levels on a black-hat ``kernel``
+    card widths wide: a large, bold index's strokes meet wider than the usual kernel, whose
+    black-hat breaks it into pieces; its centre may lie :data:`BOLD_PAPER` px from paper."""
+    wide = _strokes_hat(cv2.min(cv2.min(channels[0], channels[1]), channels[2]), kernel)
+    if rims is not None:
+        wide[rims > 0] = 0
+    near = np.ones((2 * BOLD_PAPER + 1, 2 * BOLD_PAPER + 1), np.uint8)
+    paper = on_paper | (cv2.dilate(gray, near) >= PAPER_LEVEL * brightest)
+    found = _blobs(wide, (INK_LOW, INK_HIGH), paper, c4, s4)
+    return [c for c in found if c.size >= BOLD_FROM * NORMAL_WIDTH]
 
 
 def _new(found: list[Candidate], known: list[Candidate]) -> list[Candidate]:
@@ -358,9 +391,10 @@ def _black_hat(channels: Sequence[np.ndarray]) -> np.ndarray:
     return _strokes_hat(cv2.min(cv2.min(b, g), r))
 
 
-def _strokes_hat(gray: np.ndarray) -> np.ndarray:
-    """The black-hat of a grey image with a kernel wider than a glyph's stroke."""
-    k = max(3, round(0.075 * NORMAL_WIDTH)) | 1
+def _strokes_hat(gray: np.ndarray, kernel: float = 0.075) -> np.ndarray:
+    """The black-hat of a grey image with a kernel wider than a glyph's stroke (``kernel``
+    card widths)."""
+    k = max(3, round(kernel * NORMAL_WIDTH)) | 1
     hat: np.ndarray = cv2.morphologyEx(
         gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     )

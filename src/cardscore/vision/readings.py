@@ -62,6 +62,7 @@ MIN_PROB = 0.2  # below this a crop is not an index hit at all (cards need more:
 SECOND_LOOK = 0.02  # a blob read this well in some crop, but no hit, gets one more guess
 # A blob taller than TALL card widths read so gets a crop SHRINK times its size as well.
 TALL, SHRINK = 0.2, 0.6
+BOLD = 0.15  # card widths: the wider black-hat a large, bold index is whole in (blobs._bold)
 # A blob read this well, but under a card's 0.5, is cropped again this much larger (_larger),
 # and, when smaller than the photo's median index glyph, UNDERSIZED times larger too.
 LARGER, LARGER_FROM, LARGER_BELOW = 1.15, 0.1, 0.5
@@ -283,6 +284,7 @@ def read_blobs(
         edge_power,
         RED_INK,
         OPENING,
+        BOLD,
     )
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,
     # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.
