@@ -420,6 +420,43 @@ def test_a_large_bold_index_is_one_candidate_on_a_wider_black_hat() -> None:
     assert candidates(small, *masks, bold=BOLD) == candidates(small, *masks)
 
 
+def test_a_jumbo_index_deck_is_read_again_on_the_wider_black_hat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Tables of a deck whose index is 0.26 card widths high (a jumbo-index deck): its
+    glyphs' median says so, and the wider black-hat's whole glyphs find cards the usual one
+    broke (seeds never measured). A usual deck's photo never looks there."""
+    from dataclasses import replace as replaced
+    from typing import Any
+
+    from cardscore.vision import readings, recognize
+    from cardscore.vision.evaluate import score_table
+
+    def right(index: float) -> int:
+        tables = [render_table(seed, replaced(DESIGNS[0], index=index)) for seed in (12, 15)]
+        return sum(
+            score_table(t.truth, t.kinds, recognize(t.image), t.card_width).cards_right
+            for t in tables
+        )
+
+    looks: list[bool] = []
+    original = readings.candidates
+
+    def candidates(*args: Any) -> Any:
+        looks.append(args[-1] == readings.BOLD)  # the last mask given: the bold one
+        return original(*args)
+
+    monkeypatch.setattr(readings, "candidates", candidates)
+    with_bold = right(0.26)
+    assert any(looks)
+    looks.clear()
+    recognize(render_table(12, DESIGNS[0]).image)
+    assert looks
+    assert not any(looks)
+    monkeypatch.setattr(readings, "BOLD_GLYPH", 99.0)
+    assert with_bold > right(0.26)
+
+
 @pytest.mark.needs_shared
 def test_a_red_card_backs_lattice_is_not_opened_into_glyphs(
     shared: Path, monkeypatch: pytest.MonkeyPatch

@@ -46,9 +46,8 @@ GLYPH_MIN, GLYPH_MAX = 0.06, 0.34
 # the channels' spread at most this on average (black ink on paper: under 30; a red card
 # back's lattice, which opens into glyph-sized pieces too: over 100).
 OPENED_CHROMA = 60
-# A large index (a jumbo-index deck's, 0.2-0.28 card widths high; or a near card's, from a
-# seat) is this many card widths high or more, and its bold strokes' centre may lie this many
-# pixels from the nearest paper.
+# A large index (a jumbo-index deck's, 0.22-0.28 card widths high) is this many card widths
+# high or more, and its bold strokes' centre may lie this many pixels from the nearest paper.
 BOLD_FROM, BOLD_PAPER = 0.2, 15
 _RUN = 256  # new blobs compared at once in _seen: bounds its arrays to _RUN x those known
 
@@ -110,8 +109,7 @@ def candidates(
     pieces too).
 
     ``bold`` (card widths) adds the new tall blobs of a black-hat that wide (:func:`_bold`): a
-    jumbo-index deck's bold glyphs, or a near card's from a seat, are broken into pieces by
-    the usual one.
+    jumbo-index deck's bold glyphs are broken into pieces by the usual one.
 
     ``cards`` (a mask of the card regions at the normalised image's size) counts as paper
     too, whatever its brightness. ``rims`` (a mask of the same size) is no ink: the cards'

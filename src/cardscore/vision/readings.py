@@ -62,7 +62,11 @@ MIN_PROB = 0.2  # below this a crop is not an index hit at all (cards need more:
 SECOND_LOOK = 0.02  # a blob read this well in some crop, but no hit, gets one more guess
 # A blob taller than TALL card widths read so gets a crop SHRINK times its size as well.
 TALL, SHRINK = 0.2, 0.6
-BOLD = 0.15  # card widths: the wider black-hat a large, bold index is whole in (blobs._bold)
+# A photo whose index glyphs are BOLD_GLYPH card widths high or more (their median: a
+# jumbo-index deck's, 0.22-0.28; the usual 0.12-0.2) is read again for blobs a black-hat
+# BOLD card widths wide finds whole (blobs._bold): the usual one breaks a bold glyph that
+# large into pieces. Only then: on a usual deck, the wider one's tall blobs are court art.
+BOLD_GLYPH, BOLD = 0.22, 0.15
 # A blob read this well, but under a card's 0.5, is cropped again this much larger (_larger),
 # and, when smaller than the photo's median index glyph, UNDERSIZED times larger too.
 LARGER, LARGER_FROM, LARGER_BELOW = 1.15, 0.1, 0.5
@@ -272,20 +276,8 @@ def read_blobs(
     if regions is not None and regions.outlined and card_mask is not None:
         ring = np.ones((RIM, RIM), np.uint8)
         rims = cv2.morphologyEx(card_mask, cv2.MORPH_GRADIENT, ring)
-    blobs = candidates(
-        norm,
-        PALE_INK,
-        card_mask,
-        DARK_INK,
-        FAINT_INK,
-        DARKEST_INK,
-        shade,
-        rims,
-        edge_power,
-        RED_INK,
-        OPENING,
-        BOLD,
-    )
+    masks = (PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK, shade, rims, edge_power)
+    blobs = candidates(norm, *masks, RED_INK, OPENING)
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,
     # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.
     points: list[tuple[float, float, float, float]] = []
@@ -293,6 +285,15 @@ def read_blobs(
     _add_turns(_with_region_angles(blobs, regions, factor), points, rows_of)
     reader = CropReader(norm, model)
     probs = reader.read(points)
+    glyph = _glyph_size(points, probs, rows_of)
+    if glyph is not None and glyph >= BOLD_GLYPH * NORMAL_WIDTH:
+        # A jumbo-index deck: its bold glyphs whole on a wider black-hat (blobs' ``bold``).
+        bold = [c for c in candidates(norm, *masks, RED_INK, OPENING, BOLD) if c not in blobs]
+        start = len(points)
+        _add_turns(_with_region_angles(bold, regions, factor), points, rows_of)
+        if len(points) > start:
+            probs = np.concatenate([probs, reader.read(points[start:])])
+        blobs = blobs + bold
     turns, smaller = _second_looks(blobs, points, probs, rows_of, hit_at)
     start = len(points)
     _add_turns(turns, points, rows_of)
