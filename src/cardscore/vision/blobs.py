@@ -27,6 +27,7 @@ __all__ = [
     "PAPER_LEVEL",
     "SHADE",
     "Candidate",
+    "bold_candidates",
     "candidates",
 ]
 
@@ -74,7 +75,6 @@ def candidates(
     edge_power: float = EDGE_POWER,
     red: tuple[int, int] | None = None,
     opening: int = 0,
-    bold: float = 0.0,
 ) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
 
@@ -108,9 +108,6 @@ def candidates(
     Only pieces of uncoloured ink are kept (a red card back's lattice opens into glyph-sized
     pieces too).
 
-    ``bold`` (card widths) adds the new tall blobs of a black-hat that wide (:func:`_bold`): a
-    jumbo-index deck's bold glyphs are broken into pieces by the usual one.
-
     ``cards`` (a mask of the card regions at the normalised image's size) counts as paper
     too, whatever its brightness. ``rims`` (a mask of the same size) is no ink: the cards'
     printed outlines on a table as white as they are, which every glyph printed against them
@@ -130,17 +127,8 @@ def candidates(
     >>> len(candidates(image)), len(candidates(image, shade=SHADE))
     (0, 1)
     """
-    gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
-    brightest = float(np.percentile(gray, 99))
-    paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
-    on_paper = paper >= PAPER_LEVEL * brightest
-    # Split once, by OpenCV: numpy's per-pixel min or max over channels is 25-40x slower.
-    channels = cv2.split(norm)
-    if shade < 1:
-        on_paper |= _paper_in_shade(channels, gray, shade * brightest, brightest)
-    if cards is not None:
-        on_paper |= cards > 0
-    c4, s4 = _local_angles(gray, edge_power)
+    page = _page(norm, shade, cards, edge_power)
+    channels, on_paper, c4, s4 = page.channels, page.on_paper, page.c4, page.s4
     hat = _black_hat(channels)  # every mask thresholds the same black-hat
     if rims is not None:
         hat[rims > 0] = 0
@@ -163,31 +151,61 @@ def candidates(
         _, chroma = _top_and_chroma(channels)
         opened = _opened_where_too_large(usual, hat, chroma, INK_HIGH, opening)
         out += _new(_sized(*opened, on_paper, c4, s4), out)
-    if bold:
-        out += _new(_bold(channels, gray, brightest, on_paper, rims, c4, s4, bold), out)
     return out
 
 
-def _bold(
-    channels: Sequence[np.ndarray],
-    gray: np.ndarray,
-    brightest: float,
-    on_paper: np.ndarray,
-    rims: np.ndarray | None,
-    c4: np.ndarray,
-    s4: np.ndarray,
+def bold_candidates(
+    norm: np.ndarray,
+    known: list[Candidate],
     kernel: float,
+    cards: np.ndarray | None = None,
+    shade: float = 1.0,
+    rims: np.ndarray | None = None,
+    edge_power: float = EDGE_POWER,
 ) -> list[Candidate]:
     """The tall blobs (:data:`BOLD_FROM`) of the usual ink levels on a black-hat ``kernel``
-    card widths wide: a large, bold index's strokes meet wider than the usual kernel, whose
-    black-hat breaks it into pieces; its centre may lie :data:`BOLD_PAPER` px from paper."""
-    wide = _strokes_hat(cv2.min(cv2.min(channels[0], channels[1]), channels[2]), kernel)
+    card widths wide that no ``known`` candidate stands for: a jumbo-index deck's bold
+    strokes meet wider than the usual kernel, whose black-hat breaks a glyph into pieces.
+    Its centre may lie :data:`BOLD_PAPER` px from paper. ``cards``, ``shade``, ``rims`` and
+    ``edge_power`` as :func:`candidates` takes them (``known``: what it found with them)."""
+    page = _page(norm, shade, cards, edge_power)
+    wide = _strokes_hat(_darkest(page.channels), kernel)
     if rims is not None:
         wide[rims > 0] = 0
     near = np.ones((2 * BOLD_PAPER + 1, 2 * BOLD_PAPER + 1), np.uint8)
-    paper = on_paper | (cv2.dilate(gray, near) >= PAPER_LEVEL * brightest)
-    found = _blobs(wide, (INK_LOW, INK_HIGH), paper, c4, s4)
-    return [c for c in found if c.size >= BOLD_FROM * NORMAL_WIDTH]
+    paper = page.on_paper | (cv2.dilate(page.gray, near) >= PAPER_LEVEL * page.brightest)
+    found = _blobs(wide, (INK_LOW, INK_HIGH), paper, page.c4, page.s4)
+    return _new([c for c in found if c.size >= BOLD_FROM * NORMAL_WIDTH], known)
+
+
+@dataclass(frozen=True, eq=False)
+class _Page:
+    """What every ink mask of a normalised photo is read against: its grey image and the
+    brightest grey (99th percentile), its channels, where paper lies, and its local axes
+    (:func:`_local_angles`)."""
+
+    gray: np.ndarray
+    brightest: float
+    channels: Sequence[np.ndarray]
+    on_paper: np.ndarray
+    c4: np.ndarray
+    s4: np.ndarray
+
+
+def _page(norm: np.ndarray, shade: float, cards: np.ndarray | None, edge_power: float) -> _Page:
+    """The :class:`_Page` of ``norm`` (``shade``, ``cards``, ``edge_power``: :func:`candidates`')."""
+    gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
+    brightest = float(np.percentile(gray, 99))
+    paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
+    on_paper = paper >= PAPER_LEVEL * brightest
+    # Split once, by OpenCV: numpy's per-pixel min or max over channels is 25-40x slower.
+    channels = cv2.split(norm)
+    if shade < 1:
+        on_paper |= _paper_in_shade(channels, gray, shade * brightest, brightest)
+    if cards is not None:
+        on_paper |= cards > 0
+    c4, s4 = _local_angles(gray, edge_power)
+    return _Page(gray, brightest, channels, on_paper, c4, s4)
 
 
 def _new(found: list[Candidate], known: list[Candidate]) -> list[Candidate]:
@@ -309,7 +327,7 @@ def _top_and_chroma(channels: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndar
     """Each pixel's brightest channel and its spread (brightest less darkest: 0 on grey)."""
     b, g, r = channels
     top = cv2.max(cv2.max(b, g), r)
-    return top, cv2.subtract(top, cv2.min(cv2.min(b, g), r))
+    return top, cv2.subtract(top, _darkest(channels))
 
 
 def _lit(gray: np.ndarray, darkest: float, brightest: float) -> np.ndarray:
@@ -385,8 +403,13 @@ def _black_hat(channels: Sequence[np.ndarray]) -> np.ndarray:
     The darkest channel makes red ink as dark as black; large dark areas (the table beside a
     card) are left out, so glyphs near a card's edge stay separate blobs.
     """
-    b, g, r = channels  # an image's, split by cv2.split
-    return _strokes_hat(cv2.min(cv2.min(b, g), r))
+    return _strokes_hat(_darkest(channels))
+
+
+def _darkest(channels: Sequence[np.ndarray]) -> np.ndarray:
+    """Each pixel's darkest channel (``channels``: an image's, split by cv2.split)."""
+    b, g, r = channels
+    return cv2.min(cv2.min(b, g), r)
 
 
 def _strokes_hat(gray: np.ndarray, kernel: float = 0.075) -> np.ndarray:

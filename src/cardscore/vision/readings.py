@@ -19,7 +19,15 @@ import cv2
 import numpy as np
 
 from cardscore.cards import Card, Rank
-from cardscore.vision.blobs import EDGE_POWER, INK_HIGH, INK_LOW, SHADE, Candidate, candidates
+from cardscore.vision.blobs import (
+    EDGE_POWER,
+    INK_HIGH,
+    INK_LOW,
+    SHADE,
+    Candidate,
+    bold_candidates,
+    candidates,
+)
 from cardscore.vision.crops import CropReader
 from cardscore.vision.focus import UNMEASURED, Blur, refocus
 from cardscore.vision.geometry import NORMAL_WIDTH, angle_gap, index_to_centre
@@ -64,7 +72,7 @@ SECOND_LOOK = 0.02  # a blob read this well in some crop, but no hit, gets one m
 TALL, SHRINK = 0.2, 0.6
 # A photo whose index glyphs are BOLD_GLYPH card widths high or more (their median: a
 # jumbo-index deck's, 0.22-0.28; the usual 0.12-0.2) is read again for blobs a black-hat
-# BOLD card widths wide finds whole (blobs._bold): the usual one breaks a bold glyph that
+# BOLD card widths wide finds whole (blobs.bold_candidates): the usual one breaks a bold glyph that
 # large into pieces. Only then: on a usual deck, the wider one's tall blobs are court art.
 BOLD_GLYPH, BOLD = 0.22, 0.15
 # A blob read this well, but under a card's 0.5, is cropped again this much larger (_larger),
@@ -276,8 +284,19 @@ def read_blobs(
     if regions is not None and regions.outlined and card_mask is not None:
         ring = np.ones((RIM, RIM), np.uint8)
         rims = cv2.morphologyEx(card_mask, cv2.MORPH_GRADIENT, ring)
-    masks = (PALE_INK, card_mask, DARK_INK, FAINT_INK, DARKEST_INK, shade, rims, edge_power)
-    blobs = candidates(norm, *masks, RED_INK, OPENING)
+    blobs = candidates(
+        norm,
+        PALE_INK,
+        card_mask,
+        DARK_INK,
+        FAINT_INK,
+        DARKEST_INK,
+        shade,
+        rims,
+        edge_power,
+        RED_INK,
+        OPENING,
+    )
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,
     # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.
     points: list[tuple[float, float, float, float]] = []
@@ -287,8 +306,8 @@ def read_blobs(
     probs = reader.read(points)
     glyph = _glyph_size(points, probs, rows_of)
     if glyph is not None and glyph >= BOLD_GLYPH * NORMAL_WIDTH:
-        # A jumbo-index deck: its bold glyphs whole on a wider black-hat (blobs' ``bold``).
-        bold = [c for c in candidates(norm, *masks, RED_INK, OPENING, BOLD) if c not in blobs]
+        # A jumbo-index deck: its bold glyphs whole on a wider black-hat.
+        bold = bold_candidates(norm, blobs, BOLD, card_mask, shade, rims, edge_power)
         start = len(points)
         _add_turns(_with_region_angles(bold, regions, factor), points, rows_of)
         if len(points) > start:

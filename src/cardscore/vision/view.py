@@ -334,7 +334,7 @@ def straightening(
     paper's (``outlines``) bounds and a margin, at most :data:`_MAX_GROWTH` times the
     photo's sides."""
     w, h = size
-    rotated = _stretched(line, size, focal, stretch)
+    rotated = _stretched(_turned_back(line, size, focal), line, size, stretch)
     low, high = _bounds(rotated, size, outlines)
     span = high - low
     shrink = min(1.0, _MAX_GROWTH * w / span[0], _MAX_GROWTH * h / span[1])
@@ -368,10 +368,12 @@ def _turned_back(line: np.ndarray, size: tuple[int, int], focal: float) -> np.nd
     return out
 
 
-def _stretched(line: np.ndarray, size: tuple[int, int], focal: float, stretch: float) -> np.ndarray:
-    """:func:`_turned_back`, then stretched ``stretch`` times along the lean (the way the
-    table ran away from the camera) about the photo's centre."""
-    turned = _turned_back(line, size, focal)
+def _stretched(
+    turned: np.ndarray, line: np.ndarray, size: tuple[int, int], stretch: float
+) -> np.ndarray:
+    """The homography ``turned`` (:func:`_turned_back` by ``line``, the horizon), then
+    stretched ``stretch`` times along the lean (the way the table ran away from the camera)
+    about the photo's centre."""
     if stretch == 1.0:
         return turned
     w, h = size
@@ -404,8 +406,10 @@ def card_stretch(
     1.0
     """
 
+    turned = _turned_back(line, size, focal)
+
     def shaped(stretch: float) -> int:
-        to_view = _stretched(line, size, focal, stretch)
+        to_view = _stretched(turned, line, size, stretch)
         count = 0
         for quad in quads:
             seen = cv2.perspectiveTransform(quad.reshape(1, -1, 2).astype(np.float64), to_view)[0]
