@@ -316,6 +316,25 @@ def test_regions_give_the_width_of_the_white_cards_on_a_table() -> None:
     assert find_regions(image, 80.0).card_width == 80.0  # a width given is kept
 
 
+def test_a_point_just_off_a_region_takes_the_region_most_present_near_it() -> None:
+    """A red index at a card's edge cuts its corner out of the region: its blob lies off
+    every region, and takes the one most present within REGION_REACH card widths."""
+    from cardscore.vision.regions import REGION_REACH
+
+    image = np.full((600, 900, 3), (40, 110, 60), np.uint8)
+    image[200:340, 100:200] = 245
+    image[200:340, 500:600] = 245
+    regions = find_regions(image)
+    card = regions.card_width * regions.scale
+    x, y = 150 * regions.scale, 270 * regions.scale
+    inside = regions.at(x, y, card)
+    assert inside > 0
+    assert regions.at(x, y - 80 * regions.scale, card) == inside  # 10 px over its top edge
+    beyond = 70 * regions.scale + (REGION_REACH + 0.05) * card
+    assert regions.at(x, y - beyond, card) == 0
+    assert regions.at(550 * regions.scale, y, card) not in (0, inside)
+
+
 def test_a_table_as_white_as_the_cards_is_parted_from_them_by_their_outlines() -> None:
     """A white tablecloth is one bright class with the cards: only the cards' thin outlines
     part them (paper.outlined_mask). The regions measure the card, and the cards are read

@@ -49,7 +49,7 @@ from cardscore.vision.deck import DeckProfile, expecting, model_hash, reading_wi
 from cardscore.vision.geometry import NORMAL_WIDTH
 from cardscore.vision.image_io import load_image
 from cardscore.vision.labels import BACKGROUND, CLASSES
-from cardscore.vision.readings import Readings, _region_at, find_indices, normalise, read_blobs
+from cardscore.vision.readings import Readings, find_indices, normalise, read_blobs
 from cardscore.vision.recognition import (
     PhotoPoint,
     Recognition,
@@ -382,7 +382,7 @@ def spread_examples(source: str | Path | np.ndarray) -> Examples:
     to_mask = regions.scale / factor
     for (bx, by), rows_ in read.rows_of.items():
         # Ink is no paper: a glyph's own pixels lie outside its card's white region.
-        region = _region_at(regions.labels, bx * to_mask, by * to_mask, width * regions.scale)
+        region = regions.at(bx * to_mask, by * to_mask, width * regions.scale)
         if region not in card_of:
             continue
         (cx, cy), _, _ = boxes[region]

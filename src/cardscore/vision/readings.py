@@ -59,10 +59,6 @@ RED_INK: tuple[int, int] | None = (INK_LOW, INK_HIGH)
 # The usual mask opened by a square this wide (px) where a blob is too large for a glyph
 # adds its new blobs (0: not).
 OPENING = 3
-# A red index at a card's edge cuts its corner out of the card region (the region is the
-# paper, and the mask's opening eats the thin paper beside the glyph): a candidate off every
-# region takes the one most present within this reach (card widths).
-REGION_REACH = 0.15
 # A region whose minimum-area rectangle is at most this much longer than wide shows no axes
 # of its own (a card is 1.4 times, a straight fan of three 1.2 or more).
 SQUARISH = 1.1
@@ -348,7 +344,7 @@ def _with_region_angles(
     out = list(cands)
     to_mask = regions.scale / factor
     for c in cands:
-        region = _region_at(regions.labels, c.x * to_mask, c.y * to_mask, NORMAL_WIDTH * to_mask)
+        region = regions.at(c.x * to_mask, c.y * to_mask, NORMAL_WIDTH * to_mask)
         guesses = [c.angle]
         outline: tuple[float, ...] = (float(regions.angles[region]),) if region else ()
         # The photo's own axes (cards are often squared to it) unless the glyph's axes and
@@ -377,21 +373,6 @@ def _shows_axes(regions: Regions, region: int) -> bool:
 def _new_angle(angle: float, tried: list[float]) -> bool:
     """Whether ``angle`` is more than 8° (modulo a quarter turn) from every angle tried."""
     return all(abs((angle - t + 45) % 90 - 45) > 8 for t in tried)
-
-
-def _region_at(labels: np.ndarray, x: float, y: float, card: float) -> int:
-    """The card region at (x, y) in mask pixels (``card``: a card's width there); off every
-    region, the one most present within :data:`REGION_REACH`; 0 for none."""
-    h, w = labels.shape
-    mx, my = min(w - 1, max(0, round(x))), min(h - 1, max(0, round(y)))
-    region = int(labels[my, mx])
-    if region == 0:
-        r = max(1, round(REGION_REACH * card))
-        near = labels[max(0, my - r) : my + r + 1, max(0, mx - r) : mx + r + 1]
-        near = near[near > 0]
-        if near.size:
-            region = int(np.bincount(near).argmax())
-    return region
 
 
 def _best_card(probs: np.ndarray) -> np.ndarray:

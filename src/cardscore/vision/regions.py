@@ -16,7 +16,7 @@ import numpy as np
 
 from cardscore.vision.paper import Paper, card_masks, find_paper, outlined_mask
 
-__all__ = ["MAX_CARD_SHARE", "MIN_CARD_PX", "Regions", "find_regions"]
+__all__ = ["MAX_CARD_SHARE", "MIN_CARD_PX", "REGION_REACH", "Regions", "find_regions"]
 
 
 LOOSE_FILL = 0.7  # a card-proportioned region this full still gives the card width
@@ -26,6 +26,10 @@ CARD_ASPECT = 1.4  # a card's height over its width
 # one wider than this share of the photo's short side is no card on a table: white regions
 # of card shape outside these (a gap between pips, the whole pale table) give no card width.
 MIN_CARD_PX, MAX_CARD_SHARE = 50.0, 0.5
+# A red index at a card's edge cuts its corner out of the card region (the region is the
+# paper, and the mask's opening eats the thin paper beside the glyph): a point off every
+# region takes the one most present within this reach (card widths).
+REGION_REACH = 0.15
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,20 @@ class Regions:
     # Whether the regions are the paper the cards' outlines part from a table as white as
     # they are (paper.outlined_mask): those outlines are then ink on paper, next to glyphs.
     outlined: bool = False
+
+    def at(self, x: float, y: float, card: float) -> int:
+        """The region at (x, y) in mask pixels (``card``: a card's width there); off every
+        region, the one most present within :data:`REGION_REACH`; 0 for none."""
+        h, w = self.labels.shape
+        mx, my = min(w - 1, max(0, round(x))), min(h - 1, max(0, round(y)))
+        region = int(self.labels[my, mx])
+        if region == 0:
+            r = max(1, round(REGION_REACH * card))
+            near = self.labels[max(0, my - r) : my + r + 1, max(0, mx - r) : mx + r + 1]
+            near = near[near > 0]
+            if near.size:
+                region = int(np.bincount(near).argmax())
+        return region
 
 
 @dataclass
