@@ -23,7 +23,9 @@
    tables photographed from a seat (the far edge 0.7 and 0.55 of the near one's width): card
    precision and recall, wrong cards not flagged and right cards flagged (shares of the
    cards), melds exact, pile orientation, slowest photo; and the calibrated confidences'
-   reliability over all of them (the calibration was fitted on another design).
+   reliability over all of them (the calibration was fitted on another design). Then each
+   design printed with a jumbo index (0.26 card widths high), as shipped and with the deck
+   learnt from five labelled tables.
 5. Real photos in folds: a deck learnt from half the labelled photos, the other half read
    without and with it, per photo, with the misses listed.
 6. Printed designs laid out by the independent renderer: the six held-out Debian designs
@@ -61,7 +63,7 @@ from cardscore.vision.deck import DeckProfile
 from cardscore.vision.evaluate import TableScore, cards_of, read_labels, score_cards, score_table
 
 if TYPE_CHECKING:
-    from tests.render_tables import Table
+    from tests.render_tables import Design, Table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -401,11 +403,36 @@ def rendered(tables: int, seed: int) -> None:
             turned = [render_table(seed + k, design, turn=turn) for k in range(tables)]
             total, slowest = _read_tables(turned, None, confidences)
             print(_figures(f"{design.name} · none, turned {turn:g}°", total, slowest))
+        _jumbo_rows(design, tables, seed)
     print("\nReliability of the calibrated confidences (all the readings above):\n")
     print("| confidence | cards | mean confidence | share right |\n|---|---:|---:|---:|")
     for lo, hi, n, mean, share in reliability(*zip(*confidences, strict=True)):
         print(f"| {lo:.2f}–{hi:.2f} | {n} | {mean:.3f} | {share:.3f} |")
     print()
+
+
+JUMBO_INDEX = 0.26  # a jumbo index's rank height, card widths (Brazil's "naipe grande" decks)
+
+
+def _jumbo_rows(design: Design, tables: int, seed: int) -> None:
+    """A design printed with a jumbo index: read as shipped, and with the deck learnt from
+    five labelled tables (read on the rest). Not in the reliability table: its population
+    stays that of the usual decks."""
+    from tests.render_tables import render_table
+
+    from cardscore.vision.learn import learn_from_photos
+
+    jumbo = replace(design, index=JUMBO_INDEX)
+    drawn = [render_table(seed + k, jumbo) for k in range(tables)]
+    label = f"{design.name} · %s, jumbo index {JUMBO_INDEX:g}"
+    total, slowest = _read_tables(drawn, None, [])
+    print(_figures(label % "none", total, slowest))
+    taught = learn_from_photos(
+        [(t.image, [c for c, *_ in t.truth], f"table {k}") for k, t in enumerate(drawn[:5])],
+        name=f"{design.name} jumbo",
+    )
+    total, slowest = _read_tables(drawn[5:], taught.profile, [])
+    print(_figures(label % "5 labelled tables", total, slowest))
 
 
 # The held-out designs never looked at while tuning (the first five were, on other seeds).

@@ -19,6 +19,8 @@ Sets (all by default):
   side (the cards the photo shows).
 - ``stroke``: the stroke designs, seeds 200–219, flat, from a seat (far edge 0.55) and
   turned 20°.
+- ``jumbo``: the stroke designs with a jumbo index (0.22 and 0.26 card widths high, as
+  Brazil's "naipe grande" decks print it), seeds 200–209.
 - ``learnt``: the trained designs and the older five laid out by the independent renderer
   (seeds 200–219), each read on its last fifteen tables with the deck learnt from its first
   five (``learn_from_photos``, as ``cardscore deck learn --labels`` does);
@@ -155,6 +157,21 @@ def _stroke() -> Iterator[tuple[str, Table]]:
                 yield f"{design.name} {view}", (t.image, t.truth, t.kinds, t.card_width, None)
 
 
+def _jumbo() -> Iterator[tuple[str, Table]]:
+    from dataclasses import replace
+
+    from tests.render_tables import DESIGNS, render_table
+
+    for index in JUMBO:
+        for design in DESIGNS:
+            for seed in range(200, 210):
+                t = render_table(seed, replace(design, index=index))
+                yield (
+                    f"{design.name} index {index}",
+                    (t.image, t.truth, t.kinds, t.card_width, None),
+                )
+
+
 def _learnt(shipped: bool = False) -> Iterator[tuple[str, Table]]:
     from tests.render_tables import DESIGNS, render_table
 
@@ -181,9 +198,11 @@ SETS = {
     "older-five": _older_five,
     "older-five-tilted": _older_five_tilted,
     "stroke": _stroke,
+    "jumbo": _jumbo,
     "learnt": _learnt,
     "learnt-shipped": _learnt_shipped,
 }
+JUMBO = (0.22, 0.26)  # the jumbo set's index heights, card widths (the stroke designs': 0.13)
 LEARNT = range(200, 220)  # the learnt set's seeds: a deck learnt from the first five
 
 
@@ -197,8 +216,12 @@ def _line(name: str, t: TableScore) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sets", nargs="*", choices=list(SETS), default=[])
+    # No `choices`: Python 3.11's argparse checks an empty list of positionals against them.
+    parser.add_argument("sets", nargs="*", metavar="SET", help=f"of {', '.join(SETS)} (all)")
     args = parser.parse_args()
+    unknown = [name for name in args.sets if name not in SETS]
+    if unknown:
+        parser.error(f"no such set: {', '.join(map(repr, unknown))} (sets: {', '.join(SETS)})")
     for name in args.sets or list(SETS):
         print(f"## {name}\n")
         print("| tables | cards right | extra | wrong unflagged | right flagged | melds | piles |")
