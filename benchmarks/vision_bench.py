@@ -356,11 +356,20 @@ def _read_tables(
     return total, slowest
 
 
+def _taught(drawn: list[Table], name: str) -> DeckProfile:
+    """The deck ``cardscore deck learn --labels`` learns from the first five of ``drawn``,
+    each labelled with its cards."""
+    from cardscore.vision.learn import learn_from_photos
+
+    labelled = [(t.image, [c for c, *_ in t.truth], f"table {k}") for k, t in enumerate(drawn[:5])]
+    return learn_from_photos(labelled, name=name).profile
+
+
 def rendered(tables: int, seed: int) -> None:
     from tests.render_tables import DESIGNS, render_table, spread
 
     from cardscore.vision.calibration import reliability
-    from cardscore.vision.learn import learn_from_photos, learn_from_spread
+    from cardscore.vision.learn import learn_from_spread
 
     print(
         f"## Tables of designs never trained on (independent renderer, {tables} tables a "
@@ -374,14 +383,10 @@ def rendered(tables: int, seed: int) -> None:
     confidences: list[tuple[float, bool]] = []
     for design in DESIGNS:
         drawn = [render_table(seed + k, design) for k in range(tables)]
-        taught = learn_from_photos(
-            [(t.image, [c for c, *_ in t.truth], f"table {k}") for k, t in enumerate(drawn[:5])],
-            name=design.name,
-        )
         decks = {
             "none": None,
             "spread": learn_from_spread(spread(design), name=design.name).profile,
-            "5 labelled tables": taught.profile,
+            "5 labelled tables": _taught(drawn, design.name),
         }
         for label, deck in decks.items():
             first = 5 if label == "5 labelled tables" else 0
@@ -420,18 +425,12 @@ def _jumbo_rows(design: Design, tables: int, seed: int) -> None:
     stays that of the usual decks."""
     from tests.render_tables import render_table
 
-    from cardscore.vision.learn import learn_from_photos
-
     jumbo = replace(design, index=JUMBO_INDEX)
     drawn = [render_table(seed + k, jumbo) for k in range(tables)]
     label = f"{design.name} · %s, jumbo index {JUMBO_INDEX:g}"
     total, slowest = _read_tables(drawn, None, [])
     print(_figures(label % "none", total, slowest))
-    taught = learn_from_photos(
-        [(t.image, [c for c, *_ in t.truth], f"table {k}") for k, t in enumerate(drawn[:5])],
-        name=f"{design.name} jumbo",
-    )
-    total, slowest = _read_tables(drawn[5:], taught.profile, [])
+    total, slowest = _read_tables(drawn[5:], _taught(drawn, f"{design.name} jumbo"), [])
     print(_figures(label % "5 labelled tables", total, slowest))
 
 
@@ -445,7 +444,6 @@ def printed_rendered(tables: int, seed: int) -> None:
     from pypi_deck import bee_faces
     from tests.render_tables import DESIGNS, render_table
 
-    from cardscore.vision.learn import learn_from_photos
     from train.decks import HELD_OUT, default_cache, load_decks
 
     section = "Printed designs never trained on, laid out by the independent renderer"
@@ -478,10 +476,7 @@ def printed_rendered(tables: int, seed: int) -> None:
 
     def read(name: str, faces: dict[Card, np.ndarray]) -> dict[str, tuple[TableScore, float]]:
         flat = drawn(faces)
-        taught = learn_from_photos(
-            [(t.image, [c for c, *_ in t.truth], f"table {k}") for k, t in enumerate(flat[:5])],
-            name=name,
-        ).profile
+        taught = _taught(flat, name)
         rows = {
             "none": _read_tables(flat, None, []),
             "5 labelled tables": _read_tables(flat[5:], taught, []),

@@ -53,7 +53,9 @@ def _instrument(spent: dict[str, float]) -> None:
         ("groups", "find_groups"),
     ):
         setattr(recognition, name, _timed(spent, stage, getattr(recognition, name)))
-    readings.candidates = _timed(spent, "candidates", readings.candidates)  # type: ignore[attr-defined]
+    # A photo's page (paper, axes) is read once for its candidates, and for the bold look.
+    for name in ("read_page", "candidates", "bold_candidates"):
+        setattr(readings, name, _timed(spent, "candidates", getattr(readings, name)))
     CropReader.read = _timed(spent, "classifier", CropReader.read)  # type: ignore[method-assign]
 
 

@@ -416,7 +416,7 @@ def test_a_large_bold_index_is_one_candidate_on_a_wider_black_hat() -> None:
     black-hat's kernel, which breaks it into two arms, each half its size; the wider one
     keeps it whole, its centre in ink more than the usual reach from paper. A normal index
     gains nothing from it."""
-    from cardscore.vision.blobs import BOLD_FROM, bold_candidates, candidates
+    from cardscore.vision.blobs import BOLD_FROM, bold_candidates, candidates, read_page
     from cardscore.vision.geometry import NORMAL_WIDTH
     from cardscore.vision.readings import BOLD, DARK_INK, DARKEST_INK, FAINT_INK, PALE_INK
 
@@ -430,13 +430,13 @@ def test_a_large_bold_index_is_one_candidate_on_a_wider_black_hat() -> None:
     pieces = candidates(image, *masks)
     assert len(pieces) == 2
     assert all(c.size < 0.6 * height for c in pieces)
-    (whole,) = bold_candidates(image, pieces, BOLD)
+    (whole,) = bold_candidates(read_page(image), pieces, BOLD)
     ys, xs = np.nonzero(ink)
     assert (whole.x, whole.y) == (pytest.approx(xs.mean(), abs=1), pytest.approx(ys.mean(), abs=1))
     assert whole.size == pytest.approx(height, rel=0.1)
     small = np.full((200, 300, 3), 246, np.uint8)
     cv2.putText(small, "K", (40, 90), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 2)
-    assert bold_candidates(small, candidates(small, *masks), BOLD) == []
+    assert bold_candidates(read_page(small), candidates(small, *masks), BOLD) == []
 
 
 def test_a_jumbo_index_deck_is_read_again_on_the_wider_black_hat(
@@ -461,9 +461,9 @@ def test_a_jumbo_index_deck_is_read_again_on_the_wider_black_hat(
     looks: list[bool] = []  # each look for candidates: whether on the wider black-hat
     usual, bold = readings.candidates, readings.bold_candidates
 
-    def candidates(*args: Any) -> Any:
+    def candidates(*args: Any, **kwargs: Any) -> Any:
         looks.append(False)
-        return usual(*args)
+        return usual(*args, **kwargs)
 
     def bold_candidates(*args: Any) -> Any:
         looks.append(True)

@@ -27,8 +27,10 @@ __all__ = [
     "PAPER_LEVEL",
     "SHADE",
     "Candidate",
+    "Page",
     "bold_candidates",
     "candidates",
+    "read_page",
 ]
 
 
@@ -75,6 +77,8 @@ def candidates(
     edge_power: float = EDGE_POWER,
     red: tuple[int, int] | None = None,
     opening: int = 0,
+    *,
+    page: Page | None = None,
 ) -> list[Candidate]:
     """Ink blobs of rank-glyph size on paper, in normalised-image pixels, with local angles.
 
@@ -112,6 +116,8 @@ def candidates(
     too, whatever its brightness. ``rims`` (a mask of the same size) is no ink: the cards'
     printed outlines on a table as white as they are, which every glyph printed against them
     would join. ``edge_power``: how the local axes weigh edges (:func:`_local_angles`).
+    ``page``: ``norm``'s :func:`read_page` with these ``shade``, ``cards`` and ``edge_power``,
+    if the caller has it already (:func:`bold_candidates` reads the same page).
 
     A blob lies on paper where the brightest within 15 px of it is :data:`PAPER_LEVEL` as
     bright as the photo's brightest (its 99th percentile), as training's candidates have it.
@@ -127,7 +133,8 @@ def candidates(
     >>> len(candidates(image)), len(candidates(image, shade=SHADE))
     (0, 1)
     """
-    page = _page(norm, shade, cards, edge_power)
+    if page is None:
+        page = read_page(norm, shade, cards, edge_power)
     channels, on_paper, c4, s4 = page.channels, page.on_paper, page.c4, page.s4
     hat = _black_hat(channels)  # every mask thresholds the same black-hat
     if rims is not None:
@@ -155,20 +162,13 @@ def candidates(
 
 
 def bold_candidates(
-    norm: np.ndarray,
-    known: list[Candidate],
-    kernel: float,
-    cards: np.ndarray | None = None,
-    shade: float = 1.0,
-    rims: np.ndarray | None = None,
-    edge_power: float = EDGE_POWER,
+    page: Page, known: list[Candidate], kernel: float, rims: np.ndarray | None = None
 ) -> list[Candidate]:
     """The tall blobs (:data:`BOLD_FROM`) of the usual ink levels on a black-hat ``kernel``
     card widths wide that no ``known`` candidate stands for: a jumbo-index deck's bold
     strokes meet wider than the usual kernel, whose black-hat breaks a glyph into pieces.
-    Its centre may lie :data:`BOLD_PAPER` px from paper. ``cards``, ``shade``, ``rims`` and
-    ``edge_power`` as :func:`candidates` takes them (``known``: what it found with them)."""
-    page = _page(norm, shade, cards, edge_power)
+    Its centre may lie :data:`BOLD_PAPER` px from paper. ``page`` and ``rims`` as
+    :func:`candidates` read ``known``."""
     wide = _strokes_hat(_darkest(page.channels), kernel)
     if rims is not None:
         wide[rims > 0] = 0
@@ -179,7 +179,7 @@ def bold_candidates(
 
 
 @dataclass(frozen=True, eq=False)
-class _Page:
+class Page:
     """What every ink mask of a normalised photo is read against: its grey image and the
     brightest grey (99th percentile), its channels, where paper lies, and its local axes
     (:func:`_local_angles`)."""
@@ -192,8 +192,13 @@ class _Page:
     s4: np.ndarray
 
 
-def _page(norm: np.ndarray, shade: float, cards: np.ndarray | None, edge_power: float) -> _Page:
-    """The :class:`_Page` of ``norm`` (``shade``, ``cards``, ``edge_power``: :func:`candidates`')."""
+def read_page(
+    norm: np.ndarray,
+    shade: float = 1.0,
+    cards: np.ndarray | None = None,
+    edge_power: float = EDGE_POWER,
+) -> Page:
+    """The :class:`Page` of ``norm`` (``shade``, ``cards``, ``edge_power``: :func:`candidates`')."""
     gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
     brightest = float(np.percentile(gray, 99))
     paper = cv2.dilate(gray, np.ones((15, 15), np.uint8))
@@ -205,7 +210,7 @@ def _page(norm: np.ndarray, shade: float, cards: np.ndarray | None, edge_power: 
     if cards is not None:
         on_paper |= cards > 0
     c4, s4 = _local_angles(gray, edge_power)
-    return _Page(gray, brightest, channels, on_paper, c4, s4)
+    return Page(gray, brightest, channels, on_paper, c4, s4)
 
 
 def _new(found: list[Candidate], known: list[Candidate]) -> list[Candidate]:

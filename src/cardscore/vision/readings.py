@@ -27,6 +27,7 @@ from cardscore.vision.blobs import (
     Candidate,
     bold_candidates,
     candidates,
+    read_page,
 )
 from cardscore.vision.crops import CropReader
 from cardscore.vision.focus import UNMEASURED, Blur, refocus
@@ -280,6 +281,7 @@ def read_blobs(
     if regions is not None and regions.outlined and card_mask is not None:
         ring = np.ones((RIM, RIM), np.uint8)
         rims = cv2.morphologyEx(card_mask, cv2.MORPH_GRADIENT, ring)
+    page = read_page(norm, shade, card_mask, edge_power)  # read once, for the bold look too
     blobs = candidates(
         norm,
         PALE_INK,
@@ -292,6 +294,7 @@ def read_blobs(
         edge_power,
         RED_INK,
         OPENING,
+        page=page,
     )
     # One blob is one glyph at most: its crops in every orientation guessed (local axes,
     # region, photo, suit) compete, so a pip seen 45° off cannot add a second, different card.
@@ -303,7 +306,7 @@ def read_blobs(
     glyph = _glyph_size(points, probs, rows_of)
     if glyph is not None and glyph >= BOLD_GLYPH * NORMAL_WIDTH:
         # A jumbo-index deck: its bold glyphs whole on a wider black-hat.
-        bold = bold_candidates(norm, blobs, BOLD, card_mask, shade, rims, edge_power)
+        bold = bold_candidates(page, blobs, BOLD, rims)
         start = len(points)
         _add_turns(_with_region_angles(bold, regions, factor), points, rows_of)
         if len(points) > start:
