@@ -304,14 +304,15 @@ def read_blobs(
     reader = CropReader(norm, model)
     probs = reader.read(points)
     glyph = _glyph_size(points, probs, rows_of)
-    if glyph is not None and glyph >= BOLD_GLYPH * NORMAL_WIDTH:
+    bold = glyph is not None and glyph >= BOLD_GLYPH * NORMAL_WIDTH
+    if bold:
         # A jumbo-index deck: its bold glyphs whole on a wider black-hat.
-        bold = bold_candidates(page, blobs, BOLD, rims)
+        whole = bold_candidates(page, blobs, BOLD, rims)
         start = len(points)
-        _add_turns(_with_region_angles(bold, regions, factor), points, rows_of)
+        _add_turns(_with_region_angles(whole, regions, factor), points, rows_of)
         if len(points) > start:
             probs = np.concatenate([probs, reader.read(points[start:])])
-        blobs = blobs + bold
+        blobs = blobs + whole
     turns, smaller = _second_looks(blobs, points, probs, rows_of, hit_at)
     start = len(points)
     _add_turns(turns, points, rows_of)
@@ -320,7 +321,7 @@ def read_blobs(
         points.append(point)
     if len(points) > start:
         probs = np.concatenate([probs, reader.read(points[start:])])
-    return BlobReadings(points, probs, rows_of)
+    return BlobReadings(points, probs, rows_of, bold)
 
 
 @dataclass(frozen=True)
@@ -330,6 +331,7 @@ class BlobReadings:
     points: list[tuple[float, float, float, float]]  # x, y, size, angle (normalised px, deg)
     probs: np.ndarray  # (len(points), 53)
     rows_of: dict[tuple[float, float], list[int]]  # a blob's centre → its rows
+    bold: bool = False  # the photo's glyphs were a jumbo index's (BOLD_GLYPH): read bold too
 
 
 def _with_region_angles(
@@ -435,7 +437,7 @@ def _larger(
     if len(points) == start:
         return read
     more = CropReader(norm, model).read(points[start:])
-    return BlobReadings(points, np.concatenate([read.probs, more]), rows_of)
+    return BlobReadings(points, np.concatenate([read.probs, more]), rows_of, read.bold)
 
 
 def _add_turns(

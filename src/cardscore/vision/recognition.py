@@ -43,6 +43,7 @@ from cardscore.vision.calibration import (
     blurred_lines,
     calibrated,
     twins,
+    wide_ten,
 )
 from cardscore.vision.cards import ALONE_MIN, MIN_CARD, Placement, find_cards
 from cardscore.vision.classifier import MODEL_PATHS
@@ -263,6 +264,7 @@ def _reported(
             i in confirmed and _own(read[i]),
             lines if blurred else None,
             flag_at,
+            readings.blobs.bold,
         )
         for i in order
     )
@@ -289,6 +291,7 @@ def unsure(
     flag_at: float | None = None,
     blur: tuple[float, float] | None = None,
     twin: bool = False,
+    wide: bool = False,
 ) -> bool:
     """Is a card read with ``score`` from ``corners`` indices flagged? Under the calibrated
     threshold, or below the scores cards are reported from
@@ -301,10 +304,16 @@ def unsure(
     read at one corner under :data:`~cardscore.vision.calibration.TWIN_SURE` and not
     confirmed, it is flagged whatever its line says.
 
+    ``wide``: a ten in a photo of jumbo indices
+    (:func:`~cardscore.vision.calibration.wide_ten`): read at one corner and not confirmed, it
+    is flagged whatever its line says.
+
     >>> unsure(0.999, 2), unsure(0.3, 1), unsure(0.58, 1), unsure(0.58, 1, twin=True)
     (False, True, False, True)
+    >>> unsure(0.999, 1, wide=True), unsure(0.999, 2, wide=True), unsure(0.999, 1, True, wide=True)
+    (True, False, False)
     """
-    if twin and corners == 1 and score < TWIN_SURE and not confirmed:
+    if corners == 1 and not confirmed and (wide or (twin and score < TWIN_SURE)):
         return True
     if flag_at is None:
         flag_at = FLAG_AT if blur is None else FLAG_AT_BLURRED
@@ -328,11 +337,13 @@ def _seen(
     confirmed: bool,
     blur: tuple[float, float] | None,
     flag_at: float | None = None,
+    bold: bool = False,
 ) -> SeenCard:
     """A card as reported: in photo pixels (``to_photo``: from the readings' pixels; through
     a view when the photo was ``straightened``), its confidence calibrated (on the lines of
     blurred photos at that ``blur``, if it was one), flagged when unsure (below ``flag_at``,
-    given it: a shaken photo's :data:`~cardscore.vision.calibration.FLAG_AT_SHAKEN`)."""
+    given it: a shaken photo's :data:`~cardscore.vision.calibration.FLAG_AT_SHAKEN`; a ten
+    of a photo read ``bold``, a jumbo index's, at one corner)."""
     corners = tuple(to_photo(a, b) for a, b in p.corners(NORMAL_WIDTH))
     sure = calibrated(read.score, p.indices, confirmed, blur)
     x, y = to_photo(p.x, p.y)
@@ -351,7 +362,13 @@ def _seen(
         corners=corners,
         indices=p.indices,
         flagged=unsure(
-            read.score, p.indices, confirmed, flag_at, blur, twins(read.card, read.alternative)
+            read.score,
+            p.indices,
+            confirmed,
+            flag_at,
+            blur,
+            twins(read.card, read.alternative),
+            wide_ten(read.card, bold),
         )
         or read.doubted,
         alternative=read.alternative,
