@@ -485,25 +485,30 @@ def test_a_ten_of_a_jumbo_index_photo_read_at_one_corner_is_flagged() -> None:
     """A jumbo "10" is wider than a meld's step, and its halves read as a ten more or as its
     twin, surer than the lines say (calibration.wide_ten): in a jumbo-index photo every ten
     read at one corner and not confirmed by its meld is flagged, those its line alone would
-    leave unflagged too (tuning seeds). The same tables printed with the usual index are not
-    read bold."""
+    leave unflagged too (tuning seeds), and the report says the deck's index is a jumbo one.
+    The same tables printed with the usual index are not read bold."""
     from dataclasses import replace as replaced
 
     from cardscore.cards import Rank
     from cardscore.vision.calibration import twins
+    from cardscore.vision.cli import text_report
     from cardscore.vision.recognition import read_photo, unsure
 
     tens = []
     for seed in (212, 216):
         result, readings, _ = read_photo(render_table(seed, replaced(DESIGNS[0], index=0.26)).image)
         assert readings.blobs.bold
+        assert result.as_dict()["image"]["jumbo_index"]
+        assert "a jumbo index" in text_report(result)
         tens += [
             c
             for c in result.cards
             if c.card.rank is Rank.TEN and c.indices == 1 and not c.confirmed
         ]
-        _, usual, _ = read_photo(render_table(seed, DESIGNS[0]).image)
+        plain, usual, _ = read_photo(render_table(seed, DESIGNS[0]).image)
         assert not usual.blobs.bold
+        assert not plain.jumbo
+        assert "jumbo" not in text_report(plain)
     assert all(c.flagged for c in tens)
     line_alone = [unsure(c.score or 0.0, 1, twin=twins(c.card, c.alternative)) for c in tens]
     assert not all(line_alone)  # what the rule adds

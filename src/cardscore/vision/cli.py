@@ -50,6 +50,8 @@ def text_report(result: Recognition) -> str:
     leaned = f"; taken {result.tilt:.0f}° off overhead, straightened" if result.tilt else ""
     if result.sharpened:
         leaned += "; blurred or shaken, sharpened: a steadier photo reads better"
+    if result.jumbo:
+        leaned += "; a jumbo index, read less surely: check its cards by eye"
     lines = [f"{len(result.cards)} cards (card width {result.card_width:.0f} px{leaned}):"]
     for n, seen in enumerate(result.cards):
         mark = "  ? please confirm" + (f" (or {seen.alternative.code})" if seen.alternative else "")

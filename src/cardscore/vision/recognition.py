@@ -119,6 +119,9 @@ class Recognition:
     # its blur (px at a card 120 px wide, along each direction): a sharper photo reads better.
     sharpened: bool = False
     blur: Blur = UNMEASURED
+    # Whether its index glyphs were a jumbo-index deck's (read bold too): such a deck is read
+    # less surely, and its tens read at one corner are flagged (calibration.wide_ten).
+    jumbo: bool = False
 
     @property
     def flagged(self) -> tuple[SeenCard, ...]:
@@ -155,6 +158,7 @@ class Recognition:
                 "tilt": round(self.tilt, 1),
                 "sharpened": self.sharpened,
                 "blur": round(self.blur.worst, 2),
+                "jumbo_index": self.jumbo,
             },
             "cards": [c.as_dict() for c in self.cards],
             "groups": [g.as_dict(self.cards) for g in self.groups],
@@ -281,6 +285,7 @@ def _reported(
         view.tilt,
         readings.sharpened,
         readings.blur,
+        readings.blobs.bold,
     )
 
 
