@@ -440,6 +440,38 @@ def test_tranca_match_typed_and_photographed_to_the_winner(page: Any, shared: Pa
     assert len(page.locator("details.round").all()) == 4
 
 
+def test_a_jumbo_index_photo_asks_the_players_to_check_its_cards(page: Any, tmp_path: Path) -> None:
+    """A photo of a jumbo-index deck (Brazil's naipe grande) is read less surely: the page says
+    so beside the cards it read, in the players' words; a usual deck's photo does not."""
+    from dataclasses import replace
+
+    import cv2
+
+    from cardscore.web.i18n import messages
+    from cardscore.web.photos import recognizer
+    from tests.render_tables import DESIGNS, render_table
+
+    need(recognizer() is not None, "the photo flow needs recognition (pip install '.[vision]')")
+    note = messages("en")["photo_jumbo"]
+    page.goto("/tranca/new")
+    page.check("input[name=players][value='2']")
+    page.fill("input[name=team0_player0]", "Ana")
+    page.fill("input[name=team1_player0]", "Caio")
+    page.click("#new-tranca button[type=submit]")
+    page.wait_for_selector("#round-form fieldset.team-entry")
+    ana = page.locator("fieldset.team-entry").nth(0)
+    for index in (None, 0.26):
+        design = DESIGNS[0] if index is None else replace(DESIGNS[0], index=index)
+        photo = tmp_path / f"table-{index}.png"
+        cv2.imwrite(str(photo), render_table(216, design).image)
+        ana.locator("input.photo").set_input_files(str(photo))
+        if index is None:
+            page.locator("#messages li", has_text="tap any card").wait_for(timeout=120_000)
+            assert note not in page.inner_text("#messages")
+        else:
+            page.locator("#messages li", has_text=note).wait_for(timeout=120_000)
+
+
 def test_poker_page_in_a_browser(page: Any) -> None:
     page.goto("/poker")
     page.fill("#poker-rank input[name=hand0]", "As Ad Kc Kd 2h")

@@ -28,6 +28,7 @@ JS_KEYS = (
     *("closed_canastra", "closed_canastras", "dollars", "hand", "took_morto", "went_out"),
     *("nobody_went_out", "editing_round", "new_round", "who_went_out", "hand_of"),
     *("photo", "photo_reading", "photo_read", "photo_flagged", "photo_unavailable"),
+    *("photo_jumbo", "photo_shaken"),
     *("photo_replacing", "photo_maybe", "photo_delete", "photo_cancel", "photo_card"),
     *("photo_preparing", "photo_sending", "saving", "checking", "undoing"),
     *("no_connection", "slow_connection", "http_error", "queued", "queued_behind"),

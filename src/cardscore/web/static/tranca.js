@@ -355,6 +355,8 @@
       const flagged = seen.cards.filter((c) => c.flagged).map((c) => c.card);
       const lines = [fill(tr("photo_read"), { n: seen.cards.length })];
       if (flagged.length) lines.push(fill(tr("photo_flagged"), { cards: flagged.join(" ") }));
+      if (seen.image && seen.image.jumbo_index) lines.push(tr("photo_jumbo"));
+      if (seen.image && seen.image.sharpened) lines.push(tr("photo_shaken"));
       showMessages(lines, "ok");
     } finally {
       if (input.isConnected) input.disabled = false;
