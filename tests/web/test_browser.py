@@ -440,9 +440,12 @@ def test_tranca_match_typed_and_photographed_to_the_winner(page: Any, shared: Pa
     assert len(page.locator("details.round").all()) == 4
 
 
-def test_a_jumbo_index_photo_asks_the_players_to_check_its_cards(page: Any, tmp_path: Path) -> None:
+def test_a_jumbo_index_or_blurred_photo_tells_the_players_what_to_do(
+    page: Any, tmp_path: Path
+) -> None:
     """A photo of a jumbo-index deck (Brazil's naipe grande) is read less surely: the page says
-    so beside the cards it read, in the players' words; a usual deck's photo does not."""
+    so beside the cards it read, in the players' words; a usual deck's photo does not. A
+    blurred photo is sharpened, and the page asks for a steadier one."""
     from dataclasses import replace
 
     import cv2
@@ -470,6 +473,12 @@ def test_a_jumbo_index_photo_asks_the_players_to_check_its_cards(page: Any, tmp_
             assert note not in page.inner_text("#messages")
         else:
             page.locator("#messages li", has_text=note).wait_for(timeout=120_000)
+    blurred = tmp_path / "blurred.png"
+    cv2.imwrite(str(blurred), cv2.GaussianBlur(render_table(216, DESIGNS[0]).image, (0, 0), 2.5))
+    ana.locator("input.photo").set_input_files(str(blurred))
+    steadier = messages("en")["photo_shaken"]
+    page.locator("#messages li", has_text=steadier).wait_for(timeout=120_000)
+    assert note not in page.inner_text("#messages")
 
 
 def test_poker_page_in_a_browser(page: Any) -> None:
