@@ -494,6 +494,36 @@ def test_poker_page_in_a_browser(page: Any) -> None:
     shot(page, "poker")
 
 
+def test_poker_and_gongzhu_photo_buttons_in_a_browser(page: Any, tmp_path: Path) -> None:
+    """A phone's photo on the poker page: the hands it shows, ranked, typed into the form to
+    correct; on the Gong Zhu page: the pile's score."""
+    import cv2
+
+    from cardscore.cards import parse_cards
+    from cardscore.web.photos import recognizer
+    from tests.render_tables import DESIGNS, render_rows
+
+    need(recognizer() is not None, "the photo buttons need recognition (pip install '.[vision]')")
+    hands = ["Ah Kh Qh Jh Th", "2c 2d 9s 9h 4c"]
+    photo = tmp_path / "hands.png"
+    cv2.imwrite(str(photo), render_rows([list(parse_cards(h)) for h in hands], DESIGNS[0]))
+    page.goto("/poker")
+    page.set_input_files("#poker-photo input[type=file]", str(photo))
+    page.click("#poker-photo button[type=submit]")
+    page.wait_for_selector("#poker-ranked")
+    assert "wins" in page.inner_text("#poker-ranked tr >> nth=0")
+    assert page.input_value("#poker-rank input[name=hand1]") == hands[1]
+    assert "Read 10 cards" in page.inner_text("#photo-notes")
+    shot(page, "poker-photo")
+    pile = tmp_path / "pile.png"
+    cv2.imwrite(str(pile), render_rows([list(parse_cards("Qs Jd Tc Ah Kh"))], DESIGNS[0]))
+    page.goto("/gongzhu")
+    page.set_input_files("#gongzhu-photo input[type=file]", str(pile))
+    page.click("#gongzhu-photo button[type=submit]")
+    page.wait_for_selector("#gongzhu-photo-result")
+    assert page.inner_text("#gongzhu-photo-result strong.total").strip()
+
+
 def test_crosskings_against_the_computer_in_a_browser(page: Any) -> None:
     page.goto("/crosskings")
     page.select_option("#crosskings-new select[name=level]", "1")

@@ -7,6 +7,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from cardscore.errors import CardscoreError
 from cardscore.web.pages.forms import create_match
+from cardscore.web.pages.photo import posted_photo, reading_notes
 from cardscore.web.pages.render import posted_form, render
 
 __all__ = ["router"]
@@ -37,6 +38,30 @@ async def gongzhu_score(request: Request) -> HTMLResponse:
             request, "gongzhu.html", 422, values=fields, result=None, problems=error.problems
         )
     return render(request, "gongzhu.html", values=fields, result=scores, problems=[])
+
+
+@router.post("/gongzhu/photo", response_class=HTMLResponse)
+async def gongzhu_photo(request: Request) -> HTMLResponse:
+    """One player's pile read from a photo (the collected cards spread out), scored."""
+    from cardscore.gongzhu import Rules, score_pile
+
+    read = await posted_photo(request)
+    if read.result is None:
+        return render(request, "gongzhu.html", 422, values={}, result=None, problems=read.problems)
+    rules = Rules(
+        pig_plus_with_all_hearts=bool(read.fields.get("pig_plus_with_all_hearts")),
+        low_hearts_count_for_doubler=bool(read.fields.get("low_hearts_count_for_doubler")),
+    )
+    score = score_pile(tuple(seen.card for seen in read.result.cards), rules)
+    return render(
+        request,
+        "gongzhu.html",
+        values={},
+        result=None,
+        photo_score=score,
+        problems=[],
+        notes=reading_notes(request, read.result),
+    )
 
 
 @router.post("/gongzhu/new", response_class=HTMLResponse)

@@ -16,6 +16,7 @@ from markupsafe import Markup
 from cardscore.web.games import WebGame, web_games
 from cardscore.web.i18n import JS_KEYS, LANGUAGES, choose_language, messages, translator
 from cardscore.web.i18n.text import formatters
+from cardscore.web.photos import recognizer
 from cardscore.web.problems import ProblemError
 from cardscore.web.security import csrf_matches, csrf_signed, new_csrf_token
 from cardscore.web.store import MatchStore
@@ -95,6 +96,8 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
             "csrf": csrf,
             "games": games_of(request),
             "path": request.url.path,
+            "photos": recognizer() is not None,
+            "notes": [],
             **formatters(language),
             **context,
         },
