@@ -93,10 +93,18 @@ def test_the_gongzhu_page_scores_the_pile_a_photo_shows_in_portuguese(client: Te
 
 
 def test_a_photo_page_checks_its_form_and_its_photo(client: TestClient) -> None:
-    """No security token: refused before the photo is read; an empty file: its problem."""
+    """No security token: refused before the photo is read; an empty file: its problem; a
+    form of two files: refused as every photo upload is (the form is parsed bounded)."""
     stale = client.post("/poker/photo", files={"photo": ("a.png", b"x")})
     assert stale.status_code == 403
     token = _token(client, "/gongzhu")
     empty = client.post("/gongzhu/photo", data={"csrf": token}, files={"photo": ("a.png", b"")})
     assert empty.status_code in (400, 422)
     assert "the photo is empty" in empty.text
+    two = client.post(
+        "/poker/photo",
+        data={"csrf": token},
+        files=[("photo", ("a.png", b"x")), ("photo", ("b.png", b"y"))],
+    )
+    assert two.status_code == 400
+    assert "Too many files" in two.text

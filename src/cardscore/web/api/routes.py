@@ -39,7 +39,15 @@ from cardscore.web.security import ImageInfo, check_image
 from cardscore.web.standings import standings
 from cardscore.web.store import MatchStore, Snapshot
 
-__all__ = ["busy_response", "form_photo", "game_router", "match_out", "photo_bytes", "router"]
+__all__ = [
+    "BUSY",
+    "busy_response",
+    "form_photo",
+    "game_router",
+    "match_out",
+    "photo_bytes",
+    "router",
+]
 
 router = APIRouter(prefix="/api", responses=PROBLEM_RESPONSES)
 _bearer = HTTPBearer(
@@ -228,6 +236,7 @@ _PHOTO_RESPONSES: dict[int | str, dict[str, Any]] = {
     503: _response(503, "The server is reading other photos: try again after Retry-After."),
 }
 RETRY_AFTER_S = 5
+BUSY = f"the server is reading other photos: try again in {RETRY_AFTER_S} seconds"
 
 
 async def form_photo(request: Request) -> tuple[StarletteUploadFile, FormData]:
@@ -255,7 +264,7 @@ def busy_response() -> Response:
     """503 with Retry-After: no turn in the recognition pool now."""
     return problem_response(
         503,
-        [f"the server is reading other photos: try again in {RETRY_AFTER_S} seconds"],
+        [BUSY],
         "busy",
         headers={"Retry-After": str(RETRY_AFTER_S)},
     )

@@ -8,12 +8,13 @@ itself: the game's own code turns it into hands or a pile.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from fastapi import Request
 from starlette.concurrency import run_in_threadpool
 
-from cardscore.web.api.routes import RETRY_AFTER_S, form_photo, photo_bytes
+from cardscore.web.api.routes import BUSY, form_photo, photo_bytes
 from cardscore.web.i18n import translator
 from cardscore.web.pages.render import language_of, posted_form
 from cardscore.web.photos import BusyError, RecognitionPool, recognizer
@@ -24,21 +25,20 @@ if TYPE_CHECKING:
 __all__ = ["PhotoRead", "posted_photo", "reading_notes"]
 
 
+@dataclass(frozen=True)
 class PhotoRead:
     """A posted photo's form fields, and its reading or why there is none (``problems``)."""
 
-    def __init__(
-        self, fields: dict[str, str], result: Recognition | None, problems: list[str]
-    ) -> None:
-        self.fields = fields
-        self.result = result
-        self.problems = problems
+    fields: dict[str, str]
+    result: Recognition | None
+    problems: list[str]
 
 
 async def posted_photo(request: Request) -> PhotoRead:
     """The posted form (after its CSRF check) and its ``photo`` field read."""
-    fields = await posted_form(request)
+    # The form is parsed once, bounded as every photo's (form_photo); the CSRF check reads it.
     photo, _ = await form_photo(request)
+    fields = await posted_form(request)
     data, info = await photo_bytes(request, photo)
     t = translator(language_of(request))
     if recognizer() is None:
@@ -50,8 +50,7 @@ async def posted_photo(request: Request) -> PhotoRead:
 
             result = await run_in_threadpool(recognize, data)
     except BusyError:
-        busy = f"the server is reading other photos: try again in {RETRY_AFTER_S} seconds"
-        return PhotoRead(fields, None, [busy])
+        return PhotoRead(fields, None, [BUSY])
     return PhotoRead(fields, result, [])
 
 
