@@ -108,3 +108,26 @@ def test_a_photo_page_checks_its_form_and_its_photo(client: TestClient) -> None:
     )
     assert two.status_code == 400
     assert "Too many files" in two.text
+
+
+def test_a_photo_page_says_when_no_photo_can_be_read(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A busy server (no turn in the recognition pool) and one without recognition: the page
+    says which, in its language, and ranks nothing."""
+    from cardscore.web.pages import photo as photo_page
+    from cardscore.web.photos import RecognitionPool
+
+    token = _token(client, "/poker")
+    shot = {"photo": ("hands.png", _png(["Ah Kh Qh Jh Th"]))}
+    monkeypatch.setattr(client.app.state, "photo_pool", RecognitionPool(0, 1, 0))  # type: ignore[attr-defined]
+    busy = client.post("/poker/photo", data={"csrf": token}, files=shot)
+    assert busy.status_code == 422
+    assert "the server is reading other photos" in busy.text
+    monkeypatch.setattr(photo_page, "recognizer", lambda: None)
+    gone = client.post(
+        "/poker/photo", data={"csrf": token}, files=shot, headers={"Accept-Language": "pt-BR"}
+    )
+    assert gone.status_code == 422
+    assert "O reconhecimento de fotos não está instalado" in gone.text
+    assert 'id="poker-ranked"' not in gone.text
