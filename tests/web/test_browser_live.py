@@ -121,3 +121,48 @@ def test_older_rounds_page_in_and_stay_through_live_updates(chromium: Any, tmp_p
         assert reader.evaluate("window.stayed") is True
     finally:
         server.stop()
+
+
+def test_a_refresh_caught_by_a_lost_connection_holds_back_nothing(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """A page request in flight when the connection goes may never settle (Chromium's offline
+    mode, like a phone leaving its network, leaves it hanging). When the connection returns, the
+    page asks again at once, and follows every later save, well before any time-out."""
+    server = Server(f"sqlite:///{tmp_path / 'lost.sqlite3'}").start()
+    try:
+        created = httpx.post(f"{server.url}/api/matches", json=GONGZHU).json()
+        page = _phone(chromium, server.url, "en-US")
+        page.set_default_timeout(8_000)  # under match.js's 20 s bound on a request
+        held: list[Any] = []
+
+        def hold_first_refresh(route: Any) -> None:
+            if route.request.headers.get("x-cardscore-refresh") == "1" and not held:
+                held.append(route)  # never answered
+            else:
+                route.continue_()
+
+        page.route(f"**/m/{created['id']}/**", hold_first_refresh)
+        page.goto(f"/m/{created['id']}/{created['edit_key']}")
+        edit = bearer(created["edit_key"])
+        rounds = f"{server.url}/api/matches/{created['id']}/rounds"
+        body = {"version": 1, "round": {"piles": [ALL, "", "", ""]}}
+        assert httpx.post(rounds, json=body, headers=edit).status_code == 201
+        page.wait_for_timeout(500)
+        for _ in range(20):
+            if held:
+                break
+            page.wait_for_timeout(250)
+        assert held, "the save was announced and the page asked for itself again"
+        assert page.evaluate("MATCH.version") == 1
+
+        page.context.set_offline(True)
+        page.wait_for_timeout(300)
+        page.context.set_offline(False)
+        page.wait_for_selector('#history details.round[data-number="1"]')
+        body = {"version": 2, "round": {"piles": ["", ALL, "", ""]}}
+        assert httpx.post(rounds, json=body, headers=edit).status_code == 201
+        page.wait_for_selector('#history details.round[data-number="2"]')
+        assert page.evaluate("MATCH.version") == 3
+    finally:
+        server.stop()

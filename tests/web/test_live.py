@@ -175,3 +175,42 @@ def test_chart_labels_of_equal_totals_do_not_overlap_and_long_matches_stay_small
     assert len(long) < 25_000
     # The last round is still where the lines end.
     assert long.count("1000") >= 1
+
+
+def test_a_refresh_for_a_heard_version_does_not_take_a_rendering_begun_before_it() -> None:
+    """Two phones follow one match: the first asks for version 2's page and, while it renders,
+    the match is saved (version 3) and the second asks for version 3. It must not be handed
+    the page of version 2: it would wait for an announcement that already came."""
+    import asyncio
+
+    from cardscore.web.pages.match import Rendered
+
+    async def scene() -> tuple[bytes, bytes, bytes, int]:
+        rendered = Rendered()
+        place = ("m", "share", "en", "http://testserver/")
+        stored = {"version": 2}
+        renderings = 0
+        first_reading = asyncio.Event()
+        go_on = asyncio.Event()
+
+        async def render() -> tuple[bytes, int]:
+            nonlocal renderings
+            renderings += 1
+            version = stored["version"]  # read when the rendering begins
+            first_reading.set()
+            await go_on.wait()
+            return f"page {version}".encode(), version
+
+        older = asyncio.create_task(rendered.once(place, render, 2))
+        await first_reading.wait()
+        stored["version"] = 3  # saved while version 2 renders
+        heard = asyncio.create_task(rendered.once(place, render, 3))
+        same = asyncio.create_task(rendered.once(place, render, 2))
+        await asyncio.sleep(0)
+        go_on.set()
+        return await older, await heard, await same, renderings
+
+    older, heard, same, renderings = asyncio.run(scene())
+    assert older == same == b"page 2"  # one rendering served both who asked for 2
+    assert heard == b"page 3"
+    assert renderings == 2

@@ -51,8 +51,12 @@ def test_a_whole_match_in_portuguese_followed_live_and_one_round_offline(
             keeper.click("#save-round")
 
         def both_show(version: int) -> None:
-            for page in (keeper, follower):
-                page.wait_for_function(f"() => MATCH.version >= {version}")
+            for name, page in (("keeper", keeper), ("follower", follower)):
+                try:
+                    page.wait_for_function(f"() => MATCH.version >= {version}")
+                except Exception as error:
+                    shown = page.evaluate("MATCH.version")
+                    raise AssertionError(f"the {name} shows {shown}, not {version}") from error
 
         enter_round()
         both_show(2)

@@ -52,7 +52,8 @@ class Rendered:
 
     A match at a version never changes, so neither does its page: fifty phones following one
     match cost one rendering per save, not fifty. Those that ask while it is being rendered wait
-    for that one rendering. Only pages a key opened are kept, under that key.
+    for that one rendering, unless it began before the version they heard of. Only pages a key
+    opened are kept, under that key.
     """
 
     def __init__(self, size: int = 128) -> None:
@@ -72,12 +73,21 @@ class Rendered:
             self._pages.popitem(last=False)
 
     async def once(
-        self, place: tuple[str, ...], render: Callable[[], Awaitable[tuple[bytes, int]]]
+        self,
+        place: tuple[str, ...],
+        render: Callable[[], Awaitable[tuple[bytes, int]]],
+        at_least: int = 0,
     ) -> bytes:
-        """The page rendered now (or by whoever already is, for the same place)."""
-        waiting = self._rendering.get(place)
-        if waiting is not None:
-            return (await asyncio.shield(waiting))[0]
+        """The page rendered now, at version ``at_least`` or later.
+
+        Whoever is already rendering the same place answers too, if the version they read is
+        recent enough: one that began before the save that was heard of would show the match
+        without it, and the page would wait for an announcement that already came.
+        """
+        while (waiting := self._rendering.get(place)) is not None:
+            page, version = await asyncio.shield(waiting)
+            if version >= at_least:
+                return page
         future: asyncio.Future[tuple[bytes, int]] = asyncio.get_running_loop().create_future()
         self._rendering[place] = future
         try:
@@ -117,8 +127,10 @@ async def match_page(
     rendered = _rendered(request)
     place = (match_id, key, language_of(request), str(request.base_url))
     if heard is None:
-        _access, heard = await run_in_threadpool(store_of(request).peek, match_id, key)
-    page = rendered.get((*place, str(heard)))
+        _access, wanted = await run_in_threadpool(store_of(request).peek, match_id, key)
+    else:
+        wanted = heard
+    page = rendered.get((*place, str(wanted)))
     if page is not None:
         return HTMLResponse(page)
 
@@ -128,7 +140,7 @@ async def match_page(
         )
         return bytes(response.body), version
 
-    return HTMLResponse(await rendered.once(place, render))
+    return HTMLResponse(await rendered.once(place, render, wanted))
 
 
 def _match_page(

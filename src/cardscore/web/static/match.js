@@ -272,6 +272,7 @@ function roundDocument(number) {
 let pagedFrom = null;
 let refreshing = null;
 let refreshAgain = false;
+let refreshAbort = null;  // the page request in flight, if any
 let heardVersion = 0;  // the newest version the match's events announced
 async function refreshMatch(heard) {
   if (heard) heardVersion = Math.max(heardVersion, heard);
@@ -279,37 +280,61 @@ async function refreshMatch(heard) {
   refreshing = (async () => {
     do {
       refreshAgain = false;
-      const url = window.location.pathname + (pagedFrom ? "?from=" + pagedFrom : "");
-      let html;
-      try {
-        const headers = { Accept: "text/html", "X-Cardscore-Refresh": "1" };
-        // The version the events announced: the server answers from the page it keeps.
-        if (heardVersion > MATCH.version && !pagedFrom) headers["X-Cardscore-Version"] = String(heardVersion);
-        const response = await fetch(url, { headers });
-        if (!response.ok) return;
-        html = await response.text();
-      } catch (e) { return; }  // offline: the next event or poll tries again
-      const fresh = new DOMParser().parseFromString(html, "text/html");
-      const data = fresh.getElementById("match-data");
-      if (!data) return;
-      const opened = new Set([...document.querySelectorAll("details.round[open]")].map((d) => d.dataset.number));
-      for (const node of document.querySelectorAll("[data-live]")) {
-        const next = fresh.getElementById(node.id);
-        if (next) node.replaceWith(document.adoptNode(next));
-      }
-      for (const d of document.querySelectorAll("details.round")) {
-        if (opened.has(d.dataset.number)) d.open = true;
-      }
-      Object.assign(MATCH, JSON.parse(data.textContent));
-      const undo = document.getElementById("undo");
-      if (undo) undo.disabled = !MATCH.count;
-      const save = document.getElementById("save-round");
-      if (save) save.disabled = Boolean(MATCH.over);
-      document.title = fresh.title;
-      document.dispatchEvent(new CustomEvent("cardscore:refreshed"));
+      const html = await fetchPage();
+      if (html) showPage(html);
     } while (refreshAgain);
   })();
   try { await refreshing; } finally { refreshing = null; }
+}
+
+// Give up the page request in flight and ask again (the connection came back: a request
+// caught by its loss may never settle).
+function refreshAnew() {
+  if (!refreshAbort) return;
+  refreshAgain = true;
+  refreshAbort.abort();
+}
+
+// This page as the server shows it now; null when no answer came (offline: the next event or
+// poll asks again). Bounded like every call, so a lost request holds back no later refresh.
+async function fetchPage() {
+  const url = window.location.pathname + (pagedFrom ? "?from=" + pagedFrom : "");
+  const headers = { Accept: "text/html", "X-Cardscore-Refresh": "1" };
+  // The version the events announced: the server answers from the page it keeps.
+  if (heardVersion > MATCH.version && !pagedFrom) headers["X-Cardscore-Version"] = String(heardVersion);
+  const abort = new AbortController();
+  refreshAbort = abort;
+  const timer = setTimeout(() => abort.abort(), TIMEOUT_MS);
+  try {
+    const response = await fetch(url, { headers, signal: abort.signal });
+    return response.ok ? await response.text() : null;
+  } catch (e) {
+    return null;
+  } finally {
+    clearTimeout(timer);
+    refreshAbort = null;
+  }
+}
+
+function showPage(html) {
+  const fresh = new DOMParser().parseFromString(html, "text/html");
+  const data = fresh.getElementById("match-data");
+  if (!data) return;
+  const opened = new Set([...document.querySelectorAll("details.round[open]")].map((d) => d.dataset.number));
+  for (const node of document.querySelectorAll("[data-live]")) {
+    const next = fresh.getElementById(node.id);
+    if (next) node.replaceWith(document.adoptNode(next));
+  }
+  for (const d of document.querySelectorAll("details.round")) {
+    if (opened.has(d.dataset.number)) d.open = true;
+  }
+  Object.assign(MATCH, JSON.parse(data.textContent));
+  const undo = document.getElementById("undo");
+  if (undo) undo.disabled = !MATCH.count;
+  const save = document.getElementById("save-round");
+  if (save) save.disabled = Boolean(MATCH.over);
+  document.title = fresh.title;
+  document.dispatchEvent(new CustomEvent("cardscore:refreshed"));
 }
 
 // Follow the match: server-sent events, or a poll every few seconds where they fail.
@@ -327,10 +352,19 @@ function followMatch() {
     }, 3000);
   };
   if (!window.EventSource) { poll(); return; }
-  const events = new EventSource(MATCH.events);
-  events.addEventListener("version", (event) => changed(JSON.parse(event.data).version));
-  // The browser reconnects by itself; only a refused stream (CLOSED) falls back to polling.
-  events.addEventListener("error", () => { if (events.readyState === EventSource.CLOSED) poll(); });
+  let events = null;
+  const listen = () => {
+    if (events) events.close();
+    events = new EventSource(MATCH.events);
+    events.addEventListener("version", (event) => changed(JSON.parse(event.data).version));
+    // The browser reconnects by itself; only a refused stream (CLOSED) falls back to polling.
+    const stream = events;
+    stream.addEventListener("error", () => { if (stream.readyState === EventSource.CLOSED && stream === events) poll(); });
+  };
+  listen();
+  // A stream open when the connection went may never say so: listen anew when it returns
+  // (the new stream's first event is the version now, so nothing saved meanwhile is missed).
+  window.addEventListener("online", () => { if (!polling) listen(); });
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -338,7 +372,13 @@ document.addEventListener("DOMContentLoaded", () => {
   followMatch();
   renderQueue();
   flushQueue();
-  window.addEventListener("online", flushQueue);
+  // The first try may beat the connection back (the browser says online a moment early):
+  // try again shortly rather than at the next quarter-minute round.
+  window.addEventListener("online", () => {
+    refreshAnew();
+    flushQueue();
+    setTimeout(() => { if (loadQueue().length) flushQueue(); }, 3000);
+  });
   window.setInterval(() => { if (navigator.onLine && loadQueue().length) flushQueue(); }, 15000);
   document.addEventListener("click", (event) => {
     const older = event.target.closest("a.older");
