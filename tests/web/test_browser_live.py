@@ -132,7 +132,11 @@ def test_a_refresh_caught_by_a_lost_connection_holds_back_nothing(
     server = Server(f"sqlite:///{tmp_path / 'lost.sqlite3'}").start()
     try:
         created = httpx.post(f"{server.url}/api/matches", json=GONGZHU).json()
-        page = _phone(chromium, server.url, "en-US")
+        # The service worker would fetch the page for it, out of page.route's reach.
+        context = chromium.new_context(
+            base_url=server.url, viewport={"width": 390, "height": 844}, service_workers="block"
+        )
+        page = context.new_page()
         page.set_default_timeout(8_000)  # under match.js's 20 s bound on a request
         held: list[Any] = []
 
