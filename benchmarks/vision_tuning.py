@@ -17,6 +17,9 @@ Sets (all by default):
   7000, 40 tables, 1.2 times the normalised scale); the benchmark reads the other seeds.
 - ``older-five-tilted``: the same, photographed by a pinhole camera tilted 5–40° from any
   side (the cards the photo shows).
+- ``older-five-seated``: the older five laid out by the independent renderer (seeds
+  200–219) and photographed from a seat (far edge 0.7 and 0.55): designs the models never
+  saw, straightened.
 - ``stroke``: the stroke designs, seeds 200–219, flat, from a seat (far edge 0.55) and
   turned 20°.
 - ``jumbo``: the stroke designs with a jumbo index (0.22 and 0.26 card widths high, as
@@ -146,6 +149,20 @@ def _older_five_tilted() -> Iterator[tuple[str, Table]]:
     return _older_five(tilted=1.0)
 
 
+def _older_five_seated() -> Iterator[tuple[str, Table]]:
+    from tests.render_tables import DESIGNS, render_table
+
+    from train.decks import HELD_OUT, default_cache, load_decks
+
+    for deck in load_decks(default_cache(), HELD_OUT[:5]):
+        for keystone in (0.7, 0.55):
+            for seed in range(200, 220):
+                design = DESIGNS[seed % len(DESIGNS)]
+                t = render_table(seed, design, faces=deck.faces, keystone=keystone)
+                label = f"{deck.name} seat {keystone}"
+                yield label, (t.image, t.truth, t.kinds, t.card_width, None)
+
+
 def _stroke() -> Iterator[tuple[str, Table]]:
     from tests.render_tables import DESIGNS, render_table
 
@@ -197,6 +214,7 @@ SETS = {
     "cream": _cream,
     "older-five": _older_five,
     "older-five-tilted": _older_five_tilted,
+    "older-five-seated": _older_five_seated,
     "stroke": _stroke,
     "jumbo": _jumbo,
     "learnt": _learnt,

@@ -119,3 +119,21 @@ def test_a_card_read_at_one_corner_whose_runner_up_is_its_twin_is_flagged_under_
     assert not unsure(TWIN_SURE + 0.02, 1, twin=True)
     assert unsure(weak, 2, twin=True) == unsure(weak, 2)
     assert not unsure(weak, 1, confirmed=True, twin=True)
+
+
+def test_a_photo_straightened_from_a_seat_flags_twins_under_a_higher_bar() -> None:
+    """From a seat, a twin read at one corner between the two bars is flagged; flat, not.
+    Above both, or at both corners, the line decides as before."""
+    from cardscore.vision.calibration import FLAG_AT, TWIN_SURE, TWIN_SURE_STRAIGHTENED
+    from cardscore.vision.recognition import unsure
+
+    between = (TWIN_SURE + TWIN_SURE_STRAIGHTENED) / 2
+    assert TWIN_SURE < between < TWIN_SURE_STRAIGHTENED
+    assert calibrated(between, 1) >= FLAG_AT
+    assert unsure(between, 1, twin=True, straightened=True)
+    assert not unsure(between, 1, twin=True)
+    assert not unsure(between, 1, straightened=True)  # no twin runner-up
+    assert not unsure(between, 1, confirmed=True, twin=True, straightened=True)
+    above = TWIN_SURE_STRAIGHTENED + 0.02
+    assert not unsure(above, 1, twin=True, straightened=True)
+    assert unsure(between, 2, twin=True, straightened=True) == unsure(between, 2)

@@ -40,6 +40,7 @@ __all__ = [
     "PLATT",
     "PLATT_BLURRED",
     "TWIN_SURE",
+    "TWIN_SURE_STRAIGHTENED",
     "WRONG_SHARE",
     "blurred_lines",
     "calibrated",
@@ -96,6 +97,14 @@ WRONG_SHARE = 0.005  # the threshold's aim: wrong and unflagged, at most this sh
 # more right cards of 4,275 flagged (the seated tables most: 23 of 482); under 0.7, 4 and
 # 87. The calibration design's tables: 6 more of 804 flagged, none wrong either way.
 TWIN_SURE = 0.6
+# The same bar for a photo straightened from a seat (cardscore.vision.view): its far cards'
+# indices are few pixels stretched, and a suit taken for its twin there reads surer. On the
+# older five held-out designs laid out by the independent renderer from a seat (the tuning
+# set older-five-seated), 3 of its 8 cards wrong and unflagged were such twins read at
+# 0.60-0.65. At this bar they are flagged, and 5 more of the 5,184 right cards that the
+# tuning sets' straightened photos show (older-five-seated, trained-views, stroke,
+# older-five-tilted); at 0.7, 16 more and no more wrong ones.
+TWIN_SURE_STRAIGHTENED = 0.65
 
 
 def _logit(p: float) -> float:

@@ -40,6 +40,7 @@ from cardscore.vision.calibration import (
     FLAG_AT_BLURRED,
     FLAG_AT_SHAKEN,
     TWIN_SURE,
+    TWIN_SURE_STRAIGHTENED,
     blurred_lines,
     calibrated,
     twins,
@@ -297,6 +298,7 @@ def unsure(
     blur: tuple[float, float] | None = None,
     twin: bool = False,
     wide: bool = False,
+    straightened: bool = False,
 ) -> bool:
     """Is a card read with ``score`` from ``corners`` indices flagged? Under the calibrated
     threshold, or below the scores cards are reported from
@@ -307,7 +309,9 @@ def unsure(
     read in a photo that blurred (:func:`~cardscore.vision.calibration.calibrated`; its own
     threshold). ``twin``: its runner-up is its twin (:func:`~cardscore.vision.calibration.twins`):
     read at one corner under :data:`~cardscore.vision.calibration.TWIN_SURE` and not
-    confirmed, it is flagged whatever its line says.
+    confirmed, it is flagged whatever its line says (under
+    :data:`~cardscore.vision.calibration.TWIN_SURE_STRAIGHTENED` in a photo
+    ``straightened`` from a seat).
 
     ``wide``: a ten in a photo of jumbo indices
     (:func:`~cardscore.vision.calibration.wide_ten`): read at one corner and not confirmed, it
@@ -317,8 +321,11 @@ def unsure(
     (False, True, False, True)
     >>> unsure(0.999, 1, wide=True), unsure(0.999, 2, wide=True), unsure(0.999, 1, True, wide=True)
     (True, False, False)
+    >>> unsure(0.62, 1, twin=True), unsure(0.62, 1, twin=True, straightened=True)
+    (False, True)
     """
-    if corners == 1 and not confirmed and (wide or (twin and score < TWIN_SURE)):
+    twin_sure = TWIN_SURE_STRAIGHTENED if straightened else TWIN_SURE
+    if corners == 1 and not confirmed and (wide or (twin and score < twin_sure)):
         return True
     if flag_at is None:
         flag_at = FLAG_AT if blur is None else FLAG_AT_BLURRED
@@ -374,6 +381,7 @@ def _seen(
             blur,
             twins(read.card, read.alternative),
             wide_ten(read.card, bold),
+            straightened,
         )
         or read.doubted,
         alternative=read.alternative,
