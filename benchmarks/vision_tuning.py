@@ -58,20 +58,30 @@ Truth = list[tuple[Card, float, float, int]]
 Table = tuple[np.ndarray, Truth, dict[int, str], float, "DeckProfile | None"]
 
 
-def _trained(views: tuple[tuple[str, float, float], ...]) -> Iterator[tuple[str, Table]]:
-    """The trained Debian designs' tables (seeds 200–209) in each view (a name, the seat's
-    keystone and the turn in the photo; an empty name: flat, labelled by the design alone)."""
+def _laid_out(
+    decks: tuple[str, ...], seeds: range, views: tuple[tuple[str, float, float], ...]
+) -> Iterator[tuple[str, Table]]:
+    """Debian designs' tables laid out by the independent renderer, in each view (a name,
+    the seat's keystone and the turn in the photo; an empty name: flat, labelled by the
+    design alone)."""
     from tests.render_tables import DESIGNS, render_table
 
-    from train.decks import TRAIN_DECKS, default_cache, load_decks
+    from train.decks import default_cache, load_decks
 
-    for deck in load_decks(default_cache(), TRAIN_DECKS):
+    for deck in load_decks(default_cache(), decks):
         for view, keystone, turn in views:
-            for seed in range(200, 210):
+            for seed in seeds:
                 design = DESIGNS[seed % len(DESIGNS)]
                 t = render_table(seed, design, faces=deck.faces, keystone=keystone, turn=turn)
                 label = f"{deck.name} {view}" if view else deck.name
                 yield label, (t.image, t.truth, t.kinds, t.card_width, None)
+
+
+def _trained(views: tuple[tuple[str, float, float], ...]) -> Iterator[tuple[str, Table]]:
+    """The trained Debian designs' tables (seeds 200–209) in each view."""
+    from train.decks import TRAIN_DECKS
+
+    return _laid_out(TRAIN_DECKS, range(200, 210), views)
 
 
 def _trained_layout() -> Iterator[tuple[str, Table]]:
@@ -150,17 +160,10 @@ def _older_five_tilted() -> Iterator[tuple[str, Table]]:
 
 
 def _older_five_seated() -> Iterator[tuple[str, Table]]:
-    from tests.render_tables import DESIGNS, render_table
+    from train.decks import HELD_OUT
 
-    from train.decks import HELD_OUT, default_cache, load_decks
-
-    for deck in load_decks(default_cache(), HELD_OUT[:5]):
-        for keystone in (0.7, 0.55):
-            for seed in range(200, 220):
-                design = DESIGNS[seed % len(DESIGNS)]
-                t = render_table(seed, design, faces=deck.faces, keystone=keystone)
-                label = f"{deck.name} seat {keystone}"
-                yield label, (t.image, t.truth, t.kinds, t.card_width, None)
+    seats = (("seat 0.7", 0.7, 0.0), ("seat 0.55", 0.55, 0.0))
+    return _laid_out(HELD_OUT[:5], range(200, 220), seats)
 
 
 def _stroke() -> Iterator[tuple[str, Table]]:

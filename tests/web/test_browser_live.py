@@ -31,9 +31,9 @@ def chromium() -> Iterator[Any]:
         launched.close()
 
 
-def _phone(chromium: Any, url: str, locale: str) -> Any:
+def _phone(chromium: Any, url: str, locale: str, **options: Any) -> Any:
     context = chromium.new_context(
-        base_url=url, viewport={"width": 390, "height": 844}, locale=locale
+        base_url=url, viewport={"width": 390, "height": 844}, locale=locale, **options
     )
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -133,10 +133,7 @@ def test_a_refresh_caught_by_a_lost_connection_holds_back_nothing(
     try:
         created = httpx.post(f"{server.url}/api/matches", json=GONGZHU).json()
         # The service worker would fetch the page for it, out of page.route's reach.
-        context = chromium.new_context(
-            base_url=server.url, viewport={"width": 390, "height": 844}, service_workers="block"
-        )
-        page = context.new_page()
+        page = _phone(chromium, server.url, "en-US", service_workers="block")
         page.set_default_timeout(12_000)  # under match.js's 20 s bound on a request
         held: list[Any] = []
 
