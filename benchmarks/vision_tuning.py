@@ -20,6 +20,9 @@ Sets (all by default):
 - ``older-five-seated``: the older five laid out by the independent renderer (seeds
   200–219) and photographed from a seat (far edge 0.7 and 0.55): designs the models never
   saw, straightened.
+- ``columns``: melds fanned down in columns (the independent renderer's ``columns``): half
+  the trained designs and the older five (seeds 200–205), flat and from a seat (far edge
+  0.7), and the stroke designs (seeds 200–219), flat.
 - ``stroke``: the stroke designs, seeds 200–219, flat, from a seat (far edge 0.55) and
   turned 20°.
 - ``jumbo``: the stroke designs with a jumbo index (0.22 and 0.26 card widths high, as
@@ -59,11 +62,14 @@ Table = tuple[np.ndarray, Truth, dict[int, str], float, "DeckProfile | None"]
 
 
 def _laid_out(
-    decks: tuple[str, ...], seeds: range, views: tuple[tuple[str, float, float], ...]
+    decks: tuple[str, ...],
+    seeds: range,
+    views: tuple[tuple[str, float, float], ...],
+    columns: bool = False,
 ) -> Iterator[tuple[str, Table]]:
     """Debian designs' tables laid out by the independent renderer, in each view (a name,
     the seat's keystone and the turn in the photo; an empty name: flat, labelled by the
-    design alone)."""
+    design alone), the melds fanned in rows or ``columns``."""
     from tests.render_tables import DESIGNS, render_table
 
     from train.decks import default_cache, load_decks
@@ -72,7 +78,9 @@ def _laid_out(
         for view, keystone, turn in views:
             for seed in seeds:
                 design = DESIGNS[seed % len(DESIGNS)]
-                t = render_table(seed, design, faces=deck.faces, keystone=keystone, turn=turn)
+                t = render_table(
+                    seed, design, faces=deck.faces, keystone=keystone, turn=turn, columns=columns
+                )
                 label = f"{deck.name} {view}" if view else deck.name
                 yield label, (t.image, t.truth, t.kinds, t.card_width, None)
 
@@ -166,6 +174,19 @@ def _older_five_seated() -> Iterator[tuple[str, Table]]:
     return _laid_out(HELD_OUT[:5], range(200, 220), seats)
 
 
+def _columns() -> Iterator[tuple[str, Table]]:
+    from tests.render_tables import DESIGNS, render_table
+
+    from train.decks import HELD_OUT, TRAIN_DECKS
+
+    views = (("columns", 1.0, 0.0), ("columns, seat 0.7", 0.7, 0.0))
+    yield from _laid_out(TRAIN_DECKS[::2] + HELD_OUT[:5], range(200, 206), views, columns=True)
+    for design in DESIGNS:
+        for seed in range(200, 220):
+            t = render_table(seed, design, columns=True)
+            yield f"{design.name} columns", (t.image, t.truth, t.kinds, t.card_width, None)
+
+
 def _stroke() -> Iterator[tuple[str, Table]]:
     from tests.render_tables import DESIGNS, render_table
 
@@ -218,6 +239,7 @@ SETS = {
     "older-five": _older_five,
     "older-five-tilted": _older_five_tilted,
     "older-five-seated": _older_five_seated,
+    "columns": _columns,
     "stroke": _stroke,
     "jumbo": _jumbo,
     "learnt": _learnt,

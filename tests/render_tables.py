@@ -225,6 +225,7 @@ def render_table(
     keystone: float = 1.0,
     turn: float = 0.0,
     faces: Mapping[Card, np.ndarray] | None = None,
+    columns: bool = False,
 ) -> Table:
     """A Tranca table: two or three melds, a clean and a dirty pile, a red 3; photo-like.
     ``checked``: a gingham cloth of that colour (BGR) instead of the design's plain one.
@@ -233,7 +234,9 @@ def render_table(
     ``turn``: the whole table turned that many degrees counter-clockwise in the photo (a phone
     held askew of the table's edge), the photo widened to hold it. ``faces``: another deck's
     faces (BGR or BGRA, any size, every card) instead of ``design``'s own, laid out the same
-    (the design still gives the cloth).
+    (the design still gives the cloth). ``columns``: the melds fanned down in columns side
+    by side, each card a step below the last (0.42–0.55 card widths: its rank and suit in
+    sight), as many players lay them, instead of rows.
 
     >>> t = render_table(1, DESIGNS[0])
     >>> t.image.shape[2], len(t.truth) >= 8, sorted(set(t.kinds.values()))[:1]
@@ -262,10 +265,16 @@ def render_table(
         cards = _run(rng) if rng.random() < 0.5 else _meld(rng, [])
         step = cw * float(rng.uniform(0.32, 0.42))
         x0, y0 = cw * 0.9, ch * 0.75 + m * ch * 1.25
+        # Along the cards' right in a row, along their down in a column.
         t = np.deg2rad(base)
+        along = (np.cos(t), -np.sin(t))
+        if columns:
+            step *= 1.3
+            x0, y0 = cw * (0.8 + 1.35 * m), ch * 0.6
+            along = (np.sin(t), np.cos(t))
         for k, card in enumerate(cards):
-            x = x0 + k * step * np.cos(t)
-            y = y0 - k * step * np.sin(t)
+            x = x0 + k * step * along[0]
+            y = y0 + k * step * along[1]
             _place(image, faces[card], x, y, base)
             truth.append((card, x, y, gid))
         kinds[gid] = "meld"

@@ -82,6 +82,51 @@ def test_even_steps_and_crooked_cards_have_no_gap() -> None:
     assert repairs._probes(crooked) == []
 
 
+def _column(codes: str, places: list[float], angle: float = 0.0) -> list[Placement]:
+    """Cards fanned down a column (each a step below the last along its own down, as many
+    players lay a meld), at these places along it; the last, the column's top card, read at
+    both corners."""
+    down = np.array([np.sin(np.radians(angle)), np.cos(np.radians(angle))])
+    centres = [np.array([300.0, 100.0]) + y * down for y in places]
+    cards = [
+        Placement(Card(c), 0.95, float(x), float(y), angle, 1, None)
+        for c, (x, y) in zip(codes.split(), centres, strict=True)
+    ]
+    cards[-1] = replace(cards[-1], confidence=1.0, indices=2)
+    return cards
+
+
+def test_a_column_is_a_fan_along_the_cards_down() -> None:
+    step = 0.45 * W
+    even = [k * step for k in range(4)]
+    for angle in (0.0, 7.0, 353.0):
+        fan = repairs.fan_of(_column("7h 8h 9h Th", even, angle))
+        assert fan is not None
+        assert np.allclose(
+            np.abs(fan.axis), np.abs([np.sin(np.radians(angle)), np.cos(np.radians(angle))])
+        )
+        assert np.allclose(np.diff(fan.places), step)
+        # Even steps down the column: no gap, one look above its first card.
+        probes = repairs._probes(_column("7h 8h 9h Th", even, angle))
+        assert [p.end for p in probes] == [True]
+    # A card missed: looked at halfway down, where its index lies.
+    gapped = repairs._probes(_column("7h 8h Th Jh", [0, step, 3 * step, 4 * step]))
+    assert [(round(float(p.centre[1]), 1), p.end) for p in gapped if not p.end] == [
+        (100 + 2 * step, False)
+    ]
+
+
+def test_a_run_down_a_column_in_order_is_no_doubt_and_out_of_order_is() -> None:
+    step = 0.45 * W
+    places = [k * step for k in range(5)]
+    # Read in order down the column: a meld as laid, even if the cards' x wobble.
+    run = _column("8h 9h Th Jh Qh", places)
+    run = [replace(p, x=p.x + dx) for p, dx in zip(run, (3, -2, 4, -3, 1), strict=True)]
+    assert repairs.meld_doubts(run, [list(range(5))]) == {}
+    mixed = _column("8h Qh Th Jh 9h", places)
+    assert repairs.meld_doubts(mixed, [list(range(5))]) == dict.fromkeys(range(5))
+
+
 def _reads(monkeypatch: pytest.MonkeyPatch, code: str, prob: float) -> None:
     """Every crop the classifier is shown reads ``code`` at ``prob``, the rest background."""
 
@@ -446,3 +491,35 @@ def test_the_top_cards_far_corner_pairs_with_its_own_index_not_the_next_cards() 
     hits.append(IndexHit(Card("Ts"), 0.97, *(centres[2] + off), 180.0, None))
     cards = sorted(pair_indices(hits, W), key=lambda p: p.x)
     assert [(round(p.x), p.indices) for p in cards] == [(200, 1), (236, 1), (272, 2)]
+
+
+def test_melds_fanned_down_columns_read_as_melds_in_rows_do() -> None:
+    """The independent renderer's tables with the melds in columns: each meld one group of
+    the cards laid, and its cards not flagged for lying down the column (its run checked in
+    order along the column, not across it)."""
+    from cardscore.vision.evaluate import TableScore, score_table
+    from tests.render_tables import DESIGNS, render_table
+
+    total = TableScore()
+    for seed in range(100, 104):
+        table = render_table(seed, DESIGNS[seed % 2], columns=True)
+        total.add(score_table(table.truth, table.kinds, recognition.recognize(table.image), 150))
+    assert total.cards_right >= 0.95 * total.cards
+    assert total.melds_exact >= total.melds - 1
+    # As laid in rows, a few of the right cards are flagged; not every card above another.
+    assert total.flagged - total.flagged_wrong <= 0.12 * total.cards_right
+
+
+def test_a_melds_cards_are_reported_in_the_order_laid_down_its_column() -> None:
+    from cardscore.vision.groups import find_groups
+
+    step = 0.45 * W
+    run = _column("8h 9h Th Jh Qh", [k * step for k in range(5)], angle=4.0)
+    # Their centres wobble across the column more than they are apart along x.
+    wobbly = [replace(p, x=p.x + dx) for p, dx in zip(run, (9, -8, 6, -9, 2), strict=True)]
+    (meld,) = find_groups(wobbly)
+    assert [wobbly[i].card.code for i in meld.cards] == ["8h", "9h", "Th", "Jh", "Qh"]
+    # A row reads left to right, as its cards face.
+    row = _fan("Kh Ks Kc Kd", [100 + k * STEP for k in range(4)])
+    (meld,) = find_groups(row[::-1])
+    assert [row[::-1][i].card.code for i in meld.cards] == ["Kh", "Ks", "Kc", "Kd"]

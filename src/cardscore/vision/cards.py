@@ -37,8 +37,10 @@ __all__ = [
     "MIN_CARD",
     "SAME_CARD",
     "SAME_TURNED_SPOT",
+    "Fan",
     "Placement",
     "adopt_weak",
+    "fan_of",
     "find_cards",
     "group_cards",
     "hit_centre",
@@ -338,6 +340,43 @@ def _overlap(p: Placement, q: Placement, w: float) -> float:
     b = q.corners(w * 0.95).astype(np.float32)
     area, _ = cv2.intersectConvexConvex(a, b)
     return float(area) / (0.95 * 0.95 * w * w * ASPECT)
+
+
+@dataclass(frozen=True, eq=False)
+class Fan:
+    """How a group's cards lie fanned: their common upright ``angle`` (the end nearer the
+    first card's), the ``axis`` they are laid along (unit vector: the cards' right in a row,
+    their down in a column, as players fan a meld either way) and each card's place along it
+    (px)."""
+
+    angle: float
+    axis: np.ndarray
+    places: np.ndarray
+
+    @property
+    def across(self) -> np.ndarray:
+        """The unit vector across the fan (a quarter turn from its axis)."""
+        return np.array([-self.axis[1], self.axis[0]])
+
+
+def fan_of(members: Sequence[Placement]) -> Fan | None:
+    """The fan the members lie in; ``None`` when they do not lie alike. Its axis is the one
+    of the cards' own two along which their centres spread the more.
+
+    >>> row = [Placement(Card(c), 0.9, 100 + 40 * k, 300 + k, 0, 1, None) for k, c in enumerate(["5h", "6h"])]
+    >>> column = [Placement(Card(c), 0.9, 100 + k, 300 + 60 * k, 0, 1, None) for k, c in enumerate(["5h", "6h"])]
+    >>> [[round(float(v)) for v in fan_of(cards).places] for cards in (row, column)]
+    [[100, 140], [300, 360]]
+    """
+    common = common_upright([p.angle for p in members])
+    if common is None:
+        return None
+    if angle_gap(common, members[0].angle) > 90:
+        common += 180
+    right, down = card_axes(common)
+    centres = np.array([[p.x, p.y] for p in members])
+    axis = right if np.ptp(centres @ right) >= np.ptp(centres @ down) else down
+    return Fan(common % 360, axis, centres @ axis)
 
 
 def group_cards(cards: list[Placement], w: float) -> list[list[int]]:

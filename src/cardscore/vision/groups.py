@@ -2,7 +2,7 @@
 cards.
 
 Cards whose outlines overlap form a group (:func:`~cardscore.vision.cards.group_cards`):
-several cards make a meld, a lone red 3 is a dollar, a lone black 3 a loose card (3s never
+several cards make a meld (its cards in the order laid, along a row or down a column), a lone red 3 is a dollar, a lone black 3 a loose card (3s never
 form a canastra), any other lone card is the top of a closed pile. A pile turned 90° to the
 melds is horizontal (clean), one lying like them vertical (dirty). Only melds that look legal
 and lie alike set that reference; without them the photo's own axes decide. What the groups
@@ -15,9 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import numpy as np
+
 from cardscore.cards import Card
 from cardscore.tranca.rules import is_dollar
-from cardscore.vision.cards import Placement, group_cards
+from cardscore.vision.cards import Placement, fan_of, group_cards
 from cardscore.vision.geometry import NORMAL_WIDTH, angle_gap, common_upright
 from cardscore.vision.meld_rules import is_pile_top, plausible_meld
 
@@ -77,7 +79,7 @@ def find_groups(cards: Sequence[Placement]) -> tuple[Group, ...]:
     for members in raw:
         card = placed[members[0]]
         if len(members) > 1:
-            groups.append(Group("meld", tuple(members)))
+            groups.append(Group("meld", _as_laid(members, placed)))
         elif is_dollar(card.card):
             groups.append(Group("dollar", tuple(members)))
         elif not is_pile_top(card.card):
@@ -86,6 +88,15 @@ def find_groups(cards: Sequence[Placement]) -> tuple[Group, ...]:
             orientation = pile_orientation(card.angle, reference)
             groups.append(Group("pile", tuple(members), orientation))
     return tuple(groups)
+
+
+def _as_laid(members: list[int], placed: Sequence[Placement]) -> tuple[int, ...]:
+    """A meld's cards in their order along its fan (left to right in a row, top to bottom
+    in a column, as its first card faces), else as found."""
+    fan = fan_of([placed[i] for i in members])
+    if fan is None:
+        return tuple(members)
+    return tuple(members[k] for k in np.argsort(fan.places, kind="stable"))
 
 
 def confirmed_by_meld(

@@ -5,7 +5,8 @@ Every repair looks at the photo again only through the :class:`Reader` it is han
 class probabilities, :class:`~cardscore.vision.crops.CropReader`), never by calling an earlier
 stage. In order (:func:`repair`):
 
-- **Gaps** (:func:`fill_gaps`). A meld is fanned at a regular step. The readings miss a card
+- **Gaps** (:func:`fill_gaps`). A meld is fanned at a regular step, in a row or down a
+  column (:func:`~cardscore.vision.cards.fan_of`). The readings miss a card
   whose index glyph merges with the big pip beside it or is too pale for every ink mask; two
   of its neighbours then lie two steps apart. Its index sits where theirs do, one step over,
   so the classifier looks there directly (turned a few degrees either way too: the
@@ -45,12 +46,17 @@ import numpy as np
 
 from cardscore.cards import Card, Rank
 from cardscore.tranca.rules import is_tranca
-from cardscore.vision.cards import SAME_CARD, Placement, group_cards, hit_centre, mendable
+from cardscore.vision.cards import (
+    SAME_CARD,
+    Placement,
+    fan_of,
+    group_cards,
+    hit_centre,
+    mendable,
+)
 from cardscore.vision.geometry import (
     NORMAL_WIDTH,
-    angle_gap,
     card_axes,
-    common_upright,
     index_to_centre,
 )
 from cardscore.vision.labels import BACKGROUND
@@ -256,18 +262,6 @@ def fill_gaps(
     return found
 
 
-def _along(members: Sequence[Placement]) -> tuple[float, np.ndarray] | None:
-    """The fan's upright angle (the end nearer the first card's) and each card's place along
-    it; ``None`` when the cards do not lie alike."""
-    common = common_upright([p.angle for p in members])
-    if common is None:
-        return None
-    if angle_gap(common, members[0].angle) > 90:
-        common += 180
-    right, _ = card_axes(common)
-    return common % 360, np.array([np.array([p.x, p.y]) @ right for p in members])
-
-
 def _usual_step(places: np.ndarray, smallest: bool = False) -> float | None:
     """The median step between sorted places (or the ``smallest``), leaving out one card read
     twice (too close).
@@ -283,10 +277,10 @@ def _usual_step(places: np.ndarray, smallest: bool = False) -> float | None:
 
 def _probes(members: list[Placement]) -> list[_Probe]:
     """Where the fan's step says a card may be missing: in its gaps, one step past either end."""
-    fan = _along(members)
+    fan = fan_of(members)
     if fan is None:
         return []
-    angle, places = fan
+    angle, places = fan.angle, fan.places
     usual = _usual_step(places)
     if usual is None:
         return []
@@ -307,11 +301,10 @@ def _probes(members: list[Placement]) -> list[_Probe]:
             missing = 1
         for n in range(1, min(missing, 3) + 1):
             out.append(_Probe(a + (b - a) * n / (missing + 1), angle, end=False))
-    right, _ = card_axes(angle)
-    out.append(_Probe(centres[0] - usual * right, angle, end=True))
+    out.append(_Probe(centres[0] - usual * fan.axis, angle, end=True))
     # A last card read at both corners is the fan's top card: past it lies its own face.
     if cards[-1].indices == 1:
-        out.append(_Probe(centres[-1] + usual * right, angle, end=True))
+        out.append(_Probe(centres[-1] + usual * fan.axis, angle, end=True))
     return out
 
 
@@ -319,15 +312,13 @@ def _pair_probes(members: list[Placement]) -> list[_Probe]:
     """Halfway between two cards lying alike, side by side in a row and a wide step apart
     (a meld of three, its middle card missed); sure readings only (``end``): two cards
     overlapping on a table are no fan, and halfway lies the top one's face."""
-    fan = _along(members)
+    fan = fan_of(members)
     if fan is None:
         return []
-    angle, places = fan
     a, b = (np.array([p.x, p.y]) for p in members)
-    _, down = card_axes(angle)
-    if abs(float((b - a) @ down)) > ROW * W or abs(places[1] - places[0]) < WIDE * W:
+    if abs(float((b - a) @ fan.across)) > ROW * W or abs(fan.places[1] - fan.places[0]) < WIDE * W:
         return []
-    return [_Probe((a + b) / 2, angle, end=True)]
+    return [_Probe((a + b) / 2, fan.angle, end=True)]
 
 
 def _crops_at(probe: _Probe, sizes: Sequence[float]) -> list[tuple[float, float, float, float]]:
@@ -466,13 +457,13 @@ def drop_crowded(placed: list[Placement], groups: list[list[int]]) -> list[Place
         codes = [placed[i].card for i in group]
         if len(group) < 4 or plausible_meld(codes):
             continue
-        fan = _along([placed[i] for i in group])
+        fan = fan_of([placed[i] for i in group])
         if fan is None:
             continue  # the cards do not lie alike: no fan to have room on
         crowded = [
             i
             for k, i in enumerate(group)
-            if plausible_meld(codes[:k] + codes[k + 1 :]) and not _has_room(k, fan[1])
+            if plausible_meld(codes[:k] + codes[k + 1 :]) and not _has_room(k, fan.places)
         ]
         if crowded:
             drop.add(min(crowded, key=lambda i: placed[i].confidence))
@@ -562,21 +553,11 @@ def _laid_right(codes: Sequence[Card], order: Sequence[int] | None) -> bool:
     return plausible_meld(codes) and (order is None or in_order([codes[k] for k in order]))
 
 
-def places_along(members: Sequence[Placement]) -> np.ndarray | None:
-    """Each member's place along the fan they lie in (px, along the cards' common right);
-    ``None`` when they do not lie alike."""
-    common = common_upright([p.angle for p in members])
-    if common is None:
-        return None
-    right, _ = card_axes(common)
-    return np.array([np.array([p.x, p.y]) @ right for p in members])
-
-
 def order_along(members: Sequence[Placement]) -> list[int] | None:
     """The members' positions in their order along the fan they lie in; ``None`` when they
     do not lie alike."""
-    places = places_along(members)
-    return None if places is None else np.argsort(places).tolist()
+    fan = fan_of(members)
+    return None if fan is None else np.argsort(fan.places).tolist()
 
 
 def reread_mends(
@@ -596,9 +577,10 @@ def reread_mends(
         members = [placed[i] for i in group]
         if not any(i in doubts for i in group) or any(doubts.get(i) for i in group):
             continue
-        places = places_along(members)
-        if places is None:
+        fan = fan_of(members)
+        if fan is None:
             continue
+        places = fan.places
         steps = np.diff(np.sort(places))
         if steps.max() >= GAP * np.median(steps):
             continue  # a gap in the fan: a card missed, more likely than one misread
