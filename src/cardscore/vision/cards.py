@@ -346,12 +346,13 @@ def _overlap(p: Placement, q: Placement, w: float) -> float:
 class Fan:
     """How a group's cards lie fanned: their common upright ``angle`` (the end nearer the
     first card's), the ``axis`` they are laid along (unit vector: the cards' right in a row,
-    their down in a column, as players fan a meld either way) and each card's place along it
-    (px)."""
+    their down in a ``column``, as players fan a meld either way) and each card's place along
+    it (px)."""
 
     angle: float
     axis: np.ndarray
     places: np.ndarray
+    column: bool
 
     @property
     def across(self) -> np.ndarray:
@@ -367,6 +368,8 @@ def fan_of(members: Sequence[Placement]) -> Fan | None:
     >>> column = [Placement(Card(c), 0.9, 100 + k, 300 + 60 * k, 0, 1, None) for k, c in enumerate(["5h", "6h"])]
     >>> [[round(float(v)) for v in fan_of(cards).places] for cards in (row, column)]
     [[100, 140], [300, 360]]
+    >>> fan_of(row).column, fan_of(column).column
+    (False, True)
     """
     common = common_upright([p.angle for p in members])
     if common is None:
@@ -375,8 +378,9 @@ def fan_of(members: Sequence[Placement]) -> Fan | None:
         common += 180
     right, down = card_axes(common)
     centres = np.array([[p.x, p.y] for p in members])
-    axis = right if np.ptp(centres @ right) >= np.ptp(centres @ down) else down
-    return Fan(common % 360, axis, centres @ axis)
+    column = bool(np.ptp(centres @ down) > np.ptp(centres @ right))
+    axis = down if column else right
+    return Fan(common % 360, axis, centres @ axis, column)
 
 
 def group_cards(cards: list[Placement], w: float) -> list[list[int]]:

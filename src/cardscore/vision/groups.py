@@ -26,6 +26,7 @@ from cardscore.vision.meld_rules import is_pile_top, plausible_meld
 __all__ = [
     "Group",
     "confirmed_by_meld",
+    "covered_in_columns",
     "find_groups",
     "is_dollar",
     "is_pile_top",
@@ -122,6 +123,25 @@ def confirmed_by_meld(
             other = alternatives[i]
             if other is not None and not plausible_meld([*read[:k], other, *read[k + 1 :]]):
                 out.add(i)
+    return frozenset(out)
+
+
+def covered_in_columns(cards: Sequence[Placement], groups: Sequence[Group]) -> frozenset[int]:
+    """The cards of melds fanned down a column that were read at one corner: the next card's
+    edge crosses their index below the rank, and half hides the suit.
+
+    >>> column = [Placement(Card(c), 0.9, 100, 100 + 60 * k, 0, 1 + (k == 2), None) for k, c in enumerate(["7c", "7s", "7d"])]
+    >>> row = [Placement(Card(c), 0.9, 400 + 40 * k, 100, 0, 1, None) for k, c in enumerate(["7h", "8h", "9h"])]
+    >>> sorted(covered_in_columns(column + row, find_groups(column + row)))
+    [0, 1]
+    """
+    out: set[int] = set()
+    for group in groups:
+        if group.kind != "meld":
+            continue
+        fan = fan_of([cards[i] for i in group.cards])
+        if fan is not None and fan.column:
+            out.update(i for i in group.cards if cards[i].indices == 1)
     return frozenset(out)
 
 

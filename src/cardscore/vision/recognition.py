@@ -40,6 +40,7 @@ from cardscore.vision.calibration import (
     FLAG_AT_BLURRED,
     FLAG_AT_SHAKEN,
     TWIN_SURE,
+    TWIN_SURE_COVERED,
     TWIN_SURE_STRAIGHTENED,
     blurred_lines,
     calibrated,
@@ -52,7 +53,7 @@ from cardscore.vision.crops import CropReader
 from cardscore.vision.deck import DeckProfile, reading_with
 from cardscore.vision.focus import UNMEASURED, Blur
 from cardscore.vision.geometry import NORMAL_WIDTH
-from cardscore.vision.groups import Group, confirmed_by_meld, find_groups
+from cardscore.vision.groups import Group, confirmed_by_meld, covered_in_columns, find_groups
 from cardscore.vision.image_io import load_image
 from cardscore.vision.readings import Readings, read_indices
 from cardscore.vision.regions import find_regions
@@ -255,6 +256,7 @@ def _reported(
     to_photo = reading_to_photo(readings, view, scale)
     read = repaired.readings
     confirmed = confirmed_by_meld([r.card for r in read], [r.alternative for r in read], groups)
+    covered = covered_in_columns(repaired.cards, groups)
     blur = readings.blur
     lines = (blur.worst, blur.least)
     blurred = blurred_lines(readings.sharpened, view.tilt > 0, blur.worst)
@@ -270,6 +272,7 @@ def _reported(
             lines if blurred else None,
             flag_at,
             readings.blobs.bold,
+            covered=i in covered,
         )
         for i in order
     )
@@ -299,6 +302,7 @@ def unsure(
     twin: bool = False,
     wide: bool = False,
     straightened: bool = False,
+    covered: bool = False,
 ) -> bool:
     """Is a card read with ``score`` from ``corners`` indices flagged? Under the calibrated
     threshold, or below the scores cards are reported from
@@ -311,7 +315,8 @@ def unsure(
     read at one corner under :data:`~cardscore.vision.calibration.TWIN_SURE` and not
     confirmed, it is flagged whatever its line says (under
     :data:`~cardscore.vision.calibration.TWIN_SURE_STRAIGHTENED` in a photo
-    ``straightened`` from a seat).
+    ``straightened`` from a seat, under :data:`~cardscore.vision.calibration.TWIN_SURE_COVERED`
+    where the next card of a meld fanned down a column ``covered`` its suit).
 
     ``wide``: a ten in a photo of jumbo indices
     (:func:`~cardscore.vision.calibration.wide_ten`): read at one corner and not confirmed, it
@@ -323,8 +328,12 @@ def unsure(
     (True, False, False)
     >>> unsure(0.62, 1, twin=True), unsure(0.62, 1, twin=True, straightened=True)
     (False, True)
+    >>> unsure(0.85, 1, twin=True), unsure(0.85, 1, twin=True, covered=True), unsure(0.85, 1, covered=True)
+    (False, True, False)
     """
-    twin_sure = TWIN_SURE_STRAIGHTENED if straightened else TWIN_SURE
+    twin_sure = (
+        TWIN_SURE_COVERED if covered else TWIN_SURE_STRAIGHTENED if straightened else TWIN_SURE
+    )
     if corners == 1 and not confirmed and (wide or (twin and score < twin_sure)):
         return True
     if flag_at is None:
@@ -350,12 +359,14 @@ def _seen(
     blur: tuple[float, float] | None,
     flag_at: float | None = None,
     bold: bool = False,
+    covered: bool = False,
 ) -> SeenCard:
     """A card as reported: in photo pixels (``to_photo``: from the readings' pixels; through
     a view when the photo was ``straightened``), its confidence calibrated (on the lines of
     blurred photos at that ``blur``, if it was one), flagged when unsure (below ``flag_at``,
     given it: a shaken photo's :data:`~cardscore.vision.calibration.FLAG_AT_SHAKEN`; a ten
-    of a photo read ``bold``, a jumbo index's, at one corner)."""
+    of a photo read ``bold``, a jumbo index's, at one corner; a card ``covered`` by the next
+    of its column, :func:`~cardscore.vision.groups.covered_in_columns`)."""
     corners = tuple(to_photo(a, b) for a, b in p.corners(NORMAL_WIDTH))
     sure = calibrated(read.score, p.indices, confirmed, blur)
     x, y = to_photo(p.x, p.y)
@@ -382,6 +393,7 @@ def _seen(
             twins(read.card, read.alternative),
             wide_ten(read.card, bold),
             straightened,
+            covered,
         )
         or read.doubted,
         alternative=read.alternative,
