@@ -501,13 +501,14 @@ def test_melds_fanned_down_columns_read_as_melds_in_rows_do() -> None:
     from tests.render_tables import DESIGNS, render_table
 
     total = TableScore()
-    for seed in range(100, 104):
+    for seed in range(500, 508):  # seeds no benchmark reads
         table = render_table(seed, DESIGNS[seed % 2], columns=True)
         total.add(score_table(table.truth, table.kinds, recognition.recognize(table.image), 150))
-    assert total.cards_right >= 0.95 * total.cards
+    assert total.cards_right >= 0.97 * total.cards
     assert total.melds_exact >= total.melds - 1
-    # As laid in rows, a few of the right cards are flagged; not every card above another.
-    assert total.flagged - total.flagged_wrong <= 0.12 * total.cards_right
+    # Some of the right cards are flagged (twins under the next card above all), not every
+    # card above another: read as a row, 37 of these 116 right cards were.
+    assert total.flagged - total.flagged_wrong <= 0.2 * total.cards_right
 
 
 def test_a_melds_cards_are_reported_in_the_order_laid_down_its_column() -> None:
