@@ -2,11 +2,12 @@
 cards.
 
 Cards whose outlines overlap form a group (:func:`~cardscore.vision.cards.group_cards`):
-several cards make a meld (its cards in the order laid, along a row or down a column), a lone red 3 is a dollar, a lone black 3 a loose card (3s never
-form a canastra), any other lone card is the top of a closed pile. A pile turned 90° to the
-melds is horizontal (clean), one lying like them vertical (dirty). Only melds that look legal
-and lie alike set that reference; without them the photo's own axes decide. What the groups
-are worth in a Tranca round lives with Tranca (:mod:`cardscore.tranca.photo`).
+several cards make a meld (its cards in the order laid, along a row or down a column), a
+lone red 3 is a dollar, a lone black 3 a loose card (3s never form a canastra), any other
+lone card is the top of a closed pile. A pile turned 90° to the melds is horizontal (clean),
+one lying like them vertical (dirty). Only melds that look legal and lie alike set that
+reference; without them the photo's own axes decide. What the groups are worth in a Tranca
+round lives with Tranca (:mod:`cardscore.tranca.photo`).
 """
 
 from __future__ import annotations
