@@ -359,6 +359,11 @@ class Fan:
         """The unit vector across the fan (a quarter turn from its axis)."""
         return np.array([-self.axis[1], self.axis[0]])
 
+    @property
+    def order(self) -> list[int]:
+        """The cards' positions in their order along the fan."""
+        return [int(k) for k in np.argsort(self.places, kind="stable")]
+
 
 def fan_of(members: Sequence[Placement]) -> Fan | None:
     """The fan the members lie in; ``None`` when they do not lie alike. Its axis is the one

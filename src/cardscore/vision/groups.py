@@ -16,8 +16,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import numpy as np
-
 from cardscore.cards import Card
 from cardscore.tranca.rules import is_dollar
 from cardscore.vision.cards import Placement, fan_of, group_cards
@@ -98,7 +96,7 @@ def _as_laid(members: list[int], placed: Sequence[Placement]) -> tuple[int, ...]
     fan = fan_of([placed[i] for i in members])
     if fan is None:
         return tuple(members)
-    return tuple(members[k] for k in np.argsort(fan.places, kind="stable"))
+    return tuple(members[k] for k in fan.order)
 
 
 def confirmed_by_meld(

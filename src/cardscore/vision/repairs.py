@@ -284,7 +284,7 @@ def _probes(members: list[Placement]) -> list[_Probe]:
     usual = _usual_step(places)
     if usual is None:
         return []
-    order = np.argsort(places)
+    order = fan.order
     cards = [members[i] for i in order]
     centres = [np.array([p.x, p.y]) for p in cards]
     steps = np.diff(places[order])
@@ -557,7 +557,7 @@ def order_along(members: Sequence[Placement]) -> list[int] | None:
     """The members' positions in their order along the fan they lie in; ``None`` when they
     do not lie alike."""
     fan = fan_of(members)
-    return None if fan is None else np.argsort(fan.places).tolist()
+    return None if fan is None else fan.order
 
 
 def reread_mends(
@@ -584,7 +584,7 @@ def reread_mends(
         steps = np.diff(np.sort(places))
         if steps.max() >= GAP * np.median(steps):
             continue  # a gap in the fan: a card missed, more likely than one misread
-        options = _options([p.card for p in members], np.argsort(places).tolist())
+        options = _options([p.card for p in members], fan.order)
         if not options:
             continue
         spots = sorted({k for k, _ in options})
