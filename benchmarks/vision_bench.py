@@ -8,7 +8,8 @@
    grouped exactly, pile orientation, dollars, and how many wrong cards went unflagged. Given
    several seeds, ``--tables`` tables are drawn from each, and all of them are counted
    together, with a line per draw. Then (``--tilted-tables`` a seed) the same designs'
-   tables photographed by a camera tilted 5–40° from any side: the cards the photo shows.
+   tables photographed by a camera tilted 5–40° from any side: the cards whose index the
+   photo shows whole (``SceneMaker.photo_truth``).
 3. Speed and memory against issue 24's targets: a shared photo upscaled to 12 MP (4000×3000)
    and 24 MP (6000×4000), recognised from the JPEG file (decoding included) with the models
    loaded (median of ``--runs``); ``cardscore recognize PHOTO --json`` at 12 MP in a
@@ -97,8 +98,8 @@ def _draw(
 ) -> dict[str, TableScore]:
     """The scores of ``tables`` tables drawn from ``seed`` with these designs' faces, by the
     design each table was drawn with; a ``tilted`` share of them photographed at an angle
-    (the cards the photo leaves out are no card to read)."""
-    from train.synth import SceneMaker, seen_at
+    (the cards whose index the photo leaves out are no card to read)."""
+    from train.synth import SceneMaker
 
     maker = SceneMaker(faces, seed, tilted=tilted)
     scores: dict[str, TableScore] = {}
@@ -107,17 +108,11 @@ def _draw(
         scene = maker.scene(tranca=True)
         image = cv2.resize(scene.image, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_CUBIC)
         result = recognize(image)
-        view = scene.view
-        h, w = image.shape[:2]
-        truth = [
-            (p.card, x * upscale, y * upscale, p.group)
-            for p in scene.cards
-            for x, y in [seen_at(view, p.x, p.y) if view is not None else (p.x, p.y)]
-            if 0 <= x * upscale < w and 0 <= y * upscale < h
-        ]
+        truth, unseen = maker.photo_truth(scene, upscale)
         width = scene.cards[0].width * upscale if scene.cards else 1.0
         design = scene.cards[0].deck if scene.cards else "none"
-        scores.setdefault(design, TableScore()).add(score_table(truth, scene.groups, result, width))
+        score = score_table(truth, scene.groups, result, width, unseen)
+        scores.setdefault(design, TableScore()).add(score)
     return scores
 
 

@@ -16,7 +16,7 @@ Sets (all by default):
 - ``older-five``: the first five held-out designs on the training generator's tables (seed
   7000, 40 tables, 1.2 times the normalised scale); the benchmark reads the other seeds.
 - ``older-five-tilted``: the same, photographed by a pinhole camera tilted 5–40° from any
-  side (the cards the photo shows).
+  side (the cards whose index the photo shows whole: ``SceneMaker.photo_truth``).
 - ``older-five-seated``: the older five laid out by the independent renderer (seeds
   200–219) and photographed from a seat (far edge 0.7 and 0.55): designs the models never
   saw, straightened.
@@ -57,8 +57,12 @@ if TYPE_CHECKING:
     from cardscore.vision.deck import DeckProfile
 
 Truth = list[tuple[Card, float, float, int]]
-# Image, truth, kinds, card width, and the deck profile it is read with (None: as shipped).
-Table = tuple[np.ndarray, Truth, dict[int, str], float, "DeckProfile | None"]
+# Image, truth, kinds, card width, the deck profile it is read with (None: as shipped), and
+# the cards whose index the photo cuts off (score_table's ``unseen``).
+Table = (
+    tuple[np.ndarray, Truth, dict[int, str], float, "DeckProfile | None"]
+    | tuple[np.ndarray, Truth, dict[int, str], float, "DeckProfile | None", Truth]
+)
 
 
 def _laid_out(
@@ -145,22 +149,17 @@ def _cream() -> Iterator[tuple[str, Table]]:
 
 def _older_five(tilted: float = 0.0) -> Iterator[tuple[str, Table]]:
     from train.decks import HELD_OUT, default_cache, load_decks
-    from train.synth import SceneMaker, seen_at
+    from train.synth import SceneMaker
 
     faces = {d.name: d.faces for d in load_decks(default_cache(), HELD_OUT[:5])}
     maker = SceneMaker(faces, 7000, tilted=tilted)
     for _ in range(40):
         scene = maker.scene(tranca=True)
         image = cv2.resize(scene.image, None, fx=1.2, fy=1.2, interpolation=cv2.INTER_CUBIC)
-        h, w = image.shape[:2]
-        # Photographed at an angle, only the cards the photo shows count.
-        truth = [
-            (p.card, x * 1.2, y * 1.2, p.group)
-            for p in scene.cards
-            for x, y in [seen_at(scene.view, p.x, p.y) if scene.view is not None else (p.x, p.y)]
-            if 0 <= x * 1.2 < w and 0 <= y * 1.2 < h
-        ]
-        yield scene.cards[0].deck, (image, truth, scene.groups, scene.cards[0].width * 1.2, None)
+        # Photographed at an angle, only the cards whose index the photo shows count.
+        truth, unseen = maker.photo_truth(scene, 1.2)
+        width = scene.cards[0].width * 1.2
+        yield scene.cards[0].deck, (image, truth, scene.groups, width, None, unseen)
 
 
 def _older_five_tilted() -> Iterator[tuple[str, Table]]:
@@ -271,8 +270,9 @@ def main() -> int:
         print("|---|---:|---:|---:|---:|---:|---:|")
         groups: dict[str, TableScore] = {}
         total = TableScore()
-        for label, (image, truth, kinds, width, deck) in SETS[name]():
-            score = score_table(truth, kinds, recognize(image, deck=deck), width)
+        for label, (image, truth, kinds, width, deck, *unseen) in SETS[name]():
+            read = recognize(image, deck=deck)
+            score = score_table(truth, kinds, read, width, *unseen)
             groups.setdefault(label, TableScore()).add(score)
             total.add(score)
         for label, score in groups.items():

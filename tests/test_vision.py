@@ -1470,3 +1470,29 @@ def test_corners_pair_when_only_the_halfway_angle_fits_the_card() -> None:
     cards = pair_indices([a, b], W)
     assert len(cards) == 1
     assert pile_orientation(cards[0].angle, None) == "horizontal"
+
+
+def test_a_table_scored_without_its_cut_cards_counts_only_their_wrong_readings() -> None:
+    """A card whose index the photo cuts off is neither expected nor, read right, extra; read
+    wrong it is an extra card and a silent mistake; a meld with such a card is not judged."""
+    from cardscore.vision.evaluate import score_table
+    from cardscore.vision.groups import Group
+    from cardscore.vision.recognition import SeenCard
+
+    def seen(code: str, x: float, flagged: bool = False) -> SeenCard:
+        return SeenCard(Card(code), 0.99, x, 100.0, 0.0, (), 1, flagged)
+
+    truth = [(Card("5h"), 100.0, 100.0, 0), (Card("6h"), 140.0, 100.0, 0)]
+    truth += [(Card("Kc"), 600.0, 100.0, 1)]
+    cut = [(Card("7h"), 180.0, 100.0, 0), (Card("2d"), 900.0, 100.0, 2)]
+    kinds = {0: "meld", 1: "pile:horizontal", 2: "pile:vertical"}
+    cards = (seen("5h", 100), seen("6h", 140), seen("7h", 180), seen("Kc", 600), seen("3d", 900))
+    groups = (Group("meld", (0, 1, 2)), Group("pile", (3,), "horizontal"))
+    result = Recognition(cards, groups, 1000, 200, 150.0)
+    score = score_table(truth, kinds, result, 150.0, cut)
+    assert (score.cards, score.cards_right, score.cards_extra) == (3, 3, 1)
+    assert (score.wrong_unflagged, score.flagged) == (1, 0)
+    assert (score.melds, score.piles, score.piles_right) == (0, 1, 1)
+    # Scored as before, the cut cards' right readings are extra, and the meld is judged.
+    before = score_table(truth, kinds, result, 150.0)
+    assert (before.cards_extra, before.wrong_unflagged, before.melds) == (2, 2, 1)

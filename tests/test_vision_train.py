@@ -659,3 +659,29 @@ def test_the_screen_command_writes_an_int8_copy_tied_to_its_model(
     exact, rounded = logits(MODEL_PATH), logits(out)
     assert np.median(np.abs(rounded - exact).max(axis=1)) < 0.3
     assert (rounded.argmax(axis=1) == exact.argmax(axis=1)).mean() > 0.98
+
+
+def test_a_photo_expects_the_cards_whose_index_it_shows_whole(
+    decks: dict[str, dict[Card, np.ndarray]],
+) -> None:
+    """A benchmark's truth is the cards whose index the photo shows whole: a tilted photo
+    cuts off some cards' indices though their centres lie in it, and shows some indices of
+    cards whose centres lie outside."""
+    few = dict(sorted(decks.items())[:2])
+    maker = SceneMaker(few, seed=11, tilted=1.0)
+    counted_by_centre = 0
+    for _ in range(8):
+        scene = maker.scene(tranca=True)
+        shown, unseen = maker.photo_truth(scene, 1.5)
+        assert len(shown) + len(unseen) == len(scene.cards)
+        assert sorted(c for c, *_ in shown + unseen) == sorted(p.card for p in scene.cards)
+        h, w = scene.owner.shape
+        inside = [0 <= x < 1.5 * w and 0 <= y < 1.5 * h for _, x, y, _ in unseen]
+        counted_by_centre += sum(inside)
+    assert counted_by_centre > 0
+    # A flat photo of a table drawn inside it shows nearly every card's index.
+    flat = SceneMaker(few, seed=11)
+    for _ in range(4):
+        scene = flat.scene(tranca=True)
+        shown, unseen = flat.photo_truth(scene)
+        assert len(shown) >= 0.9 * len(scene.cards)

@@ -585,6 +585,29 @@ class SceneMaker:
             group += 1
         return placed
 
+    def photo_truth(
+        self, scene: Scene, scale: float = 1.0
+    ) -> tuple[list[tuple[Card, float, float, int]], list[tuple[Card, float, float, int]]]:
+        """The scene's cards as a benchmark scores them (``scale``: the photo's size over the
+        scene's): those whose index the photo shows whole, and the rest (cut by the photo's
+        edge or hidden), each as (card, centre x, centre y, group) in the photo's pixels.
+
+        A card counts by its index, not its centre: a tilted photo cuts off a meld's top
+        while showing most of each card, and shows a card's index whose centre lies outside.
+        """
+        h, w = scene.owner.shape
+        whole = {
+            i
+            for i, x, y, _, half, _ in self.index_points(scene)
+            if min(x, y, w - x, h - y) >= max(half)
+        }
+        shown: list[tuple[Card, float, float, int]] = []
+        unseen: list[tuple[Card, float, float, int]] = []
+        for i, p in enumerate(scene.cards):
+            x, y = seen_at(scene.view, p.x, p.y) if scene.view is not None else (p.x, p.y)
+            (shown if i in whole else unseen).append((p.card, x * scale, y * scale, p.group))
+        return shown, unseen
+
     def index_points(
         self, scene: Scene
     ) -> list[tuple[int, float, float, float, tuple[float, float], bool]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -116,29 +117,44 @@ def score_table(
     kinds: dict[int, str],
     result: Recognition,
     width: float,
+    unseen: Sequence[tuple[Card, float, float, int]] = (),
 ) -> TableScore:
     """Compare a recognition with a synthetic table's truth.
 
     ``truth`` holds (card, x, y, group) per placed card in the photo's pixels, ``kinds`` each
     group's kind (``meld``, ``dollar``, ``pile:horizontal`` or ``pile:vertical``), ``width``
     the card width in pixels.
+
+    ``unseen`` holds the table's cards the photo shows no index of (cut by its edge), in the
+    same terms: no one could read them, so none is expected. A card reported for one of them
+    counts only when it is wrong (an extra card, and wrong); a group with one of them is not
+    judged.
     """
     score = TableScore()
-    match = match_cards([(x, y) for _, x, y, _ in truth], result, width)
+    everyone = [*truth, *unseen]
+    match = match_cards([(x, y) for _, x, y, _ in everyone], result, width)
+    # A right reading of an unseen card is neither expected nor extra: it leaves the count.
+    read_unseen = {
+        j for i, j in match.items() if i >= len(truth) and result.cards[j].card == everyone[i][0]
+    }
+    match = {i: j for i, j in match.items() if i < len(truth)}
     taken = set(match.values())
     score.cards = len(truth)
-    score.cards_extra = len(result.cards) - len(taken)
+    score.cards_extra = len(result.cards) - len(taken) - len(read_unseen)
     right = {i for i, j in match.items() if result.cards[j].card == truth[i][0]}
     score.cards_right = len(right)
     for j, seen in enumerate(result.cards):
+        if j in read_unseen:
+            continue
         wrong = j not in {match[i] for i in right}
         score.flagged += seen.flagged
         score.flagged_wrong += seen.flagged and wrong
         score.wrong_unflagged += (not seen.flagged) and wrong
     group_of = {j: g for g in result.groups for j in g.cards}
+    cut = {g for *_, g in unseen}
     for gid, kind in kinds.items():
         members = [i for i, t in enumerate(truth) if t[3] == gid]
-        if not members:
+        if not members or gid in cut:
             continue
         if kind == "meld":
             score.melds += 1
