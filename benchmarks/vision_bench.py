@@ -108,10 +108,10 @@ def _draw(
         scene = maker.scene(tranca=True)
         image = cv2.resize(scene.image, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_CUBIC)
         result = recognize(image)
-        truth, unseen = maker.photo_truth(scene, upscale)
+        truth, unseen, mirrored = maker.photo_truth(scene, upscale)
         width = scene.cards[0].width * upscale if scene.cards else 1.0
         design = scene.cards[0].deck if scene.cards else "none"
-        score = score_table(truth, scene.groups, result, width, unseen)
+        score = score_table(truth, scene.groups, result, width, unseen, mirrored)
         scores.setdefault(design, TableScore()).add(score)
     return scores
 

@@ -58,10 +58,18 @@ if TYPE_CHECKING:
 
 Truth = list[tuple[Card, float, float, int]]
 # Image, truth, kinds, card width, the deck profile it is read with (None: as shipped), and
-# the cards whose index the photo cuts off (score_table's ``unseen``).
+# for a photo that cuts cards off, score_table's ``unseen`` and ``mirrored``.
 Table = (
     tuple[np.ndarray, Truth, dict[int, str], float, "DeckProfile | None"]
-    | tuple[np.ndarray, Truth, dict[int, str], float, "DeckProfile | None", Truth]
+    | tuple[
+        np.ndarray,
+        Truth,
+        dict[int, str],
+        float,
+        "DeckProfile | None",
+        Truth,
+        list[tuple[float, float]],
+    ]
 )
 
 
@@ -157,9 +165,9 @@ def _older_five(tilted: float = 0.0) -> Iterator[tuple[str, Table]]:
         scene = maker.scene(tranca=True)
         image = cv2.resize(scene.image, None, fx=1.2, fy=1.2, interpolation=cv2.INTER_CUBIC)
         # Photographed at an angle, only the cards whose index the photo shows count.
-        truth, unseen = maker.photo_truth(scene, 1.2)
+        truth, unseen, mirrored = maker.photo_truth(scene, 1.2)
         width = scene.cards[0].width * 1.2
-        yield scene.cards[0].deck, (image, truth, scene.groups, width, None, unseen)
+        yield scene.cards[0].deck, (image, truth, scene.groups, width, None, unseen, mirrored)
 
 
 def _older_five_tilted() -> Iterator[tuple[str, Table]]:
@@ -270,9 +278,9 @@ def main() -> int:
         print("|---|---:|---:|---:|---:|---:|---:|")
         groups: dict[str, TableScore] = {}
         total = TableScore()
-        for label, (image, truth, kinds, width, deck, *unseen) in SETS[name]():
+        for label, (image, truth, kinds, width, deck, *cut) in SETS[name]():
             read = recognize(image, deck=deck)
-            score = score_table(truth, kinds, read, width, *unseen)
+            score = score_table(truth, kinds, read, width, *cut)
             groups.setdefault(label, TableScore()).add(score)
             total.add(score)
         for label, score in groups.items():

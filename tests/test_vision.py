@@ -1474,7 +1474,8 @@ def test_corners_pair_when_only_the_halfway_angle_fits_the_card() -> None:
 
 def test_a_table_scored_without_its_cut_cards_counts_only_their_wrong_readings() -> None:
     """A card whose index the photo cuts off is neither expected nor, read right, extra; read
-    wrong it is an extra card and a silent mistake; a meld with such a card is not judged."""
+    wrong it is an extra card and a silent mistake; a meld with such a card is not judged.
+    A reading of a card's mirror image (a synthetic photo's border) is not counted."""
     from cardscore.vision.evaluate import score_table
     from cardscore.vision.groups import Group
     from cardscore.vision.recognition import SeenCard
@@ -1496,3 +1497,7 @@ def test_a_table_scored_without_its_cut_cards_counts_only_their_wrong_readings()
     # Scored as before, the cut cards' right readings are extra, and the meld is judged.
     before = score_table(truth, kinds, result, 150.0)
     assert (before.cards_extra, before.wrong_unflagged, before.melds) == (2, 2, 1)
+    # Whatever is read on a mirror image of a card leaves the count, right or wrong.
+    mirror = Recognition((*cards, seen("9c", 300)), groups, 1000, 200, 150.0)
+    assert score_table(truth, kinds, mirror, 150.0, cut, [(310.0, 100.0)]) == score
+    assert score_table(truth, kinds, mirror, 150.0, cut).cards_extra == 2

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -18,7 +19,16 @@ from cardscore.cards import Card, Rank
 from cardscore.vision.geometry import NORMAL_WIDTH
 from train.played import played_sides
 
-__all__ = ["Placed", "Scene", "SceneMaker", "Weather", "draw_weather", "jitter", "rank_box"]
+__all__ = [
+    "PhotoTruth",
+    "Placed",
+    "Scene",
+    "SceneMaker",
+    "Weather",
+    "draw_weather",
+    "jitter",
+    "rank_box",
+]
 
 
 @dataclass(frozen=True)
@@ -33,6 +43,15 @@ class Placed:
     width: float
     height: float
     group: int  # which meld / pile / loose card it belongs to
+
+
+class PhotoTruth(NamedTuple):
+    """What a benchmark expects of a photo of a scene (:meth:`SceneMaker.photo_truth`), in
+    :func:`cardscore.vision.evaluate.score_table`'s terms."""
+
+    shown: list[tuple[Card, float, float, int]]
+    unseen: list[tuple[Card, float, float, int]]
+    mirrored: list[tuple[float, float]]
 
 
 @dataclass
@@ -585,15 +604,15 @@ class SceneMaker:
             group += 1
         return placed
 
-    def photo_truth(
-        self, scene: Scene, scale: float = 1.0
-    ) -> tuple[list[tuple[Card, float, float, int]], list[tuple[Card, float, float, int]]]:
+    def photo_truth(self, scene: Scene, scale: float = 1.0) -> PhotoTruth:
         """The scene's cards as a benchmark scores them (``scale``: the photo's size over the
         scene's): those whose index the photo shows whole, and the rest (cut by the photo's
         edge or hidden), each as (card, centre x, centre y, group) in the photo's pixels.
 
         A card counts by its index, not its centre: a tilted photo cuts off a meld's top
         while showing most of each card, and shows a card's index whose centre lies outside.
+        Beyond the flat table's edges a tilted photo shows the table mirrored (the warp's
+        reflected border): where the cards' mirror images lie is the third part.
         """
         h, w = scene.owner.shape
         whole = {
@@ -603,10 +622,20 @@ class SceneMaker:
         }
         shown: list[tuple[Card, float, float, int]] = []
         unseen: list[tuple[Card, float, float, int]] = []
+        mirrored: list[tuple[float, float]] = []
         for i, p in enumerate(scene.cards):
             x, y = seen_at(scene.view, p.x, p.y) if scene.view is not None else (p.x, p.y)
             (shown if i in whole else unseen).append((p.card, x * scale, y * scale, p.group))
-        return shown, unseen
+            if scene.view is None:
+                continue
+            # cv2.BORDER_REFLECT: the table's column -1 is its column 0, -2 its 1, w its w - 1.
+            for u in (p.x, -p.x - 1, 2 * w - p.x - 1):
+                for v in (p.y, -p.y - 1, 2 * h - p.y - 1):
+                    x, y = seen_at(scene.view, u, v)
+                    near = -p.width <= x < w + p.width and -p.width <= y < h + p.width
+                    if (u, v) != (p.x, p.y) and near:
+                        mirrored.append((x * scale, y * scale))
+        return PhotoTruth(shown, unseen, mirrored)
 
     def index_points(
         self, scene: Scene

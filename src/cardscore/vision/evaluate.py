@@ -118,6 +118,7 @@ def score_table(
     result: Recognition,
     width: float,
     unseen: Sequence[tuple[Card, float, float, int]] = (),
+    mirrored: Sequence[tuple[float, float]] = (),
 ) -> TableScore:
     """Compare a recognition with a synthetic table's truth.
 
@@ -128,14 +129,17 @@ def score_table(
     ``unseen`` holds the table's cards the photo shows no index of (cut by its edge), in the
     same terms: no one could read them, so none is expected. A card reported for one of them
     counts only when it is wrong (an extra card, and wrong); a group with one of them is not
-    judged.
+    judged. ``mirrored``: where a card's mirror image lies (a synthetic photo's border shows
+    its table mirrored): whatever is read there leaves the count.
     """
     score = TableScore()
-    everyone = [*truth, *unseen]
+    everyone = [*truth, *unseen, *((None, x, y, -1) for x, y in mirrored)]
     match = match_cards([(x, y) for _, x, y, _ in everyone], result, width)
     # A right reading of an unseen card is neither expected nor extra: it leaves the count.
     read_unseen = {
-        j for i, j in match.items() if i >= len(truth) and result.cards[j].card == everyone[i][0]
+        j
+        for i, j in match.items()
+        if i >= len(truth) and everyone[i][0] in (result.cards[j].card, None)
     }
     match = {i: j for i, j in match.items() if i < len(truth)}
     taken = set(match.values())

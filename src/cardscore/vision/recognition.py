@@ -52,7 +52,7 @@ from cardscore.vision.classifier import MODEL_PATHS
 from cardscore.vision.crops import CropReader
 from cardscore.vision.deck import DeckProfile, reading_with
 from cardscore.vision.focus import UNMEASURED, Blur
-from cardscore.vision.geometry import NORMAL_WIDTH
+from cardscore.vision.geometry import NORMAL_WIDTH, index_to_centre
 from cardscore.vision.groups import Group, confirmed_by_meld, covered_in_columns, find_groups
 from cardscore.vision.image_io import load_image
 from cardscore.vision.readings import Readings, read_indices
@@ -61,9 +61,11 @@ from cardscore.vision.repairs import CardReading, Repaired, repair
 from cardscore.vision.view import View, find_view
 
 __all__ = [
+    "EDGE_MARGIN",
     "Group",
     "Recognition",
     "SeenCard",
+    "cut_by_edge",
     "read_photo",
     "reading_to_photo",
     "recognize",
@@ -225,6 +227,10 @@ def _recognize(
 
 PhotoPoint = Callable[[float, float], tuple[float, float]]
 
+# A rank glyph whose centre lies nearer the photo's edge than this (card widths) is cut by
+# it: the glyph is about 0.15 card widths high.
+EDGE_MARGIN = 0.1
+
 
 def reading_to_photo(readings: Readings, view: View, scale: float) -> PhotoPoint:
     """Maps a point of ``readings``' image to the photo's pixels (``scale``: photo px per
@@ -238,6 +244,30 @@ def reading_to_photo(readings: Readings, view: View, scale: float) -> PhotoPoint
         return float(px * scale), float(py * scale)
 
     return mapped
+
+
+def cut_by_edge(p: Placement, to_photo: PhotoPoint, size: tuple[float, float]) -> bool:
+    """Whether the photo's edge cuts each of card ``p``'s corner indices that could have been
+    read (``to_photo``: normalised px to the photo's; ``size``: the photo's width and height):
+    within :data:`EDGE_MARGIN` of the edge or beyond it, what shows of the index may be
+    another card's (a 10 cut to a 0, a Q to an O, a suit to its half).
+
+    A card 120 px wide, its top index 6 px from the photo's top (its bottom index whole), then
+    its top index above the photo and its bottom one 9 px from the top:
+
+    >>> card = Placement(Card("Js"), 0.99, 100.0, 200.0, 0.0, 1, None)
+    >>> cut_by_edge(card, lambda x, y: (x, y - 130), (1000.0, 1000.0))
+    False
+    >>> cut_by_edge(card, lambda x, y: (x, y - 255), (1000.0, 1000.0))
+    True
+    """
+    w, h = size
+    offset = index_to_centre(p.angle, NORMAL_WIDTH)
+    top_left = to_photo(p.x - offset[0], p.y - offset[1])
+    bottom_right = to_photo(p.x + offset[0], p.y + offset[1])
+    centre, side = to_photo(p.x, p.y), to_photo(p.x + NORMAL_WIDTH, p.y)
+    margin = EDGE_MARGIN * math.dist(centre, side)
+    return all(min(x, y, w - x, h - y) < margin for x, y in (top_left, bottom_right))
 
 
 def _reported(
@@ -262,6 +292,7 @@ def _reported(
     blurred = blurred_lines(readings.sharpened, view.tilt > 0, blur.worst)
     # A shaken photo's misreadings are surer than even the blurred lines say.
     flag_at = FLAG_AT_SHAKEN if blurred and blur.shaken else None
+    photo = (size[0] * scale, size[1] * scale)
     seen = tuple(
         _seen(
             repaired.cards[i],
@@ -273,6 +304,7 @@ def _reported(
             flag_at,
             readings.blobs.bold,
             covered=i in covered,
+            cut=cut_by_edge(repaired.cards[i], to_photo, photo),
         )
         for i in order
     )
@@ -303,6 +335,7 @@ def unsure(
     wide: bool = False,
     straightened: bool = False,
     covered: bool = False,
+    cut: bool = False,
 ) -> bool:
     """Is a card read with ``score`` from ``corners`` indices flagged? Under the calibrated
     threshold, or below the scores cards are reported from
@@ -320,8 +353,11 @@ def unsure(
 
     ``wide``: a ten in a photo of jumbo indices
     (:func:`~cardscore.vision.calibration.wide_ten`): read at one corner and not confirmed, it
-    is flagged whatever its line says.
+    is flagged whatever its line says. So is a card read at one corner that the photo's edge
+    ``cut`` (:func:`cut_by_edge`), unless its meld confirms it.
 
+    >>> unsure(0.999, 1, cut=True), unsure(0.999, 2, cut=True), unsure(0.999, 1, True, cut=True)
+    (True, False, False)
     >>> unsure(0.999, 2), unsure(0.3, 1), unsure(0.58, 1), unsure(0.58, 1, twin=True)
     (False, True, False, True)
     >>> unsure(0.999, 1, wide=True), unsure(0.999, 2, wide=True), unsure(0.999, 1, True, wide=True)
@@ -334,7 +370,7 @@ def unsure(
     twin_sure = (
         TWIN_SURE_COVERED if covered else TWIN_SURE_STRAIGHTENED if straightened else TWIN_SURE
     )
-    if corners == 1 and not confirmed and (wide or (twin and score < twin_sure)):
+    if corners == 1 and not confirmed and (wide or cut or (twin and score < twin_sure)):
         return True
     if flag_at is None:
         flag_at = FLAG_AT if blur is None else FLAG_AT_BLURRED
@@ -360,13 +396,15 @@ def _seen(
     flag_at: float | None = None,
     bold: bool = False,
     covered: bool = False,
+    cut: bool = False,
 ) -> SeenCard:
     """A card as reported: in photo pixels (``to_photo``: from the readings' pixels; through
     a view when the photo was ``straightened``), its confidence calibrated (on the lines of
     blurred photos at that ``blur``, if it was one), flagged when unsure (below ``flag_at``,
     given it: a shaken photo's :data:`~cardscore.vision.calibration.FLAG_AT_SHAKEN`; a ten
     of a photo read ``bold``, a jumbo index's, at one corner; a card ``covered`` by the next
-    of its column, :func:`~cardscore.vision.groups.covered_in_columns`)."""
+    of its column, :func:`~cardscore.vision.groups.covered_in_columns`; a card whose index
+    the photo's edge ``cut``, :func:`cut_by_edge`)."""
     corners = tuple(to_photo(a, b) for a, b in p.corners(NORMAL_WIDTH))
     sure = calibrated(read.score, p.indices, confirmed, blur)
     x, y = to_photo(p.x, p.y)
@@ -394,6 +432,7 @@ def _seen(
             wide_ten(read.card, bold),
             straightened,
             covered,
+            cut,
         )
         or read.doubted,
         alternative=read.alternative,
