@@ -180,6 +180,38 @@ def test_the_lean_is_measured_on_the_card_mask_that_shows_the_cards_under_uneven
     assert 25 < find_view(photo).tilt < 40
 
 
+def test_cards_whose_print_cuts_their_paper_into_pieces_still_show_the_lean(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Cards with a dark line printed across them (a frame, a design's edge), lone and in
+    fans, seen from a seat (far edge 0.7): the paper's pieces are no rectangles on the table,
+    so the lean is measured on the mask with its thin gaps bridged; without that bridge the
+    photo is read as it is."""
+    from cardscore.vision import view
+    from tests.render_tables import seat_view
+
+    h, w = 900, 1200
+    flat = np.full((h, w, 3), (60, 110, 40), np.uint8)
+    for x, y in [
+        *((150 + 40 * k, 120) for k in range(4)),
+        *((150 + 40 * k, 520) for k in range(3)),
+    ]:
+        _slashed_card(flat, x, y)
+    for x, y in ((700, 120), (950, 120), (700, 520), (950, 520)):
+        _slashed_card(flat, x, y)
+    photo = cv2.warpPerspective(flat, seat_view(h, w, 0.7), (w, h), borderMode=cv2.BORDER_REPLICATE)
+    assert 15 < view.find_view(photo).tilt < 30
+    monkeypatch.setattr(view, "_BRIDGE", 0.0)
+    assert view.find_view(photo).tilt == 0.0
+
+
+def _slashed_card(flat: np.ndarray, x: int, y: int) -> None:
+    """A white card 150 × 210 px with a dark outline and a dark line slanting across it."""
+    cv2.rectangle(flat, (x, y), (x + 150, y + 210), (245, 245, 245), -1)
+    cv2.rectangle(flat, (x, y), (x + 150, y + 210), (90, 90, 90), 2)
+    cv2.line(flat, (x + 18, y), (x + 40, y + 210), (70, 70, 70), 3)
+
+
 def _card_shapes(view_image: np.ndarray) -> list[float]:
     """Long side to short of each quadrilateral the view's brightest card mask shows."""
     from cardscore.vision.paper import find_paper

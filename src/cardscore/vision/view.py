@@ -56,6 +56,10 @@ _QUAD_FILL = 0.93  # and it must cover this much of the region
 _LONGEST = 4.0  # its longest side at most this many times its shortest
 _CORNER_SHIFT = 0.15  # its sides' lines meet this share of its shortest side from its corners
 _FRAME = 0.005  # a region this near the photo's edge (of its long side) is cut off by it
+# Gaps in a card mask this narrow (of the mask's long side: 6 px of 1,000) are bridged when
+# its quadrilaterals show no lean: the dark line where one card of a fan lies on the next, a
+# frame printed near a card's edge. The gap between two melds is ten times as wide.
+_BRIDGE = 0.006
 # Straightened, the quadrilaterals' corners must be this share as far from right angles as
 # in the photo, at most (a true horizon squares them: 8° off become 1° at a 20° tilt).
 SQUARED = 0.5
@@ -100,23 +104,38 @@ class View:
 
 def find_view(photo: np.ndarray) -> View:
     """The photo straightened to the table seen from above, when its cards show it leaning
-    by :data:`MIN_TILT` degrees or more; else the photo as it is."""
-    h, w = photo.shape[:2]
+    by :data:`MIN_TILT` degrees or more; else the photo as it is.
+
+    Where the paper's card masks show no lean, they are looked at again with their thin gaps
+    bridged (:data:`_BRIDGE`): a design whose cards' edges or frame lines print dark cuts a
+    fan into strips, and a card into pieces, that are no rectangles on the table."""
     paper = find_paper(photo)
-    as_is = View(photo, np.eye(3), 0.0, paper)
-    outlines, quads = _most_quads(paper, (w, h))
+    view = _straightened(photo, paper, paper.masks)
+    if view is None:
+        side = max(1, round(_BRIDGE * max(paper.small.shape[:2])))
+        bridge = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
+        bridged = [cv2.morphologyEx(mask, cv2.MORPH_CLOSE, bridge) for mask in paper.masks]
+        view = _straightened(photo, paper, bridged)
+    return view or View(photo, np.eye(3), 0.0, paper)
+
+
+def _straightened(photo: np.ndarray, paper: Paper, masks: list[np.ndarray]) -> View | None:
+    """The photo straightened as the quadrilaterals of one of the paper's ``masks`` show it
+    leaning (:func:`find_view`); None where they show no lean to straighten."""
+    h, w = photo.shape[:2]
+    outlines, quads = _most_quads(paper, masks, (w, h))
     if len(quads) < MIN_QUADS:
-        return as_is
+        return None
     line = horizon(quads, (w, h))
     if line is None:
-        return as_is
+        return None
     focal, squared = _focal(line, (w, h), quads)
     tilt = tilt_of(line, focal)
     # Turned back, the quadrilaterals must come out rectangles: a horizon that a few shapes
     # happened to agree on (strips of cards the mask split apart) makes them less so.
     before = float(np.median([_off_square(q) for q in quads]))
     if not MIN_TILT <= tilt <= MAX_TILT or squared > max(SQUARED * before, SQUARE_ENOUGH):
-        return as_is
+        return None
     stretch = card_stretch(line, (w, h), quads, focal)
     to_view, size = straightening(line, (w, h), outlines, focal, stretch)
     image = cv2.warpPerspective(photo, to_view, size, flags=cv2.INTER_LINEAR,
@@ -124,12 +143,14 @@ def find_view(photo: np.ndarray) -> View:
     return View(image, np.linalg.inv(to_view), tilt, find_paper(image))
 
 
-def _most_quads(paper: Paper, size: tuple[int, int]) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """The outlines of the paper's card mask that shows the most quadrilaterals (the first
-    where they tie), and those quadrilaterals: under uneven light the brighter split keeps
-    only the best-lit cards, too few to measure the lean by."""
+def _most_quads(
+    paper: Paper, masks: list[np.ndarray], size: tuple[int, int]
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The outlines of the card mask (of the paper's ``masks``) that shows the most
+    quadrilaterals (the first where they tie), and those quadrilaterals: under uneven light
+    the brighter split keeps only the best-lit cards, too few to measure the lean by."""
     best: tuple[list[np.ndarray], list[np.ndarray]] | None = None
-    for mask in paper.masks:
+    for mask in masks:
         outlines = paper_outlines(paper, mask)
         quads = table_quads(outlines, size)
         if best is None or len(quads) > len(best[1]):
