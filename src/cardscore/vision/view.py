@@ -37,6 +37,7 @@ __all__ = [
     "find_view",
     "horizon",
     "paper_outlines",
+    "shows_lean",
     "table_quads",
     "tilt_of",
 ]
@@ -131,16 +132,32 @@ def _straightened(photo: np.ndarray, paper: Paper, masks: list[np.ndarray]) -> V
         return None
     focal, squared = _focal(line, (w, h), quads)
     tilt = tilt_of(line, focal)
-    # Turned back, the quadrilaterals must come out rectangles: a horizon that a few shapes
-    # happened to agree on (strips of cards the mask split apart) makes them less so.
     before = float(np.median([_off_square(q) for q in quads]))
-    if not MIN_TILT <= tilt <= MAX_TILT or squared > max(SQUARED * before, SQUARE_ENOUGH):
+    if not shows_lean(tilt, before, squared):
         return None
     stretch = card_stretch(line, (w, h), quads, focal)
     to_view, size = straightening(line, (w, h), outlines, focal, stretch)
     image = cv2.warpPerspective(photo, to_view, size, flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
     return View(image, np.linalg.inv(to_view), tilt, find_paper(image))
+
+
+def shows_lean(tilt: float, before: float, after: float) -> bool:
+    """Whether a photo's quadrilaterals, ``before`` and ``after`` degrees off square (their
+    median :func:`_off_square`) in the photo and turned back by ``tilt``, show it leaning.
+
+    Turned back, they must come out rectangles: a horizon that a few shapes happened to
+    agree on (strips of cards the mask split apart) makes them less so. Nor may they come
+    out less square than the photo shows them: a photo taken from above shows no lean.
+
+    A seat's photo (its fans 8.4° off square, 1.6° turned back by 22.9°), and one taken from
+    above and turned 35° (0.8°, and 2.3° "turned back" by 23.2°):
+
+    >>> shows_lean(22.9, 8.38, 1.64), shows_lean(23.2, 0.84, 2.27)
+    (True, False)
+    """
+    square = min(before, max(SQUARED * before, SQUARE_ENOUGH))
+    return MIN_TILT <= tilt <= MAX_TILT and after <= square
 
 
 def _most_quads(
