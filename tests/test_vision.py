@@ -224,6 +224,35 @@ def test_a_cards_corners_read_along_the_photos_axes_pair_along_its_diagonal() ->
     assert [p.indices for p in pair_indices(fan, W)] == [1, 1]
 
 
+def test_a_card_stretched_along_its_length_pairs_after_every_other_fit() -> None:
+    """A photo from a seat straightened a little too far: a far card's corners lie 1.1 card
+    heights apart down the card (a deck-average card's 0.76), further than any deck's. They
+    still make one card, not one from each corner; but a corner that fits a card of its own
+    geometry pairs with it first, beyond LONG_DOWN nothing pairs, nor where another card's
+    index lies on the card the two would make."""
+    from cardscore.vision.cards import LONG_DOWN
+
+    top, bottom = _corner_hits("2d", 500, 400)
+
+    def lengthened(hit: IndexHit, down: float) -> IndexHit:
+        return replace(hit, x=hit.x - 0.1 * W, y=top.y + down * W * ASPECT)
+
+    (card,) = pair_indices([top, lengthened(bottom, 1.1)], W)
+    assert (card.card, card.indices) == (Card("2d"), 2)
+    beyond = lengthened(bottom, LONG_DOWN + 0.05)
+    assert [p.indices for p in pair_indices([top, beyond], W)] == [1, 1]
+    # Down a column, the top card's index and the bottom card's far corner misread as the
+    # top card lie as far apart, the column's other indices between them: no card.
+    column = [top, _hit("Qs", top.x, top.y + 0.45 * W), lengthened(bottom, 1.1)]
+    assert [p.indices for p in pair_indices(column, W)] == [1, 1, 1]
+    # Another 2♦ (two decks) whose corner fits the top one's at a deck's own distance wins.
+    other = replace(bottom, x=bottom.x + 0.05 * W, prob=0.9)
+    cards = pair_indices([top, lengthened(bottom, 1.1), other], W)
+    assert sorted(c.indices for c in cards) == [1, 2]
+    (pair,) = [c for c in cards if c.indices == 2]
+    assert pair.y == pytest.approx((top.y + other.y) / 2)
+
+
 def test_two_corner_indices_make_one_card() -> None:
     cards = pair_indices(_corner_hits("9h", 500, 400), W)
     assert len(cards) == 1

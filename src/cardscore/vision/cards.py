@@ -91,6 +91,14 @@ SIDE_TIER, SQUARE_TIER, DIAGONAL_TIER = 10.0, 15.0, 20.0
 # times the photo's typical glyph (the median of its hits') are also fitted at that scale
 # (at most NEAR_MAX), after every other tier: a glyph's size alone is a rough measure.
 NEAR_SCALE, NEAR_MAX, NEAR_TIER = 1.15, 2.0, 25.0
+# A photo from a seat straightened a little too far stretches its far cards along the lean:
+# their two corners lie further apart down the card (up to LONG_DOWN card heights) than any
+# deck's, though no further across (LONG_ACROSS card widths; a deck-average card's 0.74).
+# Unpaired, such a card is reported twice, once from each corner. Those pairs are taken
+# last, and only where no other card's index lies on the card they make: down a column of
+# cards, the top card's index and the bottom card's far corner misread as the same card lie
+# as far apart, with the column's other indices between them.
+LONG_DOWN, LONG_ACROSS, LONG_TIER = 1.2, 0.9, 30.0
 # A four-index deck's two indices of one side lie within SIDE_ACROSS card widths of straight
 # above each other.
 SIDE_ACROSS = 0.12
@@ -180,19 +188,16 @@ def _partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | None:
     v = np.array([b.x - a.x, b.y - a.y])
     # Generous: decks place their indices differently, and a hit's angle may be a guess
     # (the photo's axes) some degrees off the card's own; so the offset is checked in a's
-    # frame and in the frame halfway between the two hits' angles. Both hits can also share
-    # one wrong angle (a 7's diagonal stroke read upright 35° off, at both corners): then
-    # the photo's nearest axes, where the corners do fit, are the card's; or, where the
-    # glyphs were read along the photo's axes on a card turned in the photo, the line
-    # between the two indices, its diagonal.
-    halfway = a.angle + ((b.angle + 180 - a.angle + 180) % 360 - 180) / 2
-    square = 90.0 * round(halfway / 90.0)
-    frames = ((a.angle, a.angle, 0.0), (halfway, a.angle, 0.0), (square, square, SQUARE_TIER))
-    for angle, card_angle, tier in frames:
+    # frame and in the frame halfway between the two hits' angles (_frames). Both hits can
+    # also share one wrong angle (a 7's diagonal stroke read upright 35° off, at both
+    # corners): then the photo's nearest axes, where the corners do fit, are the card's; or,
+    # where the glyphs were read along the photo's axes on a card turned in the photo, the
+    # line between the two indices, its diagonal.
+    for angle, card_angle, tier in _frames(a, b):
         right, down = card_axes(angle)
         du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
         if 0.4 <= du <= 1.1 and 0.55 <= dv <= 1.05:
-            return card_angle, _misfit(du, dv) + (tier if angle_gap(angle, a.angle) > 1 else 0.0)
+            return card_angle, _misfit(du, dv) + tier
     diagonal = (_UPRIGHT_DIAGONAL - float(np.degrees(np.arctan2(v[1], v[0])))) % 360
     if angle_gap(diagonal, a.angle) <= PAIR_ANGLE:
         right, down = card_axes(diagonal)
@@ -200,6 +205,54 @@ def _partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | None:
         if misfit <= DIAGONAL_FIT:
             return diagonal, misfit + DIAGONAL_TIER
     return None
+
+
+def _frames(a: IndexHit, b: IndexHit) -> tuple[tuple[float, float, float], ...]:
+    """The frames two opposite hits' offset is checked in (:func:`_partners`): each its
+    angle, the card's angle it gives, and the tier it adds (:data:`SQUARE_TIER` for the
+    photo's axes where they are not a's own)."""
+    halfway = a.angle + ((b.angle + 180 - a.angle + 180) % 360 - 180) / 2
+    square = 90.0 * round(halfway / 90.0)
+    off_axes = SQUARE_TIER if angle_gap(square, a.angle) > 1 else 0.0
+    return ((a.angle, a.angle, 0.0), (halfway, a.angle, 0.0), (square, square, off_axes))
+
+
+def _long_partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | None:
+    """If a and b can be the two corner indices of one card stretched along its length
+    (:data:`LONG_DOWN`): the card's angle and the misfit as :func:`_partners`', in
+    :data:`LONG_TIER`; else ``None``."""
+    if not _opposite(a, b):
+        return None
+    v = np.array([b.x - a.x, b.y - a.y])
+    for angle, card_angle, tier in _frames(a, b):
+        right, down = card_axes(angle)
+        du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
+        if 0.4 <= du <= LONG_ACROSS and 1.05 < dv <= LONG_DOWN:
+            return card_angle, _misfit(du, dv) + tier + LONG_TIER
+    return None
+
+
+def _bare(a: IndexHit, b: IndexHit, card_angle: float, w: float, hits: list[IndexHit]) -> bool:
+    """Whether no hit of ``hits`` but ``a`` and ``b`` (its card read surely enough to be
+    reported) lies on the card whose opposite corners they are, turned ``card_angle``: well
+    inside the box between the two, a tenth of a card in from its ends."""
+    right, down = card_axes(card_angle)
+    origin = np.array([a.x, a.y])
+    across, along = (
+        float((np.array([b.x, b.y]) - origin) @ right),
+        float((np.array([b.x, b.y]) - origin) @ down),
+    )
+    margin = 0.1 * w * ASPECT
+    for h in hits:
+        if h is a or h is b or h.prob < MIN_CARD:
+            continue
+        u, v = (
+            float((np.array([h.x, h.y]) - origin) @ right),
+            float((np.array([h.x, h.y]) - origin) @ down),
+        )
+        if -0.1 * w <= u <= across + 0.1 * w and margin <= v <= along - margin:
+            return False
+    return True
 
 
 def _side_partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | None:
@@ -241,7 +294,7 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
         for i in range(len(hits))
         for j in range(len(hits))
         if hits[i].prob >= hits[j].prob and i != j
-        for side, fit in _fits(hits[i], hits[j], w, glyph)
+        for side, fit in _fits(hits[i], hits[j], w, glyph, hits)
     )
     used: set[int] = set()
     partner_of: dict[int, tuple[int, float, bool]] = {}
@@ -268,11 +321,12 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
 
 
 def _fits(
-    a: IndexHit, b: IndexHit, w: float, glyph: float | None
+    a: IndexHit, b: IndexHit, w: float, glyph: float | None, hits: list[IndexHit]
 ) -> list[tuple[bool, tuple[float, float]]]:
     """Each way ``a`` and ``b`` can be one card's two indices: whether as one side's
     (:func:`_side_partners`), and the card's angle and misfit; a near card's fit at its own
-    scale (:data:`NEAR_SCALE`) last."""
+    scale (:data:`NEAR_SCALE`) last; where none fits, a card stretched along its length
+    that no other of ``hits`` lies on (:func:`_long_partners`)."""
     fits = [
         (side, fit)
         for side, partners in ((False, _partners), (True, _side_partners))
@@ -281,6 +335,8 @@ def _fits(
     scale = (a.size + b.size) / 2 / glyph if glyph else 0.0
     if scale >= NEAR_SCALE and (near := _partners(a, b, w * min(scale, NEAR_MAX))):
         fits.append((False, (near[0], near[1] + NEAR_TIER)))
+    if not fits and (long := _long_partners(a, b, w)) and _bare(a, b, long[0], w, hits):
+        fits.append((False, long))
     return fits
 
 
