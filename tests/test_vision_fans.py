@@ -161,6 +161,26 @@ def test_a_gap_takes_the_reading_that_keeps_the_meld_legal_and_flags_it(
     assert _fill(cards) == []
 
 
+def test_a_gap_read_as_the_last_card_found_at_its_far_corner_is_that_cards_top_index(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A column of kings whose last card, K♦, was read only at its bottom corner (its centre
+    guessed half a turn round, a step and a half below the K♠): the gap probe reads K♦ where
+    that card's own top index lies. It is that card, not a second K♦."""
+    step = 0.45 * W
+    cards = _column("Kc Ks Kd", [0, step, 2.5 * step])
+    cards = [*cards[:2], replace(cards[2], angle=180.0, indices=1, confidence=0.7)]
+    _reads(monkeypatch, "Kd", 0.6)
+    assert _fill(cards) == []  # in the gap, nor just past the K♦'s guessed centre
+    # Another king there is a card more (in the gap and past the column's end), and so is
+    # the same king where the last card lies upright, read at its top.
+    _reads(monkeypatch, "Kh", 0.6)
+    assert [c.split("@")[0] for c in _fill(cards)] == ["Kh", "Kh"]
+    _reads(monkeypatch, "Kd", 0.6)
+    upright = [*cards[:2], replace(cards[2], angle=0.0)]
+    assert [c.split("@")[0] for c in _fill(upright)] == ["Kd", "Kd"]
+
+
 def test_readings_that_leave_a_legal_meld_illegal_are_dropped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

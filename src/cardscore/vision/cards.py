@@ -47,6 +47,7 @@ __all__ = [
     "mendable",
     "one_per_spot",
     "pair_indices",
+    "read_at_far_corner",
     "row_angle",
     "straighten",
 ]
@@ -699,6 +700,25 @@ def _one_spot(p: Placement, q: Placement, w: float) -> bool:
     if np.hypot(p.x - q.x, p.y - q.y) < SAME_SPOT * w:
         return True
     return p.indices == q.indices == 1 and _far_corner(p, q, w)
+
+
+def read_at_far_corner(p: Placement, q: Placement, w: float) -> bool:
+    """Whether ``p``, a card read at one corner in a meld's gap, is ``q``, a card of the meld
+    found at its other corner alone: the same card, half a turn from it (within
+    :data:`TURNED`), within :data:`SAME_TURNED_SPOT` either way. Such a gap is the top index
+    of the meld's last card, which the readings missed: a second card alike there would need
+    both of its indices missed too. Each centre is guessed from one corner with a
+    deck-average card's offsets, and a straightened photo's far card, stretched along its
+    length, puts the two guesses apart the other way round from a foreshortened one's.
+
+    >>> top = Placement(Card("Kd"), 0.6, 0, 0, 0, 1, None)
+    >>> far = Placement(Card("Kd"), 0.7, 0, 48, 180, 1, None)
+    >>> read_at_far_corner(top, far, 120), read_at_far_corner(top, replace(far, card=Card("Ks")), 120)
+    (True, False)
+    """
+    if p.card != q.card or q.indices != 1 or angle_gap(p.angle, q.angle + 180) >= TURNED:
+        return False
+    return bool(np.hypot(q.x - p.x, q.y - p.y) < SAME_TURNED_SPOT * w)
 
 
 def _far_corner(p: Placement, q: Placement, w: float) -> bool:

@@ -53,6 +53,7 @@ from cardscore.vision.cards import (
     group_cards,
     hit_centre,
     mendable,
+    read_at_far_corner,
 )
 from cardscore.vision.geometry import (
     NORMAL_WIDTH,
@@ -220,7 +221,9 @@ def fill_gaps(
     ``reader``.
 
     Each has the probability of its reading as confidence (so it is flagged unless sure) and
-    one index.
+    one index. A reading of the card a member is, found only at its far corner and half a
+    turn from the probe (:func:`~.cards.read_at_far_corner`), is that member's own top index,
+    not a card more.
     """
     glyphs = [h.size for h in hits if h.size > 0]
     if glyphs:
@@ -254,6 +257,8 @@ def fill_gaps(
             x, y = (float(v) for v in probe.centre)
             prob = float(readings[k][best, card.id])
             new = Placement(card, prob, x, y, probe.angle, 1, None)
+            if any(read_at_far_corner(new, p, W) for p in members):
+                continue
             members.append(new)
             added.append(new)
         # A reading let in for a card still to come (``free``) that none gave spoils the meld.
