@@ -11,7 +11,7 @@ meld's (:func:`straighten`); a spot read twice keeps one card (:func:`one_per_sp
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 
@@ -189,14 +189,12 @@ def _partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | None:
     v = np.array([b.x - a.x, b.y - a.y])
     # Generous: decks place their indices differently, and a hit's angle may be a guess
     # (the photo's axes) some degrees off the card's own; so the offset is checked in a's
-    # frame and in the frame halfway between the two hits' angles (_frames). Both hits can
+    # frame and in the frame halfway between the two hits' angles (_offsets). Both hits can
     # also share one wrong angle (a 7's diagonal stroke read upright 35° off, at both
     # corners): then the photo's nearest axes, where the corners do fit, are the card's; or,
     # where the glyphs were read along the photo's axes on a card turned in the photo, the
     # line between the two indices, its diagonal.
-    for angle, card_angle, tier in _frames(a, b):
-        right, down = card_axes(angle)
-        du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
+    for card_angle, tier, du, dv in _offsets(a, b, w):
         if 0.4 <= du <= 1.1 and 0.55 <= dv <= 1.05:
             return card_angle, _misfit(du, dv) + tier
     diagonal = (_UPRIGHT_DIAGONAL - float(np.degrees(np.arctan2(v[1], v[0])))) % 360
@@ -208,14 +206,19 @@ def _partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | None:
     return None
 
 
-def _frames(a: IndexHit, b: IndexHit) -> tuple[tuple[float, float, float], ...]:
-    """The frames two opposite hits' offset is checked in (:func:`_partners`): each its
-    angle, the card's angle it gives, and the tier it adds (:data:`SQUARE_TIER` for the
-    photo's axes where they are not a's own)."""
+def _offsets(a: IndexHit, b: IndexHit, w: float) -> Iterator[tuple[float, float, float, float]]:
+    """b's offset from a in each frame two opposite hits are checked in (:func:`_partners`):
+    the card's angle the frame gives, the tier it adds (:data:`SQUARE_TIER` for the photo's
+    axes where they are not a's own), and the offset across (card widths) and down (card
+    heights)."""
+    v = np.array([b.x - a.x, b.y - a.y])
     halfway = a.angle + ((b.angle + 180 - a.angle + 180) % 360 - 180) / 2
     square = 90.0 * round(halfway / 90.0)
     off_axes = SQUARE_TIER if angle_gap(square, a.angle) > 1 else 0.0
-    return ((a.angle, a.angle, 0.0), (halfway, a.angle, 0.0), (square, square, off_axes))
+    for angle, card_angle, tier in ((a.angle, a.angle, 0.0), (halfway, a.angle, 0.0),
+                                    (square, square, off_axes)):  # fmt: skip
+        right, down = card_axes(angle)
+        yield card_angle, tier, float(v @ right) / w, float(v @ down) / (w * ASPECT)
 
 
 def _long_partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | None:
@@ -224,10 +227,7 @@ def _long_partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | 
     :data:`LONG_TIER`; else ``None``."""
     if not _opposite(a, b):
         return None
-    v = np.array([b.x - a.x, b.y - a.y])
-    for angle, card_angle, tier in _frames(a, b):
-        right, down = card_axes(angle)
-        du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
+    for card_angle, tier, du, dv in _offsets(a, b, w):
         if 0.4 <= du <= LONG_ACROSS and 1.05 < dv <= LONG_DOWN:
             return card_angle, _misfit(du, dv) + tier + LONG_TIER
     return None
