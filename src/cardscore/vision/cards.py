@@ -92,9 +92,12 @@ SIDE_TIER, SQUARE_TIER, DIAGONAL_TIER = 10.0, 15.0, 20.0
 # times the photo's typical glyph (the median of its hits') are also fitted at that scale
 # (at most NEAR_MAX), after every other tier: a glyph's size alone is a rough measure.
 NEAR_SCALE, NEAR_MAX, NEAR_TIER = 1.15, 2.0, 25.0
+# Where a card's other corner index may lie from the first: ACROSS_FIT card widths across
+# and DOWN_FIT card heights down (a deck-average card's at 0.74 and 0.76).
+ACROSS_FIT, DOWN_FIT = (0.4, 1.1), (0.55, 1.05)
 # A photo from a seat straightened a little too far stretches its far cards along the lean:
-# their two corners lie further apart down the card (up to LONG_DOWN card heights) than any
-# deck's, though no further across (LONG_ACROSS card widths; a deck-average card's 0.74).
+# their two corners lie further apart down the card (past DOWN_FIT, up to LONG_DOWN card
+# heights) than any deck's, though no further across (LONG_ACROSS card widths).
 # Unpaired, such a card is reported twice, once from each corner. Those pairs are taken
 # last, and only where no other card's index lies on the card they make: down a column of
 # cards, the top card's index and the bottom card's far corner misread as the same card lie
@@ -195,7 +198,7 @@ def _partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | None:
     # where the glyphs were read along the photo's axes on a card turned in the photo, the
     # line between the two indices, its diagonal.
     for card_angle, tier, du, dv in _offsets(a, b, w):
-        if 0.4 <= du <= 1.1 and 0.55 <= dv <= 1.05:
+        if ACROSS_FIT[0] <= du <= ACROSS_FIT[1] and DOWN_FIT[0] <= dv <= DOWN_FIT[1]:
             return card_angle, _misfit(du, dv) + tier
     diagonal = (_UPRIGHT_DIAGONAL - float(np.degrees(np.arctan2(v[1], v[0])))) % 360
     if angle_gap(diagonal, a.angle) <= PAIR_ANGLE:
@@ -228,7 +231,7 @@ def _long_partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | 
     if not _opposite(a, b):
         return None
     for card_angle, tier, du, dv in _offsets(a, b, w):
-        if 0.4 <= du <= LONG_ACROSS and 1.05 < dv <= LONG_DOWN:
+        if ACROSS_FIT[0] <= du <= LONG_ACROSS and DOWN_FIT[1] < dv <= LONG_DOWN:
             return card_angle, _misfit(du, dv) + tier + LONG_TIER
     return None
 
@@ -238,19 +241,18 @@ def _bare(a: IndexHit, b: IndexHit, card_angle: float, w: float, hits: list[Inde
     reported) lies on the card whose opposite corners they are, turned ``card_angle``: well
     inside the box between the two, a tenth of a card in from its ends."""
     right, down = card_axes(card_angle)
-    origin = np.array([a.x, a.y])
-    across, along = (
-        float((np.array([b.x, b.y]) - origin) @ right),
-        float((np.array([b.x, b.y]) - origin) @ down),
-    )
+
+    def on_card(h: IndexHit) -> tuple[float, float]:
+        """``h``'s offset from ``a`` across the card and down it (px)."""
+        offset = np.array([h.x - a.x, h.y - a.y])
+        return float(offset @ right), float(offset @ down)
+
+    across, along = on_card(b)
     margin = 0.1 * w * ASPECT
     for h in hits:
         if h is a or h is b or h.prob < MIN_CARD:
             continue
-        u, v = (
-            float((np.array([h.x, h.y]) - origin) @ right),
-            float((np.array([h.x, h.y]) - origin) @ down),
-        )
+        u, v = on_card(h)
         if -0.1 * w <= u <= across + 0.1 * w and margin <= v <= along - margin:
             return False
     return True
@@ -272,7 +274,7 @@ def _side_partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | 
     right, down = card_axes(top.angle)
     v = np.array([bottom.x - top.x, bottom.y - top.y])
     du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
-    if abs(du) > SIDE_ACROSS or not 0.55 <= dv <= 1.05:
+    if abs(du) > SIDE_ACROSS or not DOWN_FIT[0] <= dv <= DOWN_FIT[1]:
         return None
     return top.angle, _misfit(1 - 2 * INDEX_U + du, dv) + SIDE_TIER
 
@@ -716,16 +718,21 @@ def read_at_far_corner(p: Placement, q: Placement, w: float) -> bool:
     >>> read_at_far_corner(top, far, 120), read_at_far_corner(top, replace(far, card=Card("Ks")), 120)
     (True, False)
     """
-    if p.card != q.card or q.indices != 1 or angle_gap(p.angle, q.angle + 180) >= TURNED:
+    if p.card != q.card or q.indices != 1 or not _half_a_turn(p, q):
         return False
     return bool(np.hypot(q.x - p.x, q.y - p.y) < SAME_TURNED_SPOT * w)
+
+
+def _half_a_turn(p: Placement, q: Placement) -> bool:
+    """Whether two cards lie half a turn from each other, within :data:`TURNED`."""
+    return angle_gap(p.angle, q.angle + 180) < TURNED
 
 
 def _far_corner(p: Placement, q: Placement, w: float) -> bool:
     """Whether ``p`` and ``q`` can be one card's two corners each read alone: half a turn
     apart (within :data:`TURNED`) and within :data:`TURNED_SPOT` (read as different cards)
     or :data:`SAME_TURNED_SPOT` (read as the same card)."""
-    if angle_gap(p.angle, q.angle + 180) >= TURNED:
+    if not _half_a_turn(p, q):
         return False
     apart = np.array([q.x - p.x, q.y - p.y])
     far = float(np.hypot(*apart))
