@@ -19,7 +19,7 @@ need_module("onnxruntime", "needs the vision extra (onnxruntime)")
 from cardscore.cards import Card, parse_cards  # noqa: E402
 from cardscore.cli import main  # noqa: E402
 from cardscore.vision import ImageError, recognize  # noqa: E402
-from cardscore.vision.blobs import SHADE, Candidate, candidates  # noqa: E402
+from cardscore.vision.blobs import SHADE, Candidate, candidates, read_page  # noqa: E402
 from cardscore.vision.cards import Placement, find_cards, group_cards, pair_indices  # noqa: E402
 from cardscore.vision.evaluate import read_labels  # noqa: E402
 from cardscore.vision.geometry import ASPECT, INDEX_U, INDEX_V, angle_gap  # noqa: E402
@@ -528,6 +528,27 @@ def test_ink_on_a_card_in_a_shadow_is_a_candidate_without_regions() -> None:
     # In even light nothing changes.
     clean = _card_with_a_five(20, 0.0)
     assert candidates(clean, shade=SHADE) == candidates(clean)
+
+
+def test_pale_ink_in_a_shadow_is_measured_against_its_own_paper() -> None:
+    # Two cards with the same pale grey "5"; a shadow dims the right one to 0.45 of the light,
+    # its ink's contrast with it. Measured against its own paper (Page.ink_gain) the shaded
+    # five is as much a candidate as the lit one; measured as it is, it is too faint.
+    image = _card_with_a_five(170, 0.0)
+    cv2.putText(image, "5", (108, 78), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (170,) * 3, 2, cv2.LINE_AA)
+    cv2.rectangle(image, (260, 50), (380, 218), (245, 245, 245), -1)
+    cv2.putText(image, "5", (268, 78), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (170,) * 3, 2, cv2.LINE_AA)
+    assert len(candidates(image, shade=SHADE)) == 2
+    image[:, 240:] = (image[:, 240:] * 0.45).astype(np.uint8)
+    page = read_page(image, SHADE)
+    assert page.ink_gain is not None
+    assert page.ink_gain[72, 112] == 1  # the lit card's ink is measured as it is
+    assert page.ink_gain[72, 272] > 1.4
+    lit, shaded = sorted(candidates(image, shade=SHADE, page=page), key=lambda c: c.x)
+    assert abs(shaded.x - 160 - lit.x) < 2
+    assert abs(shaded.y - lit.y) < 2
+    as_it_is = replace(page, ink_gain=None)
+    assert [c.x for c in candidates(image, shade=SHADE, page=as_it_is)] == [lit.x]
 
 
 def test_grey_cards_on_a_brighter_pink_table_still_give_the_card_width() -> None:

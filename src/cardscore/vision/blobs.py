@@ -39,6 +39,9 @@ PAPER_LEVEL = 0.7  # a blob lies on paper this bright, of the brightest near it 
 SHADE = 0.25  # the deepest shade paper is looked for in, of the photo's brightest (99th pct.)
 LIT_REACH = 0.5  # card widths: how far from a blob the brightest near it is looked for
 NEUTRAL = 0.2  # paper in shade is grey: its channels differ by at most this share of the top one
+# Paper at least this bright, of the photo's brightest, is in the light: its ink is measured as
+# it is. Ink on paper in shade is measured against this brightness (Page.ink_gain).
+LIT_PAPER = 0.7
 # An edge pixel weighs its gradient's magnitude to this power in the local axes (_edge_weight):
 # between the magnitude, where every faint grain of a table's texture counts, and its square,
 # where a glyph's black strokes outweigh a card's faint edge.
@@ -136,7 +139,7 @@ def candidates(
     if page is None:
         page = read_page(norm, shade, cards, edge_power)
     channels, on_paper, c4, s4 = page.channels, page.on_paper, page.c4, page.s4
-    hat = _black_hat(channels)  # every mask thresholds the same black-hat
+    hat = page.relative(_black_hat(channels))  # every mask thresholds the same black-hat
     if rims is not None:
         hat[rims > 0] = 0
     usual = _label(hat > INK_LOW)
@@ -150,7 +153,7 @@ def candidates(
             found = [c for c in found if cards[round(c.y), round(c.x)]]
         out += _new(found, out)
     if red is not None:
-        red_hat = _red_hat(channels)
+        red_hat = page.relative(_red_hat(channels))
         if rims is not None:
             red_hat[rims > 0] = 0
         out += _new(_blobs(red_hat, red, on_paper, c4, s4), out)
@@ -169,7 +172,7 @@ def bold_candidates(
     strokes meet wider than the usual kernel, whose black-hat breaks a glyph into pieces.
     Its centre may lie :data:`BOLD_PAPER` px from paper. ``page`` and ``rims`` as
     :func:`candidates` read ``known``."""
-    wide = _strokes_hat(_darkest(page.channels), kernel)
+    wide = page.relative(_strokes_hat(_darkest(page.channels), kernel))
     if rims is not None:
         wide[rims > 0] = 0
     near = np.ones((2 * BOLD_PAPER + 1, 2 * BOLD_PAPER + 1), np.uint8)
@@ -181,8 +184,9 @@ def bold_candidates(
 @dataclass(frozen=True, eq=False)
 class Page:
     """What every ink mask of a normalised photo is read against: its grey image and the
-    brightest grey (99th percentile), its channels, where paper lies, and its local axes
-    (:func:`_local_angles`)."""
+    brightest grey (99th percentile), its channels, where paper lies, its local axes
+    (:func:`_local_angles`), and how much each pixel's ink is brightened (``ink_gain``, None
+    where the photo has no paper in shade)."""
 
     gray: np.ndarray
     brightest: float
@@ -190,6 +194,15 @@ class Page:
     on_paper: np.ndarray
     c4: np.ndarray
     s4: np.ndarray
+    ink_gain: np.ndarray | None = None
+
+    def relative(self, hat: np.ndarray) -> np.ndarray:
+        """A black-hat (uint8) as deep as it would be on paper in the light: ink in a shadow
+        is as much fainter as its paper is darker, and the ink levels are the light's."""
+        if self.ink_gain is None:
+            return hat
+        out: np.ndarray = cv2.multiply(hat, self.ink_gain, dtype=cv2.CV_8U)
+        return out
 
 
 def read_page(
@@ -205,12 +218,25 @@ def read_page(
     on_paper = paper >= PAPER_LEVEL * brightest
     # Split once, by OpenCV: numpy's per-pixel min or max over channels is 25-40x slower.
     channels = cv2.split(norm)
+    ink_gain = None
     if shade < 1:
-        on_paper |= _paper_in_shade(channels, gray, shade * brightest, brightest)
+        lit = _lit(gray, shade * brightest, brightest)
+        on_paper |= _paper_in_shade(channels, gray, lit)
+        ink_gain = _ink_gain(lit, brightest)
     if cards is not None:
         on_paper |= cards > 0
     c4, s4 = _local_angles(gray, edge_power)
-    return Page(gray, brightest, channels, on_paper, c4, s4)
+    return Page(gray, brightest, channels, on_paper, c4, s4, ink_gain)
+
+
+def _ink_gain(lit: np.ndarray, brightest: float) -> np.ndarray | None:
+    """How much deeper ink would be in the light (:data:`LIT_PAPER`) than under paper as
+    bright as ``lit`` (:func:`_lit`): 1 in the light; None when the whole photo is in it."""
+    gain = (LIT_PAPER * brightest) / lit
+    if float(gain.max()) <= 1:
+        return None
+    out: np.ndarray = np.maximum(gain, 1, out=gain)
+    return out
 
 
 def _new(found: list[Candidate], known: list[Candidate]) -> list[Candidate]:
@@ -316,15 +342,15 @@ def _glyph_sized(stats: np.ndarray) -> np.ndarray:
 
 
 def _paper_in_shade(
-    channels: Sequence[np.ndarray], gray: np.ndarray, darkest: float, brightest: float
+    channels: Sequence[np.ndarray], gray: np.ndarray, lit: np.ndarray
 ) -> np.ndarray:
     """Within 15 px of grey pixels (their channels within :data:`NEUTRAL` of the brightest
     of them: a wooden or felt table is coloured, in shade or not) :data:`PAPER_LEVEL` as
-    bright as the brightest within :data:`LIT_REACH` card widths (:func:`_lit`)."""
+    bright as the brightest within :data:`LIT_REACH` card widths (``lit``: :func:`_lit`)."""
     top, chroma = _top_and_chroma(channels)
     grey = chroma < NEUTRAL * top
-    lit = gray >= PAPER_LEVEL * _lit(gray, darkest, brightest)
-    near: np.ndarray = cv2.dilate((grey & lit).astype(np.uint8), np.ones((15, 15), np.uint8)) > 0
+    bright = gray >= PAPER_LEVEL * lit
+    near: np.ndarray = cv2.dilate((grey & bright).astype(np.uint8), np.ones((15, 15), np.uint8)) > 0
     return near
 
 
