@@ -205,6 +205,40 @@ def test_cards_whose_print_cuts_their_paper_into_pieces_still_show_the_lean(
     assert view.find_view(photo).tilt == 0.0
 
 
+def test_a_pale_board_the_cards_lie_on_shows_the_lean_where_the_cards_alone_do_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Cards on a board nearly as white as they are, seen from a seat (far edge 0.6): the
+    card masks take the board and its cards for one paper region, one quadrilateral, which
+    measures the lean as well as a table's cards do (:data:`~cardscore.vision.view.BOARD`).
+    A lone card is too small to be measured by: that photo is read as it is."""
+    from cardscore.vision import view
+    from tests.render_tables import seat_view
+
+    h, w = 900, 1200
+    flat = np.full((h, w, 3), (40, 80, 130), np.uint8)  # a wooden floor
+    cv2.rectangle(flat, (300, 150), (900, 750), (228, 232, 236), -1)  # the board
+    for x, y in ((380, 220), (560, 220), (700, 480)):
+        cv2.rectangle(flat, (x, y), (x + 110, y + 155), (246, 246, 246), -1)
+        cv2.putText(flat, "7", (x + 8, y + 25), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (20, 20, 20), 2)
+    seat = seat_view(h, w, 0.6)
+    photo = cv2.warpPerspective(flat, seat, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    seen = view.find_view(photo)
+    assert 25 < seen.tilt < 40
+    board = np.array([[300, 150], [900, 150], [900, 750], [300, 750]], np.float64)
+    in_photo = cv2.perspectiveTransform(board.reshape(1, -1, 2), seat)
+    straight = cv2.perspectiveTransform(in_photo, np.linalg.inv(seen.to_photo))[0]
+    assert _square(in_photo[0]) > 5
+    assert _square(straight) < 2.5
+    monkeypatch.setattr(view, "BOARD", 1.0)
+    assert view.find_view(photo).tilt == 0.0
+    monkeypatch.undo()
+    lone = np.full((h, w, 3), (40, 80, 130), np.uint8)
+    cv2.rectangle(lone, (500, 300), (650, 510), (246, 246, 246), -1)
+    photo = cv2.warpPerspective(lone, seat, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    assert view.find_view(photo).tilt == 0.0
+
+
 def _slashed_card(flat: np.ndarray, x: int, y: int) -> None:
     """A white card 150 × 210 px with a dark outline and a dark line slanting across it."""
     cv2.rectangle(flat, (x, y), (x + 150, y + 210), (245, 245, 245), -1)

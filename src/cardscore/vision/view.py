@@ -11,7 +11,8 @@ pairs of sides, parallel on the table; in the photo each pair meets at a vanishi
 and all of them lie on the table's horizon (:func:`horizon`). The horizon and a phone
 camera's focal length (:data:`FOCAL`) give the camera's tilt, and turning the camera back
 by it is a homography (:func:`straightening`). A photo leaning less than :data:`MIN_TILT`,
-or with fewer than :data:`MIN_QUADS` such regions to measure it by, is read as it is.
+or with fewer than :data:`MIN_QUADS` such regions to measure it by (but for one as large as
+a board the cards lie on, :data:`BOARD`), is read as it is.
 
 >>> flat = np.full((600, 800, 3), (40, 110, 60), np.uint8)
 >>> flat[200:340, 100:200] = 245; flat[200:340, 500:600] = 245
@@ -30,6 +31,7 @@ import numpy as np
 from cardscore.vision.paper import Paper, find_paper
 
 __all__ = [
+    "BOARD",
     "FOCAL",
     "MIN_QUADS",
     "MIN_TILT",
@@ -52,6 +54,9 @@ FOCAL_DOUBT = 0.5  # degrees off square a focal length must save per doubling aw
 MIN_TILT = 12.0  # degrees: a photo leaning less is read as it is (its glyphs squashed < 3%)
 MAX_TILT = 60.0  # degrees: beyond this the far cards are a few pixels high; read as it is
 MIN_QUADS = 2  # paper quadrilaterals needed to measure the lean
+# Or one this large, of the photo's area: a pale board the cards lie on, which the card masks
+# take for paper with its cards (a card alone is too small to measure the lean by).
+BOARD = 0.1
 _QUAD_FIT = 0.025  # a quadrilateral's corners may cut its outline by this share of its length
 _QUAD_FILL = 0.93  # and it must cover this much of the region
 _LONGEST = 4.0  # its longest side at most this many times its shortest
@@ -125,7 +130,7 @@ def _straightened(photo: np.ndarray, paper: Paper, masks: list[np.ndarray]) -> V
     leaning (:func:`find_view`); None where they show no lean to straighten."""
     h, w = photo.shape[:2]
     outlines, quads = _most_quads(paper, masks, (w, h))
-    if len(quads) < MIN_QUADS:
+    if len(quads) < MIN_QUADS and not _one_board(quads, (w, h)):
         return None
     line = horizon(quads, (w, h))
     if line is None:
@@ -299,9 +304,11 @@ def horizon(quads: list[np.ndarray], size: tuple[int, int]) -> np.ndarray | None
     nearest every quadrilateral's two vanishing points (where its opposite sides meet; far
     away or at infinity when they are parallel in the photo). A quadrilateral whose points
     lie off the line the others agree on is no rectangle on the table (two cards' regions run
-    together, a card bent) and is left out; None when fewer than :data:`MIN_QUADS` agree."""
+    together, a card bent) and is left out; None when fewer than :data:`MIN_QUADS` agree
+    (one is enough when it is a board, :func:`_one_board`)."""
     points = [_vanishing_points(_normalised(quad, size)) for quad in quads]
-    while len(points) >= MIN_QUADS:
+    least = 1 if _one_board(quads, size) else MIN_QUADS
+    while len(points) >= least:
         _, _, rows = np.linalg.svd(np.concatenate(points))
         line: np.ndarray = rows[-1]
         # A unit homogeneous point's product with a unit line: how far it lies off it.
@@ -311,6 +318,14 @@ def horizon(quads: list[np.ndarray], size: tuple[int, int]) -> np.ndarray | None
             return line
         del points[worst]
     return None
+
+
+def _one_board(quads: list[np.ndarray], size: tuple[int, int]) -> bool:
+    """Whether ``quads`` is a single quadrilateral of :data:`BOARD` of the photo or more."""
+    if len(quads) != 1:
+        return False
+    area = abs(float(cv2.contourArea(quads[0].astype(np.float32))))
+    return area >= BOARD * size[0] * size[1]
 
 
 def _vanishing_points(corners: np.ndarray) -> np.ndarray:
