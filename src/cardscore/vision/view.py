@@ -130,9 +130,7 @@ def _straightened(photo: np.ndarray, paper: Paper, masks: list[np.ndarray]) -> V
     leaning (:func:`find_view`); None where they show no lean to straighten."""
     h, w = photo.shape[:2]
     outlines, quads = _most_quads(paper, masks, (w, h))
-    if len(quads) < MIN_QUADS and not _one_board(quads, (w, h)):
-        return None
-    line = horizon(quads, (w, h))
+    line = horizon(quads, (w, h))  # None with too few quadrilaterals to agree
     if line is None:
         return None
     focal, squared = _focal(line, (w, h), quads)
