@@ -185,8 +185,8 @@ def bold_candidates(
 class Page:
     """What every ink mask of a normalised photo is read against: its grey image and the
     brightest grey (99th percentile), its channels, where paper lies, its local axes
-    (:func:`_local_angles`), and how much each pixel's ink is brightened (``ink_gain``, None
-    where the photo has no paper in shade)."""
+    (:func:`_local_angles`), and how much each pixel's ink is deepened (``ink_gain``: None
+    where shade is not looked for, or the paper near every pixel is in the light)."""
 
     gray: np.ndarray
     brightest: float
