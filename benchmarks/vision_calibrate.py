@@ -4,7 +4,8 @@
 
 Reads rendered Tranca tables of the calibration design only (``tests/render_tables.py``'s
 ``CALIBRATION``, never used to measure), once without a deck profile and once with one
-learnt from that design's spread, and as many again printed faded (cream paper, grey ink),
+learnt from that design's spread, as many again printed faded (cream paper, grey ink),
+and as many photographed from a seat, turned or with the melds in columns (:func:`view`),
 without: where a reading goes wrong a line needs those cards to be fitted at all; and as
 many again blurred or shaken, with and without: the photos sharpened for a blur
 (``cardscore.vision.focus``, ``calibration.blurred_lines``) get lines of their own
@@ -23,6 +24,7 @@ import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -82,21 +84,41 @@ def unsteady(image: np.ndarray, card_width: float, seed: int) -> tuple[np.ndarra
     return cv2.filter2D(image, -1, line / line.sum()), "shake"
 
 
+def view(seed: int) -> dict[str, Any]:
+    """How a table of the calibration design is photographed besides flat (seeded, a third
+    each): from a seat (the far edge 0.55-0.75 of the near one), turned 10-40 degrees either
+    way, or with its melds fanned down columns."""
+    rng = np.random.default_rng([seed, 3])
+    pick = int(rng.integers(3))
+    if pick == 0:
+        return {"keystone": float(rng.uniform(0.55, 0.75))}
+    if pick == 1:
+        return {"turn": float(rng.choice([-1, 1]) * rng.uniform(10, 40))}
+    return {"columns": True}
+
+
 def collect(
     tables: int, seed: int
 ) -> list[tuple[float, int, bool, bool, tuple[float, float] | None, str]]:
     """(score, corners, right, confirmed by its meld, the photo's blur in its worst and best
     direction where it reads on the blurred lines, the unsteadiness drawn) of every card
     reported: the calibration
-    design's tables with and without its deck, as many more printed faded (:func:`faded`),
-    without, and as many blurred or shaken (:func:`unsteady`), both."""
+    design's tables with and without its deck, as many more printed faded (:func:`faded`)
+    and as many seen otherwise than flat (:func:`view`), without, and as many blurred or
+    shaken (:func:`unsteady`), both."""
     deck = learn_from_spread(spread(CALIBRATION, seed=seed), name="calibration").profile
     out = []
-    runs = [(k, CALIBRATION, profile, False) for profile in (None, deck) for k in range(tables)]
-    runs += [(k, faded(seed + k), None, False) for k in range(tables)]
-    runs += [(k, CALIBRATION, profile, True) for profile in (None, deck) for k in range(tables)]
-    for k, design, profile, shaken in runs:
-        table = render_table(seed + k, design)
+    plain: dict[str, Any] = {}
+    runs = [
+        (k, CALIBRATION, profile, False, plain) for profile in (None, deck) for k in range(tables)
+    ]
+    runs += [(k, faded(seed + k), None, False, plain) for k in range(tables)]
+    runs += [(k, CALIBRATION, None, False, view(seed + k)) for k in range(tables)]
+    runs += [
+        (k, CALIBRATION, profile, True, plain) for profile in (None, deck) for k in range(tables)
+    ]
+    for k, design, profile, shaken, how in runs:
+        table = render_table(seed + k, design, **how)
         image, kind = (
             unsteady(table.image, table.card_width, seed + k) if shaken else (table.image, "")
         )

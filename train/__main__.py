@@ -79,6 +79,7 @@ class Recipe:
     # Each Debian deck drawn this many times as often as a font design: the printed decks
     # are where the suits' shapes vary most.
     printed_weight: float = 1.0
+    epochs: int = 5
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,15 @@ RECIPES = {
         "index_classifier.onnx", 900, True, 0.0, 1.0, False, photos=True, printed_weight=3.5
     ),
     "fonts": Recipe(
-        "index_classifier_fonts.onnx", 1200, True, 0.2, 1.6, True, width=2, printed_weight=3.5
+        "index_classifier_fonts.onnx",
+        2400,
+        True,
+        0.2,
+        1.6,
+        True,
+        width=2,
+        printed_weight=3.5,
+        epochs=8,
     ),
 }
 # Where the recogniser loads its models from: in a checkout (an editable install),
@@ -411,7 +420,9 @@ def _parser() -> argparse.ArgumentParser:
         help="share of tables whose deck, light or hand is a real table's: faded or cream "
         "paper, a colour cast, a lamp's glare, a shake (the shipped models: none)",
     )
-    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument(
+        "--epochs", type=int, default=None, help="passes over the crops (default: the recipe's)"
+    )
     parser.add_argument("--threads", type=int, default=2, help="torch's threads on the CPU")
     parser.add_argument(
         "--device",
@@ -468,7 +479,8 @@ def main(argv: list[str] | None = None) -> None:
             f"the {args.recipe!r} recipe learns from labelled photos: no labels.csv in {str(args.photos)!r} (set --photos)"
         )
     scenes = args.scenes or (QUICK_SCENES if args.quick else None)
-    epochs = min(args.epochs, QUICK_EPOCHS) if args.quick else args.epochs
+    epochs = args.epochs or recipe.epochs
+    epochs = min(epochs, QUICK_EPOCHS) if args.quick else epochs
     import torch
 
     torch.set_num_threads(args.threads)

@@ -358,12 +358,10 @@ def unsure(
 
     >>> unsure(0.999, 1, cut=True), unsure(0.999, 2, cut=True), unsure(0.999, 1, True, cut=True)
     (True, False, False)
-    >>> unsure(0.999, 2), unsure(0.3, 1), unsure(0.58, 1), unsure(0.58, 1, twin=True)
-    (False, True, False, True)
+    >>> unsure(0.999, 2), unsure(0.3, 1), unsure(0.7, 1)
+    (False, True, False)
     >>> unsure(0.999, 1, wide=True), unsure(0.999, 2, wide=True), unsure(0.999, 1, True, wide=True)
     (True, False, False)
-    >>> unsure(0.62, 1, twin=True), unsure(0.62, 1, twin=True, straightened=True)
-    (False, True)
     >>> unsure(0.85, 1, twin=True), unsure(0.85, 1, twin=True, covered=True), unsure(0.85, 1, covered=True)
     (False, True, False)
     """
