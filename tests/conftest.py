@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -67,18 +66,6 @@ def shared() -> Path:
 
 
 # --- skips CI does not accept -----------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def classifiers_own_misreading() -> Iterator[None]:
-    """The lone-three repair off (a lone black 3 read weakly is shown as its runner-up): for
-    tests of what a deck teaches the classifier from its own misreading of the stroke J♣ as
-    a 3♣, which the repair would show as the J♣ before any teaching."""
-    from cardscore.vision import repairs
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(repairs, "LONE_THREE", 0.0)
-        yield
 
 
 def _skip_reason(report: pytest.CollectReport | pytest.TestReport) -> str:
