@@ -101,9 +101,9 @@ def test_a_card_its_meld_confirms_is_as_sure_as_such_cards_were_measured() -> No
 @pytest.fixture
 def surer_lines(monkeypatch: pytest.MonkeyPatch) -> float:
     """Lines under which a one-corner card at the twins' bars reads sure (those fitted for
-    the models before 2026-12-06): the fitted lines now flag a one-corner card under a score
-    of about 0.65 themselves, so the bars only decide where lines are that sure. Returns
-    their threshold."""
+    the models before 2026-12-06): the fitted sharp lines now flag a one-corner card under a
+    score of about 0.65 themselves, so the bars only decide where lines are that sure (the
+    blurred photos' lines are). Returns their threshold."""
     from cardscore.vision import calibration, recognition
 
     monkeypatch.setattr(calibration, "PLATT", {1: (1.1291, 3.3528), 2: (1.8086, 0.0940)})
@@ -158,3 +158,17 @@ def test_a_photo_straightened_from_a_seat_flags_twins_under_a_higher_bar(
     above = TWIN_SURE_STRAIGHTENED + 0.02
     assert not unsure(above, 1, twin=True, straightened=True)
     assert unsure(between, 2, twin=True, straightened=True) == unsure(between, 2)
+
+
+def test_on_the_blurred_lines_the_twins_bars_still_decide() -> None:
+    """The fitted blurred photos' lines leave a one-corner card at 0.59 unflagged: there a
+    twin runner-up flags it (flat, and straightened from a seat)."""
+    from cardscore.vision.calibration import TWIN_SURE
+    from cardscore.vision.recognition import unsure
+
+    blur = (1.4, 1.3)
+    weak = TWIN_SURE - 0.01
+    assert not unsure(weak, 1, blur=blur)
+    assert unsure(weak, 1, twin=True, blur=blur)
+    assert not unsure(0.64, 1, blur=blur, straightened=True)
+    assert unsure(0.64, 1, twin=True, blur=blur, straightened=True)

@@ -58,9 +58,10 @@ __all__ = [
 # photographed from a seat, turned or with its melds in columns. Read flat only, the shipped
 # models got 10 of its 2,421 cards wrong, too few to place a threshold (it came out at 0.5);
 # the views give the lines the mistakes a phone at a table makes. Under these lines a card
-# read at one corner is flagged below a score of about 0.65 whatever its runner-up, so
-# TWIN_SURE and TWIN_SURE_STRAIGHTENED decide nothing more today; they stay for lines that
-# are surer there (tests/test_vision_calibration.py).
+# read at one corner is flagged below a score of about 0.65 whatever its runner-up, so on a
+# sharp photo TWIN_SURE and TWIN_SURE_STRAIGHTENED add nothing (the latter but for scores of
+# 0.649-0.65); they still decide in photos read on the blurred lines (PLATT_BLURRED), whose
+# one-corner line is surer there (tests/test_vision_calibration.py).
 PLATT: dict[int, tuple[float, float]] = {1: (1.0668, 3.1242), 2: (0.5672, 3.5621)}
 # A photo straightened from a seat (cardscore.vision.view) is soft where its far cards had
 # few pixels, and is sharpened for it; up to this blur (cardscore.vision.focus: px at a card
