@@ -148,25 +148,6 @@ def test_a_card_whose_two_corners_read_as_different_cards_is_reported_once() -> 
     assert len(one_per_spot(apart, W)) == 2
 
 
-def test_a_pip_read_as_its_cards_index_adds_no_card() -> None:
-    from cardscore.vision.cards import find_cards
-
-    # A shared photo under a tungsten lamp (train_08): the 7♠'s far corner is washed out and
-    # read weakly, and the big pip beside it, upside down like that corner, read 7♠ 0.67.
-    top, far = _corner_hits("7s", 500, 400)
-    pip = replace(far, x=far.x - 0.36 * W, prob=0.67)
-    cards = find_cards([replace(top, prob=0.97), replace(far, prob=0.55), pip])
-    assert [(p.card.code, p.indices) for p in cards] == [("7s", 2)]
-    # Two decks' 7♠ in a meld, the one under showing a corner alone beside the whole one's
-    # edge, not on it: two cards.
-    (under,) = _corner_hits("7s", 500 - 0.3 * W, 400)[:1]
-    cards = find_cards([replace(top, prob=0.97), replace(far, prob=0.9), under])
-    assert sorted(p.indices for p in cards) == [1, 2]
-    # A card of another face read there is not this card's pip.
-    other = replace(pip, card=Card("9s"))
-    assert len(find_cards([replace(top, prob=0.97), replace(far, prob=0.9), other])) == 2
-
-
 def test_a_foreshortened_cards_two_corners_read_alike_are_one_card() -> None:
     from cardscore.vision.cards import SAME_TURNED_SPOT, TURNED_SPOT, one_per_spot
     from cardscore.vision.geometry import index_to_centre

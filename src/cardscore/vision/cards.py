@@ -48,7 +48,6 @@ __all__ = [
     "one_per_spot",
     "pair_indices",
     "read_at_far_corner",
-    "read_off_a_pip",
     "row_angle",
     "straighten",
 ]
@@ -63,7 +62,6 @@ PAIR_ANGLE = 50.0  # a corner index's angle may come from its local edges, tens 
 SAME_CARD = 0.15
 ALONE_MIN = 0.3  # a weak card no card found contradicts is reported from this score up
 SAME_SPOT = 0.08  # two cards' centres this close (card widths): one card read twice
-ON_CARD = 0.1  # card widths in from a card's edges: a point there lies on the card
 # Two one-index cards turned half a turn from each other (within TURNED degrees) this close:
 # one card's two corners read as different cards, each centre guessed from its own corner
 # with the deck-average offsets (a deck's own can put the two 0.25 W apart).
@@ -686,8 +684,7 @@ def one_per_spot(cards: list[Placement], w: float) -> list[Placement]:
 
     No two cards lie that close (a tight fan puts the next a quarter of a card over), so the
     two are one card read twice: its two corners, each alone, read as different cards (a real
-    Q♠ whose second corner read as a 4♠). A card found at both corners also keeps a card of
-    its face read at one corner whose index lies on it: one of its pips (:func:`read_off_a_pip`).
+    Q♠ whose second corner read as a 4♠).
 
     >>> queen, four = (Placement(Card(c), p, x, 0, a, 1, None) for c, p, x, a in (("Qs", 0.74, 0, 0), ("4s", 0.52, 5, 180)))
     >>> [p.card.code for p in one_per_spot([four, queen], 120)], len(one_per_spot([four, queen], 12))
@@ -704,32 +701,7 @@ def _one_spot(p: Placement, q: Placement, w: float) -> bool:
     """Whether two cards found are one card read twice (see :func:`one_per_spot`)."""
     if np.hypot(p.x - q.x, p.y - q.y) < SAME_SPOT * w:
         return True
-    if p.indices != q.indices:
-        return read_off_a_pip(*((p, q) if p.indices == 1 else (q, p)), w)
-    return p.indices == 1 and _far_corner(p, q, w)
-
-
-def read_off_a_pip(alone: Placement, whole: Placement, w: float) -> bool:
-    """Whether ``alone``, a card read at one corner, is ``whole``, the same card found at
-    both, read again off one of its pips: ``alone``'s index lies on ``whole``, more than
-    :data:`ON_CARD` in from its edges.
-
-    A card whose index lay on ``whole`` would lie over it, and ``whole``'s two corners would
-    not both show; a glared far corner (its index washed out, read weakly) leaves the big
-    pip beside it, turned alike, the likelier reading of the card's index there.
-
-    >>> whole = Placement(Card("7s"), 0.98, 0, 0, 0, 2, None)
-    >>> pip = Placement(Card("7s"), 0.67, -40, 5, 180, 1, None)
-    >>> read_off_a_pip(pip, whole, 120), read_off_a_pip(replace(pip, x=-110), whole, 120)
-    (True, False)
-    """
-    if alone.card != whole.card:
-        return False
-    index = np.array([alone.x, alone.y]) - index_to_centre(alone.angle, w)
-    right, down = card_axes(whole.angle)
-    offset = index - np.array([whole.x, whole.y])
-    across, along = abs(float(offset @ right)), abs(float(offset @ down))
-    return across < (0.5 - ON_CARD) * w and along < (0.5 * ASPECT - ON_CARD) * w
+    return p.indices == q.indices == 1 and _far_corner(p, q, w)
 
 
 def read_at_far_corner(p: Placement, q: Placement, w: float) -> bool:
