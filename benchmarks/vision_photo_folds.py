@@ -37,7 +37,9 @@ def main() -> None:
     parser.add_argument("--recipe", choices=sorted(n for n, r in RECIPES.items() if r.photos))
     parser.add_argument("--folds", nargs="+", default=["03", "06", "01,10", "08,11"])
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument(
+        "--epochs", type=int, default=None, help="passes over the crops (default: the recipe's)"
+    )
     parser.add_argument("--played", type=float, default=PLAYED, help="as python -m train's")
     parser.add_argument("--cache-crops", action="store_true")
     parser.add_argument("--keep", type=Path, help="a folder to keep each fold's model in")
@@ -47,13 +49,14 @@ def main() -> None:
     torch.set_num_threads(2)
     name = args.recipe or "plain"
     recipe = RECIPES[name]
+    epochs = args.epochs or recipe.epochs
     folder = args.shared / "data" / "real-photos"
     labels = read_labels(folder)
     crops = ROOT / "src" / "cardscore" / "vision" / ".cache" if args.cache_crops else None
     rows: list[PhotoScore] = []
     with Progress() as progress, tempfile.TemporaryDirectory() as tmp:
         x, y = synthetic_crops(name, args.seed, None, None, crops, progress, args.played)
-        net = train(x, y, args.epochs, args.seed, progress, recipe.soft_crops, recipe.width)
+        net = train(x, y, epochs, args.seed, progress, recipe.soft_crops, recipe.width)
         real = harvest(net, folder, args.seed, progress)
         for fold in args.folds:
             held = [f"train_{stem}.jpg" for stem in fold.split(",")]
@@ -63,7 +66,7 @@ def main() -> None:
             model = (args.keep or Path(tmp)) / f"fold-{fold.replace(',', '-')}.onnx"
             model.parent.mkdir(parents=True, exist_ok=True)
             export(
-                train(fx, fy, args.epochs, args.seed, progress, recipe.soft_crops, recipe.width),
+                train(fx, fy, epochs, args.seed, progress, recipe.soft_crops, recipe.width),
                 model,
             )
             members = [model if p.name == recipe.model else p for p in MODEL_PATHS]

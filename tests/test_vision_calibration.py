@@ -119,9 +119,9 @@ def test_a_card_read_at_one_corner_whose_runner_up_is_its_twin_is_flagged_under_
     confirmed by its meld (a run the twin would break), its line decides as before."""
     from cardscore.cards import Card
     from cardscore.vision.calibration import TWIN_SURE, twins
+    from cardscore.vision.recognition import unsure
 
     flag_at = surer_lines
-    from cardscore.vision.recognition import unsure
 
     weak = TWIN_SURE - 0.02
     assert calibrated(weak, 1) >= flag_at  # the line alone would leave it unflagged
@@ -144,9 +144,9 @@ def test_a_photo_straightened_from_a_seat_flags_twins_under_a_higher_bar(
     """From a seat, a twin read at one corner between the two bars is flagged; flat, not.
     Above both, or at both corners, the line decides as before."""
     from cardscore.vision.calibration import TWIN_SURE, TWIN_SURE_STRAIGHTENED
+    from cardscore.vision.recognition import unsure
 
     flag_at = surer_lines
-    from cardscore.vision.recognition import unsure
 
     between = (TWIN_SURE + TWIN_SURE_STRAIGHTENED) / 2
     assert TWIN_SURE < between < TWIN_SURE_STRAIGHTENED

@@ -67,7 +67,7 @@ def _reading_of(table: Table, result: Recognition) -> list[Card]:
 
 @pytest.fixture(scope="module")
 def corrected() -> tuple[Table, Recognition, list[Confirmed]]:
-    """Seed 74 read by the shipped models, and the player's confirmation: every card as it
+    """Table SEED read by the shipped models, and the player's confirmation: every card as it
     truly is (the K♠ read K♣ corrected, the others accepted)."""
     table = render_table(SEED, PLAIN, keystone=SEAT)
     result = recognize(table.image)
