@@ -17,6 +17,9 @@ Sets (all by default):
   7000, 40 tables, 1.2 times the normalised scale); the benchmark reads the other seeds.
 - ``older-five-tilted``: the same, photographed by a pinhole camera tilted 5–40° from any
   side (the cards whose index the photo shows whole: ``SceneMaker.photo_truth``).
+- ``trained-tilted``: the trained designs on the training generator's tables photographed
+  at an angle (seed 8000, 60 tables): a trained design's cards, so what fails there is the
+  geometry of a photo taken at an angle.
 - ``older-five-seated``: the older five laid out by the independent renderer (seeds
   200–219) and photographed from a seat (far edge 0.7 and 0.55): designs the models never
   saw, straightened.
@@ -156,12 +159,22 @@ def _cream() -> Iterator[tuple[str, Table]]:
 
 
 def _older_five(tilted: float = 0.0) -> Iterator[tuple[str, Table]]:
-    from train.decks import HELD_OUT, default_cache, load_decks
+    from train.decks import HELD_OUT
+
+    return _generated(HELD_OUT[:5], 7000, 40, tilted)
+
+
+def _generated(
+    decks: tuple[str, ...], seed: int, tables: int, tilted: float
+) -> Iterator[tuple[str, Table]]:
+    """The training generator's Tranca tables of ``decks`` at 1.2 times the normalised
+    scale, a ``tilted`` share photographed at an angle."""
+    from train.decks import default_cache, load_decks
     from train.synth import SceneMaker
 
-    faces = {d.name: d.faces for d in load_decks(default_cache(), HELD_OUT[:5])}
-    maker = SceneMaker(faces, 7000, tilted=tilted)
-    for _ in range(40):
+    faces = {d.name: d.faces for d in load_decks(default_cache(), decks)}
+    maker = SceneMaker(faces, seed, tilted=tilted)
+    for _ in range(tables):
         scene = maker.scene(tranca=True)
         image = cv2.resize(scene.image, None, fx=1.2, fy=1.2, interpolation=cv2.INTER_CUBIC)
         # Photographed at an angle, only the cards whose index the photo shows count.
@@ -172,6 +185,12 @@ def _older_five(tilted: float = 0.0) -> Iterator[tuple[str, Table]]:
 
 def _older_five_tilted() -> Iterator[tuple[str, Table]]:
     return _older_five(tilted=1.0)
+
+
+def _trained_tilted() -> Iterator[tuple[str, Table]]:
+    from train.decks import TRAIN_DECKS
+
+    return _generated(TRAIN_DECKS, 8000, 60, 1.0)
 
 
 def _older_five_seated() -> Iterator[tuple[str, Table]]:
@@ -245,6 +264,7 @@ SETS = {
     "cream": _cream,
     "older-five": _older_five,
     "older-five-tilted": _older_five_tilted,
+    "trained-tilted": _trained_tilted,
     "older-five-seated": _older_five_seated,
     "columns": _columns,
     "stroke": _stroke,

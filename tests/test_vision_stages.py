@@ -859,6 +859,40 @@ def test_a_two_index_cards_corners_set_its_angle_and_its_melds() -> None:
         assert p.angle % 360 == pytest.approx(0.0, abs=0.5)
 
 
+def test_a_card_read_at_two_corners_measures_the_reach_from_its_index_to_its_centre() -> None:
+    """A near card of a photo taken at an angle is larger than the photo's typical one: its
+    two corners, further apart than a deck-average card's, say how far its index lies from
+    its centre. A four-index deck's side pair does not (its index's place across is a guess)."""
+    far = np.array([(1 - 2 * INDEX_U) * W, (1 - 2 * INDEX_V) * ASPECT * W]) * 1.2
+    top = _index("Qd", 600, 0.9)
+    bottom = IndexHit(Card("Qd"), 0.9, top.x + far[0], top.y + far[1], 180.0, None)
+    (queen,) = find_cards([top, bottom])
+    assert queen.reach == pytest.approx(tuple(far / 2))
+    (side,) = find_cards([top, IndexHit(Card("Qd"), 0.9, top.x, top.y + far[1], 180.0, None)])
+    assert side.indices == 2
+    assert side.reach is None
+    # One index alone measures nothing.
+    assert find_cards([top])[0].reach is None
+
+
+def test_a_four_index_tens_side_pairs_though_its_wide_index_is_read_off_centre() -> None:
+    """A meld of a four-index deck shows each card's left side: its index at the top and,
+    half a turn round, at the bottom. A wide "10" read nearer its "1" at one end and its
+    "0" at the other lies further across from its partner than any other rank's: it is
+    still one card, lying to the right of its side, not a card on its neighbour's spot."""
+    down = (1 - 2 * INDEX_V) * ASPECT * W
+    for code, across in (("Th", 0.14), ("Th", -0.14), ("9h", 0.1)):
+        top = _index(code, 600, 0.9)
+        bottom = IndexHit(Card(code), 0.9, top.x + across * W, top.y + down, 180.0, None)
+        (card,) = find_cards([top, bottom])
+        assert card.indices == 2
+        assert card.x == pytest.approx(600, abs=0.1 * W)
+    # Two glyphs read two degrees apart each way: halfway between them, they are one side.
+    top = replace(_index("9h", 600, 0.9), angle=2.0)
+    bottom = IndexHit(Card("9h"), 0.9, top.x + 0.135 * W, top.y + down, 178.0, None)
+    assert find_cards([top, bottom])[0].indices == 2
+
+
 def test_cards_keep_one_card_a_spot() -> None:
     # One spot read as two cards (a glyph at two sizes, say): the surer stays.
     read = find_cards([_index("9s", 300, 0.9), _index("8s", 303, 0.6)])
@@ -906,6 +940,25 @@ def test_repairs_fill_a_fans_gap_with_the_card_the_reader_sees_there() -> None:
     quiet = repair(cards, hits, _Reader({}, {}))
     assert quiet.cards == tuple(cards)
     assert [r.card for r in quiet.readings] == [p.card for p in cards]
+
+
+def test_repairs_centre_a_fans_one_index_cards_by_the_reach_its_two_index_card_measures() -> None:
+    """The near end of a photo taken at an angle: a fan's cards 1.2 times the photo's typical
+    card. Each one-index card's centre, guessed with a deck-average card's reach from its
+    index, falls short towards its neighbour's; its group's card seen at both corners says
+    how far its centre really lies, and its index stays where it was seen."""
+    usual = index_to_centre(0.0, W)
+    cards, hits = _fan("7h 8h 9h", [100 + k * STEP for k in range(3)])
+    larger = replace(cards[2], indices=2, reach=(float(usual[0] * 1.2), float(usual[1] * 1.2)))
+    placed = repair([*cards[:2], larger], hits, _Reader({}, {})).cards
+    for p, hit in zip(placed[:2], hits[:2], strict=True):
+        assert (p.x - hit.x, p.y - hit.y) == pytest.approx(tuple(usual * 1.2))
+    assert placed[2] == larger
+    # No card of the fan seen at both corners: the deck-average reach stands.
+    assert repair(cards, hits, _Reader({}, {})).cards == tuple(cards)
+    # A reach no card of a photo shows (twice a typical card's) is a misfit pair's: unused.
+    odd = replace(larger, reach=(float(usual[0] * 2), float(usual[1] * 2)))
+    assert repair([*cards[:2], odd], hits, _Reader({}, {})).cards[:2] == tuple(cards[:2])
 
 
 def test_repairs_read_again_the_card_that_alone_makes_a_run() -> None:

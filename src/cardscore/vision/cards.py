@@ -18,7 +18,7 @@ from itertools import combinations
 import cv2
 import numpy as np
 
-from cardscore.cards import Card
+from cardscore.cards import Card, Rank
 from cardscore.vision.geometry import (
     ASPECT,
     INDEX_U,
@@ -40,6 +40,7 @@ __all__ = [
     "Fan",
     "Placement",
     "adopt_weak",
+    "centre_by_reach",
     "fan_of",
     "find_cards",
     "group_cards",
@@ -104,8 +105,16 @@ ACROSS_FIT, DOWN_FIT = (0.4, 1.1), (0.55, 1.05)
 # as far apart, with the column's other indices between them.
 LONG_DOWN, LONG_ACROSS, LONG_TIER = 1.2, 0.9, 30.0
 # A four-index deck's two indices of one side lie within SIDE_ACROSS card widths of straight
-# above each other.
-SIDE_ACROSS = 0.12
+# above each other; a ten's within SIDE_ACROSS_TEN (its wide "10" read at its middle at one
+# end, nearer its "1" or its "0" at the other: a dondorf ten's lie 0.13-0.14 apart).
+SIDE_ACROSS, SIDE_ACROSS_TEN = 0.12, 0.18
+# A group's measured reach within these times a deck-average card's, across and down
+# (centre_by_reach): a photo at an angle shows its near cards up to about 1.4 times its far ones.
+REACH_SCALE = (0.7, 1.45)
+# Only a group of REACH_FAN cards or more (a fanned meld) is measured: a two-index card of
+# a crossed pair, its far corner half hidden by the other card, measured 0.78 times a
+# deck-average reach across and 1.14 times down.
+REACH_FAN = 3
 STRAIGHTEN = 15.0  # a one-index card this far (degrees) from its meld's angle takes the meld's
 # A meld laid in a straight row: its cards' top-left indices lie on one line (RMS off it
 # within ROW_FIT: card widths, and a share of the row's length, for the line's angle to be
@@ -136,6 +145,9 @@ class Placement:
     angle: float  # rotation, degrees counter-clockwise as seen; 0 = upright
     indices: int  # corner indices read (1 or 2)
     runner_up: Card | None
+    # A card read at two opposite corners measures its own top-left index's offset to its
+    # centre (across, down: normalised px), where one index guesses a deck-average card's.
+    reach: tuple[float, float] | None = None
 
     def corners(self, w: float) -> np.ndarray:
         """The outline's four corners (4, 2), clockwise from the card's top-left."""
@@ -271,12 +283,17 @@ def _side_partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | 
     if not _opposite(a, b):
         return None
     top, bottom = (a, b) if angle_gap(a.angle, 0) <= angle_gap(b.angle, 0) else (b, a)
-    right, down = card_axes(top.angle)
     v = np.array([bottom.x - top.x, bottom.y - top.y])
-    du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
-    if abs(du) > SIDE_ACROSS or not DOWN_FIT[0] <= dv <= DOWN_FIT[1]:
-        return None
-    return top.angle, _misfit(1 - 2 * INDEX_U + du, dv) + SIDE_TIER
+    # In the top glyph's frame, or halfway between the two glyphs' (a degree or two apart,
+    # tilting a line a card long by a twentieth of its width).
+    halfway = top.angle + ((bottom.angle + 180 - top.angle + 180) % 360 - 180) / 2
+    across = SIDE_ACROSS_TEN if a.card.rank is Rank.TEN else SIDE_ACROSS
+    for frame in (top.angle, halfway):
+        right, down = card_axes(frame)
+        du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
+        if abs(du) <= across and DOWN_FIT[0] <= dv <= DOWN_FIT[1]:
+            return top.angle, _misfit(1 - 2 * INDEX_U + du, dv) + SIDE_TIER
+    return None
 
 
 def _misfit(du: float, dv: float) -> float:
@@ -363,7 +380,27 @@ def _paired(a: IndexHit, b: IndexHit, w: float, card_angle: float, side: bool) -
         # whichever of the card's two ends is nearer upright.
         angle = min(card_angle % 360, (card_angle + 180) % 360, key=lambda t: angle_gap(t, 0))
     both = 1 - (1 - a.prob) * (1 - b.prob)
-    return Placement(a.card, both, float(c[0]), float(c[1]), angle, 2, a.runner_up or b.runner_up)
+    # Corners that fit only a card turned otherwise than their glyphs say measure no reach.
+    told = side or angle_gap(card_angle, a.angle, 180) > DIAGONAL
+    reach = None if told else _reach(a, b, c, angle)
+    return Placement(
+        a.card, both, float(c[0]), float(c[1]), angle, 2, a.runner_up or b.runner_up, reach
+    )
+
+
+def _reach(
+    a: IndexHit, b: IndexHit, centre: np.ndarray, angle: float
+) -> tuple[float, float] | None:
+    """The offset (across, down: px) from the top-left of two opposite corner indices to
+    their card's ``centre``, the card turned ``angle``; ``None`` if neither lies up and to
+    the left of it."""
+    right, down = card_axes(angle)
+    for hit in (a, b):
+        v = centre - np.array([hit.x, hit.y])
+        across, along = float(v @ right), float(v @ down)
+        if across > 0 and along > 0:
+            return across, along
+    return None
 
 
 def _third_index(hit: IndexHit, card: Placement, w: float) -> bool:
@@ -623,6 +660,46 @@ def straighten(cards: list[Placement], groups: list[list[int]], w: float) -> lis
             out[i] = replace(
                 p, x=p.x + float(shift[0]), y=p.y + float(shift[1]), angle=common % 360
             )
+    return out
+
+
+def centre_by_reach(cards: list[Placement], groups: list[list[int]], w: float) -> list[Placement]:
+    """Cards lying together are one deck at one scale: a card of a group seen by one index
+    is re-centred by the reach its group's two-index cards measure (:attr:`Placement.reach`,
+    their median) instead of a deck-average card's (its index stays where it was seen).
+
+    A photo taken at an angle and not straightened shows its near cards larger than its
+    typical card, and a deck-average reach from a fanned meld's indices put each card's
+    centre on its neighbour's. Only fanned melds (:data:`REACH_FAN`) are measured, and a
+    reach more than :data:`REACH_SCALE` off a deck-average card's, across or down, is left
+    unused.
+
+    >>> from cardscore.cards import Card
+    >>> fan = [Placement(Card(c), 0.99, x, 100.0, 0.0, 1, None) for c, x in (("3h", 200.0), ("4h", 250.0))]
+    >>> near = Placement(Card("5h"), 0.99, 300.0, 100.0, 0.0, 2, None, (50.0, 80.0))
+    >>> spot = np.array([fan[1].x, fan[1].y]) - index_to_centre(0.0, 120.0)
+    >>> moved = centre_by_reach([*fan, near], [[0, 1, 2]], 120.0)[1]
+    >>> [round(float(v), 1) for v in (moved.x - spot[0], moved.y - spot[1])]
+    [50.0, 80.0]
+    """
+    out = list(cards)
+    usual = index_to_centre(0.0, w)
+    for group in groups:
+        reaches = [cards[i].reach for i in group if cards[i].reach is not None]
+        if len(group) < REACH_FAN or not reaches:
+            continue
+        reach = np.median(np.array(reaches), axis=0)
+        scale = reach / usual
+        if not REACH_SCALE[0] <= scale.min() <= scale.max() <= REACH_SCALE[1]:
+            continue
+        for i in group:
+            p = cards[i]
+            if p.indices != 1:
+                continue
+            right, down = card_axes(p.angle)
+            spot = np.array([p.x, p.y]) - index_to_centre(p.angle, w)
+            centre = spot + reach[0] * right + reach[1] * down
+            out[i] = replace(p, x=float(centre[0]), y=float(centre[1]))
     return out
 
 

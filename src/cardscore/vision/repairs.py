@@ -33,6 +33,11 @@ stage. In order (:func:`repair`):
   (a photo's draft leaves a loose card out). A lone black 3 read weakly, whose runner-up could
   top a pile, is shown as that runner-up, flagged, with the 3 as the alternative: else a
   misread pile (a stroke J taken for a 3) is no pile at all, and its orientation is lost.
+- **Centres** (:func:`~cardscore.vision.cards.centre_by_reach`). Last, a card of a group
+  seen by one index is centred by the reach from index to centre its group's cards seen at
+  both corners measure, not a deck-average card's: a photo taken at an angle shows its cards
+  larger or smaller than its typical one, and the deck-average reach put a fanned card's
+  centre on its neighbour's.
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ from cardscore.tranca.rules import is_tranca
 from cardscore.vision.cards import (
     SAME_CARD,
     Placement,
+    centre_by_reach,
     fan_of,
     group_cards,
     hit_centre,
@@ -175,9 +181,9 @@ def repair(cards: Sequence[Placement], hits: Sequence[IndexHit], reader: Reader)
         if any(i in rereads for i in group):
             for i in group:
                 doubts.pop(i, None)
-    return Repaired(
-        tuple(placed), tuple(_verdict(i, p, doubts, rereads) for i, p in enumerate(placed))
-    )
+    readings = tuple(_verdict(i, p, doubts, rereads) for i, p in enumerate(placed))
+    # Last: the probes above look for an index where a deck-average card puts it.
+    return Repaired(tuple(centre_by_reach(placed, groups, W)), readings)
 
 
 def _verdict(
