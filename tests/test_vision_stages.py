@@ -875,7 +875,7 @@ def test_a_card_read_at_two_corners_measures_the_reach_from_its_index_to_its_cen
     assert find_cards([top])[0].reach is None
 
 
-def test_a_four_index_tens_side_pairs_though_its_wide_index_is_read_off_centre() -> None:
+def test_a_four_index_side_pairs_a_wide_ten_but_not_glyphs_read_far_from_parallel() -> None:
     """A meld of a four-index deck shows each card's left side: its index at the top and,
     half a turn round, at the bottom. A wide "10" read nearer its "1" at one end and its
     "0" at the other lies further across from its partner than any other rank's: it is
@@ -891,6 +891,13 @@ def test_a_four_index_tens_side_pairs_though_its_wide_index_is_read_off_centre()
     top = replace(_index("9h", 600, 0.9), angle=2.0)
     bottom = IndexHit(Card("9h"), 0.9, top.x + 0.135 * W, top.y + down, 178.0, None)
     assert find_cards([top, bottom])[0].indices == 2
+    # Glyphs 20° apart are no side: a card turned 20° (its top index read upright, its
+    # bottom one 20° past half a turn), seen at its opposite corners, lies where it lies.
+    reach = index_to_centre(340.0, W)
+    top = IndexHit(Card("3d"), 0.9, 600 - float(reach[0]), 300 - float(reach[1]), 0.0, None)
+    bottom = IndexHit(Card("3d"), 0.9, 600 + float(reach[0]), 300 + float(reach[1]), 200.0, None)
+    (card,) = find_cards([top, bottom])
+    assert (card.x, card.y) == pytest.approx((600, 300))
 
 
 def test_cards_keep_one_card_a_spot() -> None:

@@ -108,6 +108,7 @@ LONG_DOWN, LONG_ACROSS, LONG_TIER = 1.2, 0.9, 30.0
 # above each other; a ten's within SIDE_ACROSS_TEN (its wide "10" read at its middle at one
 # end, nearer its "1" or its "0" at the other: a dondorf ten's lie 0.13-0.14 apart).
 SIDE_ACROSS, SIDE_ACROSS_TEN = 0.12, 0.18
+SIDE_TURN = 5.0  # degrees: a side's two glyphs read this near parallel are also fitted halfway
 # A group's measured reach within these times a deck-average card's, across and down
 # (centre_by_reach): a photo at an angle shows its near cards up to about 1.4 times its far ones.
 REACH_SCALE = (0.7, 1.45)
@@ -284,11 +285,13 @@ def _side_partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | 
         return None
     top, bottom = (a, b) if angle_gap(a.angle, 0) <= angle_gap(b.angle, 0) else (b, a)
     v = np.array([bottom.x - top.x, bottom.y - top.y])
-    # In the top glyph's frame, or halfway between the two glyphs' (a degree or two apart,
-    # tilting a line a card long by a twentieth of its width).
-    halfway = top.angle + ((bottom.angle + 180 - top.angle + 180) % 360 - 180) / 2
+    # In the top glyph's frame, or halfway between the two glyphs' where they agree within
+    # SIDE_TURN (a degree or two apart tilts a line a card long by a twentieth of its
+    # width; glyphs 20° apart are a card's opposite corners, turned 10° from either).
+    turn = (bottom.angle + 180 - top.angle + 180) % 360 - 180
+    frames = (top.angle, top.angle + turn / 2) if abs(turn) <= SIDE_TURN else (top.angle,)
     across = SIDE_ACROSS_TEN if a.card.rank is Rank.TEN else SIDE_ACROSS
-    for frame in (top.angle, halfway):
+    for frame in frames:
         right, down = card_axes(frame)
         du, dv = float(v @ right) / w, float(v @ down) / (w * ASPECT)
         if abs(du) <= across and DOWN_FIT[0] <= dv <= DOWN_FIT[1]:
