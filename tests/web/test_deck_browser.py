@@ -6,6 +6,7 @@ shipped models read seed 53's far K♠ as K♣ (tests/test_vision_deck_confirmed
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -85,16 +86,20 @@ def test_a_corrected_photo_and_a_spread_teach_the_deck(
         "() => document.querySelector('#deck-status').textContent.includes('from 1 photo')",
         timeout=120_000,
     )
-    # The round taught each card it shows; the deck counts each different card once (the
+    # The round taught each card it shows whose index lies where its outline says (a far
+    # card's may not: one at most here); the deck counts each different card once (the
     # table's different cards), the K♣ as the K♠ it was made.
     different = len(set(labels) - {shown} | {"Ks"})
-    assert status.text_content() == f"Learnt {different} cards from 1 photo."
-    assert f"learnt {len(labels)} cards from this round" in page.inner_text("#deck-messages")
     learnt = httpx.get(
         f"{server.url}/api/matches/{created['id']}/deck",
         headers={"Authorization": f"Bearer {created['edit_key']}"},
     ).json()
-    assert (learnt["cards"], learnt["photos"]) == (different, 1)
+    assert learnt["photos"] == 1
+    assert different - 1 <= learnt["cards"] <= different
+    assert status.text_content() == f"Learnt {learnt['cards']} cards from 1 photo."
+    taught = re.search(r"learnt (\d+) cards from this round", page.inner_text("#deck-messages"))
+    assert taught is not None
+    assert len(labels) - (different - learnt["cards"]) == int(taught.group(1))
 
     page.locator("#deck-spread").set_input_files(str(deck))
     page.wait_for_function(
