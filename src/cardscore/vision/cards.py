@@ -228,7 +228,7 @@ def _offsets(a: IndexHit, b: IndexHit, w: float) -> Iterator[tuple[float, float,
     axes where they are not a's own), and the offset across (card widths) and down (card
     heights)."""
     v = np.array([b.x - a.x, b.y - a.y])
-    halfway = a.angle + ((b.angle + 180 - a.angle + 180) % 360 - 180) / 2
+    halfway = a.angle + _turned_past_half(a, b) / 2
     square = 90.0 * round(halfway / 90.0)
     off_axes = SQUARE_TIER if angle_gap(square, a.angle) > 1 else 0.0
     for angle, card_angle, tier in ((a.angle, a.angle, 0.0), (halfway, a.angle, 0.0),
@@ -288,7 +288,7 @@ def _side_partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | 
     # In the top glyph's frame, or halfway between the two glyphs' where they agree within
     # SIDE_TURN (a degree or two apart tilts a line a card long by a twentieth of its
     # width; glyphs 20° apart are a card's opposite corners, turned 10° from either).
-    turn = (bottom.angle + 180 - top.angle + 180) % 360 - 180
+    turn = _turned_past_half(top, bottom)
     frames = (top.angle, top.angle + turn / 2) if abs(turn) <= SIDE_TURN else (top.angle,)
     across = SIDE_ACROSS_TEN if a.card.rank is Rank.TEN else SIDE_ACROSS
     for frame in frames:
@@ -297,6 +297,12 @@ def _side_partners(a: IndexHit, b: IndexHit, w: float) -> tuple[float, float] | 
         if abs(du) <= across and DOWN_FIT[0] <= dv <= DOWN_FIT[1]:
             return top.angle, _misfit(1 - 2 * INDEX_U + du, dv) + SIDE_TIER
     return None
+
+
+def _turned_past_half(a: IndexHit, b: IndexHit) -> float:
+    """How far (degrees, -180 to 180) ``b``'s glyph is turned past half a turn from ``a``'s:
+    0 for a card's two opposite indices read exactly."""
+    return (b.angle + 180 - a.angle + 180) % 360 - 180
 
 
 def _misfit(du: float, dv: float) -> float:
@@ -384,8 +390,8 @@ def _paired(a: IndexHit, b: IndexHit, w: float, card_angle: float, side: bool) -
         angle = min(card_angle % 360, (card_angle + 180) % 360, key=lambda t: angle_gap(t, 0))
     both = 1 - (1 - a.prob) * (1 - b.prob)
     # Corners that fit only a card turned otherwise than their glyphs say measure no reach.
-    told = side or angle_gap(card_angle, a.angle, 180) > DIAGONAL
-    reach = None if told else _reach(a, b, c, angle)
+    unmeasured = side or angle_gap(card_angle, a.angle, 180) > DIAGONAL
+    reach = None if unmeasured else _reach(a, b, c, angle)
     return Placement(
         a.card, both, float(c[0]), float(c[1]), angle, 2, a.runner_up or b.runner_up, reach
     )
@@ -700,8 +706,7 @@ def centre_by_reach(cards: list[Placement], groups: list[list[int]], w: float) -
             if p.indices != 1:
                 continue
             right, down = card_axes(p.angle)
-            spot = np.array([p.x, p.y]) - index_to_centre(p.angle, w)
-            centre = spot + reach[0] * right + reach[1] * down
+            centre = _index_spots(p, w)[0] + reach[0] * right + reach[1] * down
             out[i] = replace(p, x=float(centre[0]), y=float(centre[1]))
     return out
 
