@@ -33,7 +33,7 @@ def main() -> None:
     times: dict[str, list[float]] = {"crops": [], "load": [], "add": [], "profile": [], "store": []}
     for _ in range(runs):
         start = time.perf_counter()
-        examples, _ = confirmed_examples(table.image, confirmed)
+        examples = confirmed_examples(table.image, confirmed).examples
         t0 = time.perf_counter()
         kept = DeckMemory.from_bytes(stored)
         t1 = time.perf_counter()

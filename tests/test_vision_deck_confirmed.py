@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -85,13 +86,17 @@ def test_a_corrected_card_is_read_right_on_the_next_photos_of_its_design(
     corrected: tuple[Table, Recognition, list[Confirmed]],
 ) -> None:
     table, _result, confirmed = corrected
-    examples, missed = confirmed_examples(table.image, confirmed)
+    found = confirmed_examples(table.image, confirmed)
+    examples, missed = found.examples, found.missed
     # The corrected card is learnt. A far card whose index glyph is not found at its
     # outline's corner (at most one here) is reported missed, and nothing is learnt for it.
     assert TRUE not in missed
     assert len(missed) <= 1
     taught = {Card.from_id(int(k)) for k in examples.labels if k != BACKGROUND}
     assert taught == {c.card for c in confirmed} - set(missed)
+    # Every confirmed card is either taught or missed (a card twice on the table, twice).
+    assert TRUE in found.taught
+    assert Counter(found.taught + missed) == Counter(c.card for c in confirmed)
     # Each index crop comes with its three quarter turns as "no index".
     assert int(np.sum(examples.labels == BACKGROUND)) == 3 * int(
         np.sum(examples.labels != BACKGROUND)
@@ -113,16 +118,16 @@ def test_only_the_confirmed_cards_are_learnt(
     table, _result, confirmed = corrected
     some = [c for c in confirmed if c.card.rank.label in "K7"]
     assert 0 < len(some) < len(confirmed)
-    examples, _missed = confirmed_examples(table.image, some)
+    examples = confirmed_examples(table.image, some).examples
     assert {int(k) for k in examples.labels} - {BACKGROUND} == {c.card.id for c in some}
     # The outline as the reading drew it on a photo sent at half size: the same crops' cards
     # (those in the near half: the far cards of a photo from a seat are too few pixels then).
     near = [c for c in confirmed if min(y for _, y in c.corners) > table.image.shape[0] / 2]
     assert near
-    full, _ = confirmed_examples(table.image, near)
+    full = confirmed_examples(table.image, near).examples
     half = cv2.resize(table.image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     scaled = [Confirmed(c.card, tuple((x / 2, y / 2) for x, y in c.corners)) for c in near]
-    small, _ = confirmed_examples(half, scaled)
+    small = confirmed_examples(half, scaled).examples
     assert set(small.labels.tolist()) == set(full.labels.tolist())
 
 
@@ -144,7 +149,8 @@ def test_a_deck_memory_and_its_profile_round_trip_through_bytes(
     corrected: tuple[Table, Recognition, list[Confirmed]],
 ) -> None:
     table, _result, confirmed = corrected
-    examples, missed = confirmed_examples(table.image, confirmed)
+    found = confirmed_examples(table.image, confirmed)
+    examples, missed = found.examples, found.missed
     memory = DeckMemory().add(examples).add(examples)
     different = len({c.card for c in confirmed} - set(missed))  # the cards learnt
     assert (memory.photos, memory.spread, memory.cards) == (2, False, different)
@@ -200,7 +206,7 @@ def test_a_memory_keeps_each_cards_newest_crops_within_its_size(photos: list[lis
 @pytest.fixture(scope="module")
 def taught(corrected: tuple[Table, Recognition, list[Confirmed]]) -> Examples:
     table, _result, confirmed = corrected
-    return confirmed_examples(table.image, confirmed)[0]
+    return confirmed_examples(table.image, confirmed).examples
 
 
 def _halves(examples: Examples) -> tuple[Examples, Examples]:

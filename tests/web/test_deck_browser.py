@@ -97,9 +97,18 @@ def test_a_corrected_photo_and_a_spread_teach_the_deck(
     assert learnt["photos"] == 1
     assert different - 1 <= learnt["cards"] <= different
     assert status.text_content() == f"Learnt {learnt['cards']} cards from 1 photo."
-    taught = re.search(r"learnt (\d+) cards from this round", page.inner_text("#deck-messages"))
+    messages = page.inner_text("#deck-messages")
+    taught = re.search(r"learnt (\d+) cards from this round", messages)
     assert taught is not None
     assert len(labels) - (different - learnt["cards"]) == int(taught.group(1))
+    # The page names the confirmed cards that taught nothing, as the picker writes them.
+    missed = re.search(
+        r"Not learnt \(no index found where the photo shows them\): (.+?)\. ", messages
+    )
+    names = missed.group(1).split() if missed else []
+    assert int(taught.group(1)) + len(names) == len(labels)
+    assert all(re.fullmatch(r"(10|[2-9AJQK])[♠♥♦♣]", name) for name in names), names
+    assert "K♠" not in names
 
     page.locator("#deck-spread").set_input_files(str(deck))
     page.wait_for_function(

@@ -62,6 +62,7 @@ from cardscore.vision.view import View
 
 __all__ = [
     "Confirmed",
+    "ConfirmedExamples",
     "DeckMemory",
     "Embedded",
     "Examples",
@@ -637,14 +638,27 @@ def _gap(a: float, b: float) -> float:
     return abs((a - b + 180.0) % 360.0 - 180.0)
 
 
+@dataclass(frozen=True)
+class ConfirmedExamples:
+    """What a photo's confirmed cards teach: the index crops found (:attr:`examples`), the
+    confirmed cards they belong to (:attr:`taught`, in the order confirmed) and those with no
+    index found where they lie (:attr:`missed`: a far card's corner too small, hidden or
+    blurred). Every confirmed card is in exactly one of the two."""
+
+    examples: Examples
+    taught: tuple[Card, ...]
+    missed: tuple[Card, ...]
+
+
 def confirmed_examples(
     source: str | Path | bytes | np.ndarray,
     confirmed: Sequence[Confirmed],
     *,
     deck: DeckProfile | None = None,
-) -> tuple[Examples, tuple[Card, ...]]:
+) -> ConfirmedExamples:
     """The index crops of the cards a player confirmed on a photo, each labelled with the
-    card confirmed (the reading corrected or accepted), and the cards none was found for.
+    card confirmed (the reading corrected or accepted), and which cards taught and which
+    had no index found.
 
     The photo's index glyphs are found again (read with ``deck``, the profile the photo was
     read with, if any); a glyph is a confirmed card's when it lies at one of the card's two
@@ -699,11 +713,14 @@ def confirmed_examples(
     found = sorted(best)
     points, cards = [best[key][1] for key in found], [confirmed[k].card.id for k, _ in found]
     learnt = {k for k, _ in found}
-    missed = tuple(c.card for k, c in enumerate(confirmed) if k not in learnt)
     if not points:
         raise CardscoreError(Problem.of("confirmed_not_found", n=len(confirmed)))
     turned, labels = _turns(points, cards)
-    return Examples(crop_batch(norm, turned), np.array(labels, np.int64)), missed
+    return ConfirmedExamples(
+        Examples(crop_batch(norm, turned), np.array(labels, np.int64)),
+        taught=tuple(c.card for k, c in enumerate(confirmed) if k in learnt),
+        missed=tuple(c.card for k, c in enumerate(confirmed) if k not in learnt),
+    )
 
 
 def _newest(labels: np.ndarray) -> np.ndarray:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field, ValidationError
@@ -26,6 +26,10 @@ from cardscore.web.problems import (
     _response,
     validation_problems,
 )
+
+if TYPE_CHECKING:  # the vision extra is imported only where a photo is read
+    from cardscore.vision.deck import DeckProfile
+    from cardscore.vision.learn import ConfirmedExamples, Examples
 
 __all__ = ["DeckOut", "ReadingIn", "router"]
 
@@ -217,18 +221,17 @@ async def teach_photo(request: Request, match_id: str, store: Store, key: Key) -
         raise CardscoreError(problems)
     data, info = await photo_bytes(request, photo)
     sx, sy = info.width / reading.width, info.height / reading.height
-    missed: list[Card] = []
+    outcome: list[ConfirmedExamples] = []
 
-    def learn(deck: Any) -> Any:
+    def learn(deck: DeckProfile | None) -> Examples:
         from cardscore.vision.learn import Confirmed, confirmed_examples
 
         confirmed = [
             Confirmed(card, tuple((x * sx, y * sy) for x, y in given.corners))
             for card, given in zip(cards, reading.cards, strict=True)
         ]
-        examples, not_found = confirmed_examples(data, confirmed, deck=deck)
-        missed.extend(not_found)
-        return examples
+        outcome.append(confirmed_examples(data, confirmed, deck=deck))
+        return outcome[-1].examples
 
     pool: RecognitionPool = request.app.state.photo_pool
     try:
@@ -236,11 +239,9 @@ async def teach_photo(request: Request, match_id: str, store: Store, key: Key) -
             status = await run_in_threadpool(teach, decks, match_id, learn)
     except BusyError:
         return busy_response()
-    left = list(missed)
-    taught = []
-    for card in cards:
-        if card in left:
-            left.remove(card)
-        else:
-            taught.append(card.code)
-    return TaughtOut(**_out(status).model_dump(), taught=taught, missed=[c.code for c in missed])
+    taught, missed = outcome[-1].taught, outcome[-1].missed
+    return TaughtOut(
+        **_out(status).model_dump(),
+        taught=[c.code for c in taught],
+        missed=[c.code for c in missed],
+    )

@@ -37,7 +37,7 @@ JS_KEYS = (
     *("tally.table_points", "tally.clean_canastras", "tally.dirty_canastras"),
     *("tally.twos_canastras", "tally.dollars", "tally.trancas", "tally.hand_points"),
     *("deck_none", "deck_learnt_one", "deck_learnt", "deck_learning", "deck_taught"),
-    *("deck_forget_confirm",),
+    *("deck_forget_confirm", "deck_missed"),
 )
 
 

@@ -99,7 +99,11 @@ const DECK = (() => {
     const result = await post(`/api/matches/${MATCH.id}/deck/photos`, form);
     if (!result.ok) { say(problemsOf(result), "problems"); return; }
     show(result.data);
-    say([fill(tr("deck_taught"), { n: result.data.taught.length })], "ok");
+    // A confirmed card whose index was not found where it lies taught nothing: say which.
+    const missed = result.data.missed || [];
+    const lines = [fill(tr("deck_taught"), { n: result.data.taught.length })];
+    if (missed.length) lines.push(fill(tr("deck_missed"), { cards: missed.map(prettyCard).join(" ") }));
+    say(lines, "ok");
   }
 
   async function forget(button) {

@@ -86,6 +86,13 @@ function fill(text, values) {
   return text.replace(/\{(\w+)\}/g, (_, k) => String(values[k]));
 }
 
+// "Kh" → "K♥", as on the card picker (the codes stay in the fields: any notation is read).
+function prettyCard(code) {
+  const suit = { S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1).toUpperCase()];
+  const rank = code.slice(0, -1).toUpperCase();
+  return (rank === "T" ? "10" : rank) + (suit || code.slice(-1));
+}
+
 // Save (add or replace) a round; true when the server stored it. The page then refreshes its
 // live parts (refreshMatch), so the answer need not repeat the whole match. The Save button
 // shows the request in flight and cannot send it twice. `done` clears the entry once the round

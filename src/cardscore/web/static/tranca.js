@@ -40,12 +40,6 @@
   };
   const tokens = (text) => text.split(/[\s,;]+/).filter(Boolean);
   const cardsText = (cards) => (cards || []).join(" ");
-  // "Kh" → "K♥", as on the picker (the codes stay in the fields: any notation is read).
-  const pretty = (code) => {
-    const suit = SUITS.find(([s]) => s === code.slice(-1).toUpperCase());
-    const rank = code.slice(0, -1).toUpperCase();
-    return (rank === "T" ? "10" : rank) + (suit ? suit[1] : code.slice(-1));
-  };
 
   function cardInput(cls, value, placeholder) {
     const input = el("input", { class: `cards ${cls}`, value: value || "", placeholder, autocapitalize: "characters", spellcheck: "false" });
@@ -486,11 +480,11 @@
     const card = photo.seen.cards[position];
     outlineOf(index, position).classList.add("selected");
     const bar = document.getElementById("picker-replace");
-    bar.querySelector(".replace-text").textContent = fill(tr("photo_replacing"), { card: pretty(photo.codes[position] || card.card) });
+    bar.querySelector(".replace-text").textContent = fill(tr("photo_replacing"), { card: prettyCard(photo.codes[position] || card.card) });
     const maybe = bar.querySelector(".replace-maybe");
     maybe.hidden = !card.alternative;
     if (card.alternative) {
-      maybe.textContent = fill(tr("photo_maybe"), { card: pretty(card.alternative) });
+      maybe.textContent = fill(tr("photo_maybe"), { card: prettyCard(card.alternative) });
       maybe.dataset.card = card.alternative;
     }
     bar.hidden = false;
