@@ -25,12 +25,19 @@ import cv2  # noqa: E402
 
 from cardscore.cards import Card  # noqa: E402
 from cardscore.vision.cards import ALONE_MIN, MIN_CARD, Placement, find_cards  # noqa: E402
-from cardscore.vision.geometry import ASPECT, INDEX_U, INDEX_V, index_to_centre  # noqa: E402
+from cardscore.vision.crops import CropReader  # noqa: E402
+from cardscore.vision.geometry import (  # noqa: E402
+    ASPECT,
+    INDEX_U,
+    INDEX_V,
+    CardBox,
+    index_to_centre,
+)
 from cardscore.vision.groups import find_groups  # noqa: E402
 from cardscore.vision.labels import BACKGROUND  # noqa: E402
 from cardscore.vision.readings import IndexHit, normalise, read_indices  # noqa: E402
 from cardscore.vision.regions import find_regions  # noqa: E402
-from cardscore.vision.repairs import CardReading, lone_threes, repair  # noqa: E402
+from cardscore.vision.repairs import CardReading, empty_boxes, lone_threes, repair  # noqa: E402
 from tests.render_tables import DESIGNS, cream, render_table  # noqa: E402
 
 VISION = Path(__file__).resolve().parent.parent / "src" / "cardscore" / "vision"
@@ -380,6 +387,17 @@ def test_regions_give_the_width_of_the_white_cards_on_a_table() -> None:
     assert regions.card_width == pytest.approx(100, rel=0.05)
     assert len(regions.angles) == 4
     assert find_regions(image, 80.0).card_width == 80.0  # a width given is kept
+
+
+def test_regions_keep_the_boxes_of_whole_cards_with_the_angle_their_long_side_gives() -> None:
+    image = np.full((600, 900, 3), (40, 110, 60), np.uint8)
+    image[200:340, 100:200] = 245  # upright: 100 px wide, 140 high
+    image[250:350, 400:540] = 245  # lying across
+    image[100:140, 650:850] = 245  # no card's shape (a strip of paper)
+    boxes = sorted(find_regions(image).whole_cards, key=lambda b: b.x)
+    assert [(round(b.x), round(b.y)) for b in boxes] == [(150, 270), (470, 300)]
+    assert [(b.width, b.height) for b in boxes] == [pytest.approx((100, 140), abs=2)] * 2
+    assert [round(b.angle) % 180 for b in boxes] == [0, 90]
 
 
 def test_a_point_just_off_a_region_takes_the_region_most_present_near_it() -> None:
@@ -991,6 +1009,93 @@ def test_repairs_read_again_the_card_that_alone_makes_a_run() -> None:
         ("9h", True),
         ("Th", True),
     ]
+
+
+class _SpotReader:
+    """A stand-in for the photo: a crop within ``near`` px of a spot reads as its beliefs
+    (card → p), any other as no index; it keeps the points it was shown."""
+
+    shape = (600, 900, 3)
+
+    def __init__(self, spots: list[tuple[float, float, dict[str, float]]], near: float = 6.0):
+        self.spots, self.near = spots, near
+        self.shown: list[tuple[float, float, float, float]] = []
+
+    def read(self, points: list[tuple[float, float, float, float]]) -> np.ndarray:
+        self.shown.extend(points)
+        out = np.zeros((len(points), BACKGROUND + 1))
+        for row, (x, y, *_) in zip(out, points, strict=True):
+            for sx, sy, beliefs in self.spots:
+                if np.hypot(x - sx, y - sy) <= self.near:
+                    for code, p in beliefs.items():
+                        row[Card(code).id] = p
+            row[BACKGROUND] = 1 - row.sum()
+        return out
+
+
+def _box_corners(box: CardBox) -> list[tuple[float, float]]:
+    """Where a card lying in ``box`` shows its two indices (its long side its height)."""
+    spots = []
+    for turn in (0.0, 180.0):
+        spot = np.array([box.x, box.y]) - index_to_centre(box.angle + turn, W) * box.width / W
+        spots.append((float(spot[0]), float(spot[1])))
+    return spots
+
+
+def test_repairs_read_a_whole_card_region_no_card_was_found_in_at_its_corners() -> None:
+    """A clean pile's K♠ lies across the table; its indices left no blob (merged with the
+    court art's frame), so no card was found, but its white region is a whole card's."""
+    box = CardBox(700.0, 300.0, W, W * ASPECT, 90.0)
+    near, far = _box_corners(box)
+    both = _SpotReader([(near[0], near[1], {"Ks": 0.9}), (far[0], far[1], {"Ks": 0.8})])
+    repaired = repair([], [], both, [box])
+    (card,) = repaired.cards
+    assert (card.card, card.indices, round(card.x), round(card.y)) == (Card("Ks"), 2, 700, 300)
+    assert card.confidence == pytest.approx(1 - 0.1 * 0.2)
+    assert repaired.readings[0].doubted is False
+    assert [(g.kind, g.orientation) for g in find_groups(repaired.as_read())] == [
+        ("pile", "horizontal")
+    ]
+    # Read at one corner only: a card at one index, for the player to confirm.
+    one = repair([], [], _SpotReader([(far[0], far[1], {"Ks": 0.7})]), [box])
+    assert [(p.card, p.indices) for p in one.cards] == [(Card("Ks"), 1)]
+    assert one.readings[0].doubted is True
+    # Too unsure, or no index at all: nothing there.
+    for beliefs in ({"Ks": 0.4}, {}):
+        assert repair([], [], _SpotReader([(near[0], near[1], beliefs)]), [box]).cards == ()
+
+
+def test_repairs_leave_a_whole_card_region_with_a_card_or_a_sure_index_in_it() -> None:
+    box = CardBox(700.0, 300.0, W, W * ASPECT, 0.0)
+    near, _ = _box_corners(box)
+    reader = _SpotReader([(near[0], near[1], {"Qh": 0.9})])
+    found = Placement(Card("Qh"), 0.95, 702.0, 298.0, 0.0, 2, None)
+    assert repair([found], [], reader, [box]).cards == (found,)
+    sure = IndexHit(Card("Qh"), 0.9, near[0], near[1], 0.0, None, 28.0)
+    assert repair([], [sure], reader, [box]).cards == ()
+    assert not reader.shown  # neither was looked at again
+    # A region of no card's width (a scrap of paper, a box of cards stuck together) neither.
+    wide = CardBox(700.0, 300.0, 2 * W, 2 * W * ASPECT, 0.0)
+    assert repair([], [], reader, [wide]).cards == ()
+
+
+def test_a_lone_cards_region_is_read_at_its_corners_on_a_rendered_table() -> None:
+    """The real reader on a rendered table, with no card found at all: each lone card (a
+    pile's top or a dollar) is read in its region, where the table has it."""
+    table = render_table(7000, DESIGNS[0], card_width=150)
+    regions = find_regions(table.image)
+    norm = normalise(table.image, regions.card_width, regions)
+    boxes = [b.scaled(norm.factor) for b in regions.whole_cards]
+    found = empty_boxes(CropReader(norm.image), [], boxes, [])
+    lone = [t for t in table.truth if table.kinds[t[3]] != "meld"]
+    assert lone
+    for card, x, y, group in lone:
+        at = [p for p in found if np.hypot(p.x / norm.factor - x, p.y / norm.factor - y) < 30]
+        assert [p.card for p in at] == [card], (card, table.kinds[group])
+        kind = table.kinds[group]
+        if kind.startswith("pile"):
+            across = round(at[0].angle / 90) % 2 == 1
+            assert across == (kind == "pile:horizontal")
 
 
 def test_repairs_take_a_weak_lone_black_three_for_the_pile_top_it_may_be() -> None:

@@ -8,6 +8,7 @@ Every stage after the regions works in a normalised image where a card is
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -17,6 +18,7 @@ __all__ = [
     "INDEX_U",
     "INDEX_V",
     "NORMAL_WIDTH",
+    "CardBox",
     "angle_gap",
     "card_axes",
     "common_upright",
@@ -31,6 +33,30 @@ INDEX_U, INDEX_V = (
     0.12,
 )  # rank glyph centre from the top-left corner, in W and H (deck average)
 COHERENT = 0.95  # mean resultant length of doubled angles: two cards within about 18°
+
+
+@dataclass(frozen=True)
+class CardBox:
+    """A white region shaped like one whole card: its centre, width (short side) and height
+    (pixels of the image the regions were found in), and the angle a card lying in it has
+    (degrees counter-clockwise, 0 upright; its long side is the card's height, so the angle
+    is known up to half a turn).
+
+    >>> CardBox(100.0, 50.0, 60.0, 84.0, 90.0).scaled(0.5)
+    CardBox(x=50.0, y=25.0, width=30.0, height=42.0, angle=90.0)
+    """
+
+    x: float
+    y: float
+    width: float
+    height: float
+    angle: float
+
+    def scaled(self, factor: float) -> CardBox:
+        """The same box in pixels ``factor`` times as many."""
+        return CardBox(
+            self.x * factor, self.y * factor, self.width * factor, self.height * factor, self.angle
+        )
 
 
 def angle_gap(a: float, b: float, period: float = 360.0) -> float:

@@ -219,7 +219,8 @@ def _recognize(
     )
     readings = read_indices(view.image, regions, model, rescale=card_width is None)
     cards = find_cards(readings.hits)
-    repaired = repair(cards, readings.hits, CropReader(readings.image, model))
+    boxes = [box.scaled(readings.factor) for box in regions.whole_cards]
+    repaired = repair(cards, readings.hits, CropReader(readings.image, model), boxes)
     groups = find_groups(repaired.as_read())
     h, w = image.shape[:2]
     return _reported(repaired, groups, readings, view, scale, (w, h)), readings, view

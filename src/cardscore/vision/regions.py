@@ -9,11 +9,13 @@ is :data:`~cardscore.vision.geometry.NORMAL_WIDTH` px wide for the later stages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
+from cardscore.vision.geometry import CardBox
 from cardscore.vision.paper import Paper, card_masks, find_paper, outlined_mask
 
 __all__ = ["MAX_CARD_SHARE", "MIN_CARD_PX", "REGION_REACH", "Regions", "find_regions"]
@@ -47,6 +49,8 @@ class Regions:
     # Whether the regions are the paper the cards' outlines part from a table as white as
     # they are (paper.outlined_mask): those outlines are then ink on paper, next to glyphs.
     outlined: bool = False
+    # The regions shaped like one whole card (photo px), where a lone card lies.
+    whole_cards: tuple[CardBox, ...] = ()
 
     def at(self, x: float, y: float, card: float) -> int:
         """The region at (x, y) in mask pixels (``card``: a card's width there); off every
@@ -71,6 +75,7 @@ class _Shapes:
     single: list[float]  # short sides of regions shaped like one whole card
     loose: list[float]  # of card-proportioned regions less completely filled
     sides: list[float]
+    whole: list[CardBox] = field(default_factory=list)  # the regions of ``single``
 
 
 def _shapes(mask: np.ndarray, scale: float) -> _Shapes:
@@ -97,9 +102,21 @@ def _shapes(mask: np.ndarray, scale: float) -> _Shapes:
         if 1.25 < long_ / max(short, 1.0) < 1.7:
             if fill > 0.9:
                 out.single.append(short / scale)
+                out.whole.append(_card_box(rect, scale))
             elif fill > LOOSE_FILL:
                 out.loose.append(short / scale)
     return out
+
+
+def _card_box(rect: tuple[Sequence[float], Sequence[float], float], scale: float) -> CardBox:
+    """A minimum-area rectangle (mask px) as a card's box (photo px): a card's "down" runs
+    along its long side."""
+    (cx, cy), (rw, rh), _ = rect
+    p0, p1, p2 = cv2.boxPoints(rect)[:3]
+    long_side = max(p1 - p0, p2 - p1, key=lambda v: float(np.hypot(*v)))
+    angle = float(np.degrees(np.arctan2(long_side[0], long_side[1])) % 180.0)
+    short, tall = sorted((rw, rh))
+    return CardBox(cx / scale, cy / scale, short / scale, tall / scale, angle)
 
 
 def _outline(labels: np.ndarray, stat: np.ndarray, i: int) -> np.ndarray:
@@ -178,5 +195,12 @@ def find_regions(
         else:
             card_width = max(h, w) / 12.0
     return Regions(
-        scale, found.labels, found.angles, found.boxes, card_width, whole, found is outlined
+        scale,
+        found.labels,
+        found.angles,
+        found.boxes,
+        card_width,
+        whole,
+        found is outlined,
+        tuple(found.whole),
     )

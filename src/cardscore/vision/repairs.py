@@ -17,6 +17,12 @@ stage. In order (:func:`repair`):
 - **Crowds** (:func:`drop_crowded`). The other way round, a crop straddling two fanned
   indices can read as a card more (a "10" from a J and the next card's edge): it sits between
   two cards one step apart, and is dropped.
+- **Empty boxes** (:func:`empty_boxes`). A white region shaped like one whole card that
+  no card was found in is a lone card whose index left no blob: a court card's glyph merged
+  with the frame of its art, or too few pixels at a photo's far side. Where a card of the
+  region's size has its two indices, in either of its upright directions, the classifier
+  looks directly; a card read surely at both corners is a card read at two indices, at one
+  corner a card for the player to confirm.
 - **Doubts** (:func:`meld_doubts`). A meld that cannot be one points at a misread card: it is
   flagged, and where one card's runner-up (or two cards') alone mends the meld, that card is
   shown with its first reading as the alternative.
@@ -63,6 +69,7 @@ from cardscore.vision.cards import (
 )
 from cardscore.vision.geometry import (
     NORMAL_WIDTH,
+    CardBox,
     card_axes,
     index_to_centre,
 )
@@ -76,6 +83,7 @@ __all__ = [
     "Reader",
     "Repaired",
     "drop_crowded",
+    "empty_boxes",
     "fill_gaps",
     "lone_threes",
     "meld_doubts",
@@ -115,6 +123,10 @@ NEIGHBOUR = 0.5  # glyph heights: a probe's crop this near a found card's index 
 WEAK = 0.5  # an index read less surely is weak (as cards.MIN_CARD): maybe a misreading
 REREAD_MIN = 0.03  # the mending card's probability, best of its index's re-read crops
 CLEAR = 2.0  # and this many times any other mending reading's
+# A whole-card region no card was found in is read at its corners: a card there counts from
+# this probability at one corner; the region must be this wide (card widths).
+EMPTY_MIN = 0.5
+BOX_WIDTHS = (0.75, 1.3)
 OWN_INDEX = 0.5  # card widths: an index hit this near where the card's index lies is its own
 
 
@@ -156,9 +168,15 @@ class Repaired:
         )
 
 
-def repair(cards: Sequence[Placement], hits: Sequence[IndexHit], reader: Reader) -> Repaired:
-    """The repairs in order: the fans' gaps filled and crowded readings dropped, then each
-    meld's doubts mended by a runner-up, or else by its indices read again.
+def repair(
+    cards: Sequence[Placement],
+    hits: Sequence[IndexHit],
+    reader: Reader,
+    boxes: Sequence[CardBox] = (),
+) -> Repaired:
+    """The repairs in order: the fans' gaps filled and crowded readings dropped, the card
+    ``boxes`` (whole-card regions, normalised px) no card was found in read at their corners,
+    then each meld's doubts mended by a runner-up, or else by its indices read again.
 
     >>> class Blank:
     ...     shape = (600, 900, 3)
@@ -173,9 +191,14 @@ def repair(cards: Sequence[Placement], hits: Sequence[IndexHit], reader: Reader)
     found = list(hits)
     placed += fill_gaps(reader, placed, group_cards(placed, W), found)
     placed = drop_crowded(placed, group_cards(placed, W))
+    empty = empty_boxes(reader, placed, boxes, found)
+    placed += empty
     groups = group_cards(placed, W)
     melds = [g for g in groups if len(g) > 1]
     doubts: dict[int, Card | None] = {**meld_doubts(placed, melds), **lone_threes(placed, groups)}
+    # A card read at one corner only by looking there again is the player's to confirm.
+    start = len(placed) - len(empty)
+    doubts.update({start + k: None for k, p in enumerate(empty) if p.indices == 1})
     rereads = reread_mends(reader, placed, melds, found, doubts)
     for group in melds:
         if any(i in rereads for i in group):
@@ -317,6 +340,97 @@ def _probes(members: list[Placement]) -> list[_Probe]:
     if cards[-1].indices == 1:
         out.append(_Probe(centres[-1] + usual * fan.axis, angle, end=True))
     return out
+
+
+def empty_boxes(
+    reader: Reader, placed: list[Placement], boxes: Sequence[CardBox], hits: list[IndexHit]
+) -> list[Placement]:
+    """The cards in whole-card ``boxes`` (normalised px) that no card was found in, read at
+    their two index corners: a lone card (a closed pile's top) whose index glyph merged with
+    the court art's frame beside it, or was too small from a seat, leaves no blob to read,
+    yet its white region is there. A box holding a card found, or an index read surely,
+    is not empty.
+
+    Both corners of a box lie where a card of its size puts them, in either of its upright
+    directions; the likeliest card of the two corners' crops counts when one corner reads
+    it :data:`EMPTY_MIN` or more (the surest reading of its crop): at both corners, it is
+    a card read at two indices, else at one.
+    """
+    found: list[Placement] = []
+    glyphs = [h.size for h in hits if h.size > 0 and h.prob >= WEAK]
+    glyph = float(np.median(glyphs)) if glyphs else None
+    for box in boxes:
+        if not BOX_WIDTHS[0] * W <= box.width <= BOX_WIDTHS[1] * W or _occupied(box, placed, hits):
+            continue
+        sizes = [glyph * k for k in SIZES] if glyph else [box.width * k for k in SIZES_UNKNOWN]
+        corners = [_corner_crops(box, box.angle + turn, sizes) for turn in (0.0, 180.0)]
+        if not all(_on_photo_at(c[len(c) // 2], reader.shape) for c in corners):
+            continue
+        probs = reader.read([c for each in corners for c in each])
+        per = len(corners[0])
+        card = _box_card(probs[:per], probs[per:])
+        if card is None:
+            continue
+        code, first, second = card
+        sure = 1 - (1 - first) * (1 - second)
+        both = min(first, second) >= EMPTY_MIN
+        angle = box.angle if first >= second else box.angle + 180.0
+        found.append(
+            Placement(
+                code, sure if both else max(first, second), box.x, box.y, angle, 1 + both, None
+            )
+        )
+    return found
+
+
+def _occupied(box: CardBox, placed: list[Placement], hits: list[IndexHit]) -> bool:
+    """Whether a card found lies in ``box`` (its centre), or an index read surely does."""
+    right, down = card_axes(box.angle)
+    points = [(p.x, p.y) for p in placed] + [(h.x, h.y) for h in hits if h.prob >= WEAK]
+    for x, y in points:
+        d = np.array([x - box.x, y - box.y])
+        if abs(float(d @ right)) <= box.width / 2 and abs(float(d @ down)) <= box.height / 2:
+            return True
+    return False
+
+
+def _corner_crops(
+    box: CardBox, angle: float, sizes: Sequence[float]
+) -> list[tuple[float, float, float, float]]:
+    """Crops around a box's top-left index for a card turned ``angle`` in it, the index
+    placed as a card of the box's width has it."""
+    right, down = card_axes(angle)
+    scale = box.width / W
+    spot = np.array([box.x, box.y]) - index_to_centre(angle, W) * scale
+    return [
+        (float(p[0]), float(p[1]), size, angle + turn)
+        for turn in TURNS
+        for size in sizes
+        for du in ACROSS
+        for dv in ALONG
+        for p in (spot + (du * right + dv * down) * box.width,)
+    ]
+
+
+def _on_photo_at(crop: tuple[float, float, float, float], shape: tuple[int, ...]) -> bool:
+    x, y, size, _ = crop
+    h, w = shape[:2]
+    return bool(size / 2 <= x <= w - size / 2 and size / 2 <= y <= h - size / 2)
+
+
+def _box_card(first: np.ndarray, second: np.ndarray) -> tuple[Card, float, float] | None:
+    """The card two corners' crops (crops × classes) read, with its best probability at
+    each: the likeliest of both together, if one corner's crop reads it at
+    :data:`EMPTY_MIN` or more and no other card surer there."""
+    cards = [first[:, :BACKGROUND], second[:, :BACKGROUND]]
+    best = [c.max(axis=0) for c in cards]
+    together = 1 - (1 - best[0]) * (1 - best[1])
+    c = int(np.argmax(together))
+    for corner in cards:
+        crop = corner[int(np.argmax(corner[:, c]))]
+        if crop[c] >= EMPTY_MIN and int(np.argmax(crop)) == c:
+            return Card.from_id(c), float(best[0][c]), float(best[1][c])
+    return None
 
 
 def _pair_probes(members: list[Placement]) -> list[_Probe]:
