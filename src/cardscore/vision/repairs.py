@@ -21,8 +21,9 @@ stage. In order (:func:`repair`):
   no card was found in is a lone card whose index left no blob: a court card's glyph merged
   with the frame of its art, or too few pixels at a photo's far side. Where a card of the
   region's size has its two indices, in either of its upright directions, the classifier
-  looks directly; a card read surely at both corners is a card read at two indices, at one
-  corner a card for the player to confirm.
+  looks directly. Such a card is always flagged for the player to confirm: its best crop of
+  many was read with no blob to centre it, and on a real photo JPEG-compressed or blurred, a
+  missed K♦ and a missed 8♣ read as tens at both corners.
 - **Doubts** (:func:`meld_doubts`). A meld that cannot be one points at a misread card: it is
   flagged, and where one card's runner-up (or two cards') alone mends the meld, that card is
   shown with its first reading as the alternative.
@@ -196,9 +197,8 @@ def repair(
     groups = group_cards(placed, W)
     melds = [g for g in groups if len(g) > 1]
     doubts: dict[int, Card | None] = {**meld_doubts(placed, melds), **lone_threes(placed, groups)}
-    # A card read at one corner only by looking there again is the player's to confirm.
-    start = len(placed) - len(empty)
-    doubts.update({start + k: None for k, p in enumerate(empty) if p.indices == 1})
+    # A card read in an empty box is the best of many crops, with no blob to centre it.
+    doubts.update(dict.fromkeys(range(len(placed) - len(empty), len(placed))))
     rereads = reread_mends(reader, placed, melds, found, doubts)
     for group in melds:
         if any(i in rereads for i in group):
