@@ -10,7 +10,7 @@ is :data:`~cardscore.vision.geometry.NORMAL_WIDTH` px wide for the later stages.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -72,10 +72,14 @@ class _Shapes:
     labels: np.ndarray
     angles: dict[int, float]
     boxes: dict[int, tuple[tuple[float, float], tuple[float, float], float]]
-    single: list[float]  # short sides of regions shaped like one whole card
-    loose: list[float]  # of card-proportioned regions less completely filled
+    whole: list[CardBox]  # the regions shaped like one whole card
+    loose: list[float]  # short sides of card-proportioned regions less completely filled
     sides: list[float]
-    whole: list[CardBox] = field(default_factory=list)  # the regions of ``single``
+
+    @property
+    def single(self) -> list[float]:
+        """The short sides of the regions shaped like one whole card."""
+        return [box.width for box in self.whole]
 
 
 def _shapes(mask: np.ndarray, scale: float) -> _Shapes:
@@ -101,7 +105,6 @@ def _shapes(mask: np.ndarray, scale: float) -> _Shapes:
         fill = stats[i, cv2.CC_STAT_AREA] / max(rw * rh, 1.0)
         if 1.25 < long_ / max(short, 1.0) < 1.7:
             if fill > 0.9:
-                out.single.append(short / scale)
                 out.whole.append(_card_box(rect, scale))
             elif fill > LOOSE_FILL:
                 out.loose.append(short / scale)

@@ -364,7 +364,7 @@ def empty_boxes(
             continue
         sizes = [glyph * k for k in SIZES] if glyph else [box.width * k for k in SIZES_UNKNOWN]
         corners = [_corner_crops(box, box.angle + turn, sizes) for turn in (0.0, 180.0)]
-        if not all(_on_photo_at(c[len(c) // 2], reader.shape) for c in corners):
+        if not all(_inside(*c[len(c) // 2][:3], reader.shape) for c in corners):
             continue
         probs = reader.read([c for each in corners for c in each])
         per = len(corners[0])
@@ -399,23 +399,8 @@ def _corner_crops(
 ) -> list[tuple[float, float, float, float]]:
     """Crops around a box's top-left index for a card turned ``angle`` in it, the index
     placed as a card of the box's width has it."""
-    right, down = card_axes(angle)
-    scale = box.width / W
-    spot = np.array([box.x, box.y]) - index_to_centre(angle, W) * scale
-    return [
-        (float(p[0]), float(p[1]), size, angle + turn)
-        for turn in TURNS
-        for size in sizes
-        for du in ACROSS
-        for dv in ALONG
-        for p in (spot + (du * right + dv * down) * box.width,)
-    ]
-
-
-def _on_photo_at(crop: tuple[float, float, float, float], shape: tuple[int, ...]) -> bool:
-    x, y, size, _ = crop
-    h, w = shape[:2]
-    return bool(size / 2 <= x <= w - size / 2 and size / 2 <= y <= h - size / 2)
+    spot = np.array([box.x, box.y]) - index_to_centre(angle, W) * (box.width / W)
+    return [c for turn in TURNS for c in _around(spot, angle, angle + turn, sizes, box.width)]
 
 
 def _box_card(first: np.ndarray, second: np.ndarray) -> tuple[Card, float, float] | None:
@@ -452,16 +437,24 @@ def _crops_at(probe: _Probe, sizes: Sequence[float]) -> list[tuple[float, float,
     out = []
     for turn in TURNS:
         angle = probe.angle + turn
-        spot = probe.centre - index_to_centre(angle, W)
-        right, down = card_axes(angle)
-        out += [
-            (float(p[0]), float(p[1]), size, angle)
-            for size in sizes
-            for du in ACROSS
-            for dv in ALONG
-            for p in (spot + (du * right + dv * down) * W,)
-        ]
+        out += _around(probe.centre - index_to_centre(angle, W), angle, angle, sizes, W)
     return out
+
+
+def _around(
+    spot: np.ndarray, axes: float, angle: float, sizes: Sequence[float], width: float
+) -> list[tuple[float, float, float, float]]:
+    """Crops turned ``angle`` around an index ``spot``, each glyph height of ``sizes``, offset
+    by :data:`ACROSS` and :data:`ALONG` of a card ``width`` along the axes of a card turned
+    ``axes``."""
+    right, down = card_axes(axes)
+    return [
+        (float(p[0]), float(p[1]), size, angle)
+        for size in sizes
+        for du in ACROSS
+        for dv in ALONG
+        for p in (spot + (du * right + dv * down) * width,)
+    ]
 
 
 def _open(probe: _Probe, hits: list[IndexHit], placed: list[Placement]) -> bool:
@@ -482,6 +475,12 @@ def _on_photo(probe: _Probe, shape: tuple[int, ...], glyph: float) -> bool:
     edges: a crop past them is the edge's pixels smeared out (a fan's first card at the
     border, its red index so stretched, read as a T♥ one step past it)."""
     x, y = probe.centre - index_to_centre(probe.angle, W)
+    return _inside(float(x), float(y), glyph, shape)
+
+
+def _inside(x: float, y: float, glyph: float, shape: tuple[int, ...]) -> bool:
+    """Whether a glyph ``glyph`` px high at (x, y) lies on the photo, half its height from
+    its edges."""
     h, w = shape[:2]
     m = glyph / 2
     return bool(m <= x <= w - m and m <= y <= h - m)
