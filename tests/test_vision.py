@@ -148,6 +148,31 @@ def test_a_card_whose_two_corners_read_as_different_cards_is_reported_once() -> 
     assert len(one_per_spot(apart, W)) == 2
 
 
+def test_a_card_found_twice_half_a_turn_round_each_over_the_others_index_is_one_card() -> None:
+    from cardscore.vision.cards import _covers, one_per_spot
+
+    # A real photo's glared 7♠ under a tungsten cast: its top index paired with its bottom
+    # one, and a spade pip beside the bottom index read 7♠ alone, half a turn round. Each
+    # card's outline lies over an index read of the other, which no two cards lying on a
+    # table show (the one on top hides the index under it): one card, the surer stays.
+    whole = Placement(Card("7s"), 0.99, 500.0, 400.0, 0.0, 2, None)
+    again = Placement(Card("7s"), 0.98, 462.0, 405.0, 184.0, 1, Card("9s"))
+    assert _covers(whole, again, W)
+    assert _covers(again, whole, W)
+    assert [(p.card, p.indices) for p in one_per_spot([again, whole], W)] == [(Card("7s"), 2)]
+    # Read as another card, it stays: the rule tells a card read again, not a misreading.
+    other = replace(again, card=Card("9s"))
+    assert len(one_per_spot([other, whole], W)) == 2
+    # Two decks' 9♥ in a tight fan, laid the same way round (the training generator's tables
+    # show them): each outline, guessed from a deck-average card, can lie over the other's
+    # index, and both stay.
+    under = Placement(Card("9h"), 0.98, 500.0, 400.0, 14.0, 2, None)
+    over = Placement(Card("9h"), 0.77, 517.0, 404.0, 11.0, 1, None)
+    assert _covers(under, over, W)
+    assert _covers(over, under, W)
+    assert len(one_per_spot([under, over], W)) == 2
+
+
 def test_a_foreshortened_cards_two_corners_read_alike_are_one_card() -> None:
     from cardscore.vision.cards import SAME_TURNED_SPOT, TURNED_SPOT, one_per_spot
     from cardscore.vision.geometry import index_to_centre

@@ -769,7 +769,10 @@ def one_per_spot(cards: list[Placement], w: float) -> list[Placement]:
 
     No two cards lie that close (a tight fan puts the next a quarter of a card over), so the
     two are one card read twice: its two corners, each alone, read as different cards (a real
-    Q♠ whose second corner read as a 4♠).
+    Q♠ whose second corner read as a 4♠). So are two cards read as the same card, half a turn
+    from each other, whose outlines each lie over an index read of the other: on a table, the
+    card on top hides the index under it (a glared 7♠ whose pip beside its far index was read
+    7♠ too). Laid the same way round, two decks' same card can lie so in a tight fan.
 
     >>> queen, four = (Placement(Card(c), p, x, 0, a, 1, None) for c, p, x, a in (("Qs", 0.74, 0, 0), ("4s", 0.52, 5, 180)))
     >>> [p.card.code for p in one_per_spot([four, queen], 120)], len(one_per_spot([four, queen], 12))
@@ -785,6 +788,8 @@ def one_per_spot(cards: list[Placement], w: float) -> list[Placement]:
 def _one_spot(p: Placement, q: Placement, w: float) -> bool:
     """Whether two cards found are one card read twice (see :func:`one_per_spot`)."""
     if np.hypot(p.x - q.x, p.y - q.y) < SAME_SPOT * w:
+        return True
+    if p.card == q.card and _half_a_turn(p, q) and _covers(p, q, w) and _covers(q, p, w):
         return True
     return p.indices == q.indices == 1 and _far_corner(p, q, w)
 
