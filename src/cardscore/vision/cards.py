@@ -51,6 +51,7 @@ __all__ = [
     "read_at_far_corner",
     "row_angle",
     "straighten",
+    "typical_glyph",
 ]
 
 
@@ -317,7 +318,7 @@ def pair_indices(hits: list[IndexHit], w: float) -> list[Placement]:
     The pairs that fit a card best are taken first: in a fanned set the top card's far
     corner also fits the next card's index, a card width and a step away.
     """
-    glyph = _typical_glyph(hits)
+    glyph = typical_glyph(hits)
     pairs = sorted(
         (fit[1], -hits[i].prob, i, j, fit[0], side)
         for i in range(len(hits))
@@ -369,7 +370,7 @@ def _fits(
     return fits
 
 
-def _typical_glyph(hits: Sequence[IndexHit]) -> float | None:
+def typical_glyph(hits: Sequence[IndexHit]) -> float | None:
     """The median glyph height of the hits that report a card (:data:`MIN_CARD`), if known."""
     sizes = [h.size for h in hits if h.size > 0 and h.prob >= MIN_CARD]
     return float(np.median(sizes)) if sizes else None

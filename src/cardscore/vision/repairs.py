@@ -67,6 +67,7 @@ from cardscore.vision.cards import (
     hit_centre,
     mendable,
     read_at_far_corner,
+    typical_glyph,
 )
 from cardscore.vision.geometry import (
     NORMAL_WIDTH,
@@ -357,8 +358,7 @@ def empty_boxes(
     a card read at two indices, else at one.
     """
     found: list[Placement] = []
-    glyphs = [h.size for h in hits if h.size > 0 and h.prob >= WEAK]
-    glyph = float(np.median(glyphs)) if glyphs else None
+    glyph = typical_glyph(hits)
     for box in boxes:
         if not BOX_WIDTHS[0] * W <= box.width <= BOX_WIDTHS[1] * W or _occupied(box, placed, hits):
             continue
