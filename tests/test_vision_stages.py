@@ -400,6 +400,25 @@ def test_regions_keep_the_boxes_of_whole_cards_with_the_angle_their_long_side_gi
     assert [round(b.angle) % 180 for b in boxes] == [0, 90]
 
 
+def test_a_card_whose_pips_notch_its_edge_is_a_whole_card() -> None:
+    """A sideways 5 of clubs far from a seat: the mask's opening eats the thin paper beside
+    its corner indices and pips, which cut its corners off and notch its edge. Its outline
+    is still one card's, and its box is kept for repairs.empty_boxes."""
+    image = np.full((600, 900, 3), (40, 110, 60), np.uint8)
+    image[200:340, 100:200] = 245  # 100 px wide, 140 high
+    for x, y in ((100, 200), (180, 200), (100, 318), (180, 318)):
+        image[y : y + 22, x : x + 20] = 30  # an index and the paper beside it
+    for x, y in ((100, 240), (172, 240), (100, 272), (172, 272)):
+        image[y : y + 28, x : x + 28] = 30  # a pip reaching the edge
+    paper = np.count_nonzero(np.all(image[200:340, 100:200] == 245, axis=2))
+    assert paper / (100 * 140) < 0.8
+    regions = find_regions(image)
+    assert [(round(b.x), round(b.y)) for b in regions.whole_cards] == [(150, 270)]
+    assert (regions.whole_cards[0].width, regions.whole_cards[0].height) == pytest.approx(
+        (100, 140), abs=2
+    )
+
+
 def test_a_point_just_off_a_region_takes_the_region_most_present_near_it() -> None:
     """A red index at a card's edge cuts its corner out of the region: its blob lies off
     every region, and takes the one most present within REGION_REACH card widths."""

@@ -21,6 +21,7 @@ from cardscore.vision.paper import Paper, card_masks, find_paper, outlined_mask
 __all__ = ["MAX_CARD_SHARE", "MIN_CARD_PX", "REGION_REACH", "Regions", "find_regions"]
 
 
+WHOLE_FILL = 0.9  # a card-proportioned region this full is one whole card
 LOOSE_FILL = 0.7  # a card-proportioned region this full still gives the card width
 PALE_TABLE = 0.6  # a paper mask covering more of the photo than this is a pale table too
 CARD_ASPECT = 1.4  # a card's height over its width
@@ -49,7 +50,8 @@ class Regions:
     # Whether the regions are the paper the cards' outlines part from a table as white as
     # they are (paper.outlined_mask): those outlines are then ink on paper, next to glyphs.
     outlined: bool = False
-    # The regions shaped like one whole card (photo px), where a lone card lies.
+    # The regions whose outline is one whole card's (photo px), where a lone card lies: its
+    # pips may notch its paper (_Shapes.outlines).
     whole_cards: tuple[CardBox, ...] = ()
 
     def at(self, x: float, y: float, card: float) -> int:
@@ -73,6 +75,9 @@ class _Shapes:
     angles: dict[int, float]
     boxes: dict[int, tuple[tuple[float, float], tuple[float, float], float]]
     whole: list[CardBox]  # the regions shaped like one whole card
+    # The regions whose outline is one whole card's: the whole ones, and those whose paper a
+    # card's corner pips and indices notch. Only the whole ones, clean, measure the width.
+    outlines: list[CardBox]
     loose: list[float]  # short sides of card-proportioned regions less completely filled
     sides: list[float]
 
@@ -88,11 +93,12 @@ def _shapes(mask: np.ndarray, scale: float) -> _Shapes:
     min_area = (0.02 * max(mask.shape[:2])) ** 2
     small = stats[:, cv2.CC_STAT_AREA] < min_area
     labels[small[labels]] = 0  # specks (and the background, already 0) are no region
-    out = _Shapes(labels, {}, {}, [], [], [])
+    out = _Shapes(labels, {}, {}, [], [], [], [])
     for i in range(1, count):
         if small[i]:
             continue
-        rect = cv2.minAreaRect(_outline(labels, stats[i], i))
+        outline = _outline(labels, stats[i], i)
+        rect = cv2.minAreaRect(outline)
         (cx, cy), (rw, rh), ang = rect
         p0, p1 = cv2.boxPoints(rect)[:2]
         # Card rotation, counter-clockwise as seen, modulo a quarter turn.
@@ -102,12 +108,17 @@ def _shapes(mask: np.ndarray, scale: float) -> _Shapes:
         if not MIN_CARD_PX <= short / scale <= widest:
             continue
         out.sides.append(short / scale)
+        if not 1.25 < long_ / max(short, 1.0) < 1.7:
+            continue
         fill = stats[i, cv2.CC_STAT_AREA] / max(rw * rh, 1.0)
-        if 1.25 < long_ / max(short, 1.0) < 1.7:
-            if fill > 0.9:
-                out.whole.append(_card_box(rect, scale))
-            elif fill > LOOSE_FILL:
-                out.loose.append(short / scale)
+        if fill > WHOLE_FILL:
+            out.whole.append(_card_box(rect, scale))
+        elif fill > LOOSE_FILL:
+            out.loose.append(short / scale)
+        # A card's corner pips and indices notch its paper's edge, and cut its corners off
+        # (the mask's opening eats the thin paper beside them): its outline's hull is the card.
+        if fill > WHOLE_FILL or cv2.contourArea(cv2.convexHull(outline)) > WHOLE_FILL * rw * rh:
+            out.outlines.append(_card_box(rect, scale))
     return out
 
 
@@ -205,5 +216,5 @@ def find_regions(
         card_width,
         whole,
         found is outlined,
-        tuple(found.whole),
+        tuple(found.outlines),
     )
