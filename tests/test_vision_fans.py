@@ -210,6 +210,31 @@ def test_between_two_cards_in_a_row_a_wide_step_apart_a_sure_reading_is_the_midd
     assert _fill(_fan("Th Kh", [100, 100 + 0.6 * W])) == []
 
 
+def test_two_cards_are_in_a_row_by_their_indices_where_one_was_read_at_both_corners(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A card read at two corners is centred between them, one read at one corner where a
+    deck-average card would be: a design whose index lies higher up its card puts the two
+    centres askew, though their indices lie in a row (a meld of three kings from a seat, its
+    middle K♠ missed)."""
+    th = Placement(Card("Th"), 0.95, 100.0, 300.0, 0.0, 1, None)
+    across, down = index_to_centre(0.0, W)
+    reach = (float(across), float(down) + 0.15 * W)
+    qh = Placement(Card("Qh"), 1.0, 100.0 + 0.75 * W, 300.0 + 0.15 * W, 0.0, 2, None, reach)
+    (probe,) = repairs._pair_probes([th, qh])
+    index = probe.centre - index_to_centre(probe.angle, W)
+    assert index == pytest.approx([100.0 - across + 0.375 * W, 300.0 - down], abs=1)
+    _reads(monkeypatch, "Jh", 0.5)
+    assert _fill([th, qh]) == ["Jh@145"]
+    # Read at one corner, the same centres are askew: no meld of three.
+    assert repairs._pair_probes([th, replace(qh, indices=1, reach=None)]) == []
+    # A card read at its far corner only lies half a turn from the one it shows: its top-left
+    # index in the fan is where a deck-average card lying the fan's way has it.
+    turned = Placement(Card("Qh"), 0.9, 100.0 + 0.75 * W, 300.0, 180.0, 1, None)
+    (probe,) = repairs._pair_probes([th, turned])
+    assert probe.centre == pytest.approx([100.0 + 0.375 * W, 300.0], abs=1)
+
+
 def test_past_the_ends_only_a_surer_reading_and_never_a_two(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

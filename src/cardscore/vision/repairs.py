@@ -419,16 +419,30 @@ def _box_card(first: np.ndarray, second: np.ndarray) -> tuple[Card, float, float
 
 
 def _pair_probes(members: list[Placement]) -> list[_Probe]:
-    """Halfway between two cards lying alike, side by side in a row and a wide step apart
-    (a meld of three, its middle card missed); sure readings only (``end``): two cards
-    overlapping on a table are no fan, and halfway lies the top one's face."""
+    """Halfway between two cards lying alike, side by side in a row (their top-left indices,
+    :func:`_top_index`) and a wide step apart (a meld of three, its middle card missed);
+    sure readings only (``end``): two cards overlapping on a table are no fan, and halfway
+    lies the top one's face."""
     fan = fan_of(members)
     if fan is None:
         return []
-    a, b = (np.array([p.x, p.y]) for p in members)
+    a, b = (_top_index(p, fan.angle) for p in members)
     if abs(float((b - a) @ fan.across)) > ROW * W or abs(fan.places[1] - fan.places[0]) < WIDE * W:
         return []
-    return [_Probe((a + b) / 2, fan.angle, end=True)]
+    return [_Probe((a + b) / 2 + index_to_centre(fan.angle, W), fan.angle, end=True)]
+
+
+def _top_index(card: Placement, angle: float) -> np.ndarray:
+    """Where a card lying at ``angle`` (its fan's; the card may have been read half a turn
+    from it) shows its top-left index: a deck-average card's offset from its centre, or the
+    reach it measured when read at two corners (its centre is then its indices' midpoint, not
+    a deck-average card's, and a one-index card beside it would seem out of its row)."""
+    right, down = card_axes(angle)
+    reach = (
+        index_to_centre(angle, W) if card.reach is None else card.reach @ np.array([right, down])
+    )
+    spot: np.ndarray = np.array([card.x, card.y]) - reach
+    return spot
 
 
 def _crops_at(probe: _Probe, sizes: Sequence[float]) -> list[tuple[float, float, float, float]]:
