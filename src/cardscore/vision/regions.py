@@ -111,14 +111,15 @@ def _shapes(mask: np.ndarray, scale: float) -> _Shapes:
         if not 1.25 < long_ / max(short, 1.0) < 1.7:
             continue
         fill = stats[i, cv2.CC_STAT_AREA] / max(rw * rh, 1.0)
+        box = _card_box(rect, scale)
         if fill > WHOLE_FILL:
-            out.whole.append(_card_box(rect, scale))
+            out.whole.append(box)
         elif fill > LOOSE_FILL:
             out.loose.append(short / scale)
         # A card's corner pips and indices notch its paper's edge, and cut its corners off
         # (the mask's opening eats the thin paper beside them): its outline's hull is the card.
         if fill > WHOLE_FILL or cv2.contourArea(cv2.convexHull(outline)) > WHOLE_FILL * rw * rh:
-            out.outlines.append(_card_box(rect, scale))
+            out.outlines.append(box)
     return out
 
 
