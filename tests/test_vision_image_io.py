@@ -107,8 +107,9 @@ def test_a_large_upscale_of_a_shared_photo_reads_the_same_cards_in_the_same_plac
 def test_crops_in_batches_give_the_outputs_of_one_batch(monkeypatch: pytest.MonkeyPatch) -> None:
     crops = np.random.default_rng(24).integers(0, 256, (70, 32, 32, 3), dtype=np.uint8)
     for path in classifier.MODEL_PATHS:
-        whole = classifier.outputs(path, crops)
-        monkeypatch.setattr(classifier, "BATCH", 16)  # 16, 16, 16, 16 and 6 crops
+        monkeypatch.setattr(classifier, "BATCH", 1000)
+        whole = classifier.outputs(path, crops, threads=1)  # one batch of 70
+        monkeypatch.setattr(classifier, "BATCH", 16)  # four batches of 18 or 17 crops
         parts = classifier.outputs(path, crops)
         monkeypatch.undo()
         for a, b in zip(whole, parts, strict=True):

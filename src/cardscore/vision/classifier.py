@@ -47,8 +47,10 @@ LOOSE_SCREEN = 0.003
 SOURCE_KEY = "source_sha256"
 # Crops go through a member this many at a time: a photo gives thousands of candidates, and
 # one batch of them all would hold every layer's activations at once (about 0.1 MB a crop,
-# most of a gigabyte). Small batches keep the peak low and cost nothing in speed.
-BATCH = 256
+# most of a gigabyte). Small batches keep the peak low, and their activations stay in the
+# core's cache: 32 crops a batch read the screen's 3,600 crops of a 12 MP photo in a fifth
+# less time than 256 (a crop's outputs do not depend on its batch).
+BATCH = 32
 # Under this many crops a call is one batch on one thread: splitting it costs more than it saves.
 MIN_SPLIT = 32
 
@@ -169,12 +171,14 @@ def _batches(crops: np.ndarray, threads: int) -> list[np.ndarray]:
     """``crops`` in near-equal batches of at most :data:`BATCH`, a multiple of ``threads`` of
     them so that every thread has as much to do (one batch under :data:`MIN_SPLIT` crops).
 
-    >>> [len(b) for b in _batches(np.zeros((600, 32, 32, 3), np.uint8), 2)]
-    [150, 150, 150, 150]
+    >>> [len(b) for b in _batches(np.zeros((100, 32, 32, 3), np.uint8), 2)]
+    [25, 25, 25, 25]
     >>> [len(b) for b in _batches(np.zeros((40, 32, 32, 3), np.uint8), 2)]
     [20, 20]
     >>> [len(b) for b in _batches(np.zeros((40, 32, 32, 3), np.uint8), 1)]
-    [40]
+    [20, 20]
+    >>> [len(b) for b in _batches(np.zeros((20, 32, 32, 3), np.uint8), 2)]
+    [20]
     """
     if threads <= 1 or len(crops) < MIN_SPLIT:
         count = -(-len(crops) // BATCH)
