@@ -160,6 +160,25 @@ def test_a_photo_straightened_from_a_seat_flags_twins_under_a_higher_bar(
     assert unsure(between, 2, twin=True, straightened=True) == unsure(between, 2)
 
 
+def test_a_photo_straightened_from_a_seat_flags_twins_read_at_both_corners_under_their_bar() -> (
+    None
+):
+    """From a seat, a twin read at both corners under TWIN_SURE_PAIRED_STRAIGHTENED is
+    flagged though the fitted line says sure; flat, above the bar, with no twin runner-up or
+    confirmed by its meld, the line decides as before."""
+    from cardscore.vision.calibration import FLAG_AT, TWIN_SURE_PAIRED_STRAIGHTENED
+    from cardscore.vision.recognition import unsure
+
+    flag_at = FLAG_AT
+    weak = TWIN_SURE_PAIRED_STRAIGHTENED - 0.05
+    assert calibrated(weak, 2) >= flag_at  # the line alone would leave it unflagged
+    assert unsure(weak, 2, twin=True, straightened=True)
+    assert not unsure(weak, 2, twin=True)
+    assert not unsure(weak, 2, straightened=True)
+    assert not unsure(weak, 2, confirmed=True, twin=True, straightened=True)
+    assert not unsure(TWIN_SURE_PAIRED_STRAIGHTENED + 0.02, 2, twin=True, straightened=True)
+
+
 def test_on_the_blurred_lines_the_twins_bars_still_decide() -> None:
     """The fitted blurred photos' lines leave a one-corner card at 0.59 unflagged: there a
     twin runner-up flags it (flat, and straightened from a seat)."""

@@ -41,6 +41,7 @@ __all__ = [
     "PLATT_BLURRED",
     "TWIN_SURE",
     "TWIN_SURE_COVERED",
+    "TWIN_SURE_PAIRED_STRAIGHTENED",
     "TWIN_SURE_STRAIGHTENED",
     "WRONG_SHARE",
     "blurred_lines",
@@ -111,6 +112,17 @@ TWIN_SURE = 0.6
 # tuning sets' straightened photos show (older-five-seated, trained-views, stroke,
 # older-five-tilted); at 0.7, 16 more and no more wrong ones.
 TWIN_SURE_STRAIGHTENED = 0.65
+# A card read at both corners whose runner-up is its twin, in a photo straightened from a
+# seat, is flagged under this score. Its score takes the two corners for two witnesses
+# (1 - (1 - p)(1 - q): cards._paired), but a far card's two indices are stretched alike, and
+# a suit taken for its twin at one corner is taken for it at the other: two readings near
+# 0.5 make a 0.75 that is a coin's toss. On the tuning tables' straightened photos
+# (older-five-seated, trained-views from a seat, stroke from a seat: 5,222 cards), 2 of
+# their 9 cards wrong and unflagged were such pairs, read at 0.74 and 0.78 (a K♠ taken for
+# the K♣, a J♥ for the J♦), and 3 more of the 5,189 right cards are flagged (0.76-0.79);
+# under 0.85, the same 2 and 6 more; under 0.95, 3 and 24 more. Flat photos show no such
+# mistake (trained-layout, columns: 4,901 cards), and there the bar would only flag.
+TWIN_SURE_PAIRED_STRAIGHTENED = 0.8
 # The same bar for a card read at one corner under the next card of a meld fanned down a
 # column: that card's edge crosses the index below the rank, and the suit it half hides is
 # all that tells a card from its twin. On the tuning set `columns` (its 2,692 cards), 14

@@ -41,6 +41,7 @@ from cardscore.vision.calibration import (
     FLAG_AT_SHAKEN,
     TWIN_SURE,
     TWIN_SURE_COVERED,
+    TWIN_SURE_PAIRED_STRAIGHTENED,
     TWIN_SURE_STRAIGHTENED,
     blurred_lines,
     calibrated,
@@ -350,7 +351,9 @@ def unsure(
     confirmed, it is flagged whatever its line says (under
     :data:`~cardscore.vision.calibration.TWIN_SURE_STRAIGHTENED` in a photo
     ``straightened`` from a seat, under :data:`~cardscore.vision.calibration.TWIN_SURE_COVERED`
-    where the next card of a meld fanned down a column ``covered`` its suit).
+    where the next card of a meld fanned down a column ``covered`` its suit); read at both
+    corners in a photo ``straightened`` from a seat, under
+    :data:`~cardscore.vision.calibration.TWIN_SURE_PAIRED_STRAIGHTENED`.
 
     ``wide``: a ten in a photo of jumbo indices
     (:func:`~cardscore.vision.calibration.wide_ten`): read at one corner and not confirmed, it
@@ -370,6 +373,9 @@ def unsure(
         TWIN_SURE_COVERED if covered else TWIN_SURE_STRAIGHTENED if straightened else TWIN_SURE
     )
     if corners == 1 and not confirmed and (wide or cut or (twin and score < twin_sure)):
+        return True
+    paired_twin = corners >= 2 and straightened and twin
+    if paired_twin and not confirmed and score < TWIN_SURE_PAIRED_STRAIGHTENED:
         return True
     if flag_at is None:
         flag_at = FLAG_AT if blur is None else FLAG_AT_BLURRED
