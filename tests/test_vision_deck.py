@@ -39,6 +39,7 @@ from cardscore.vision.learn import (  # noqa: E402
     SpreadError,
     fit,
     fit_embedded,
+    learn_from_photos,
     learn_from_spread,
     photo_examples,
     spread_examples,
@@ -309,6 +310,42 @@ def test_learning_from_half_the_shared_photos_keeps_or_improves_the_other_half(
             name, [c.card for c in recognize(folder / name, deck=deck).cards], labels[name]
         )
         assert (after.right, -after.reported) >= (before.right, -before.reported), name
+
+
+def test_learning_from_labelled_photos_reports_each_step_and_each_photo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``step`` counts every reading and fit of every round up to their total, each photo's
+    check reaches ``progress`` once; on a terminal ``deck learn`` shows them with a bar."""
+    from cardscore.vision import learn
+
+    tables = [render_table(seed, SERIF) for seed in (1, 2)]
+    photos = [(t.image, [c for c, *_ in t.truth], f"t{k}.png") for k, t in enumerate(tables)]
+    steps: list[tuple[int, int]] = []
+    lines: list[str] = []
+    learnt = learn_from_photos(
+        photos, progress=lines.append, step=lambda done, total: steps.append((done, total))
+    )
+    total = learn.LABEL_ROUNDS * (len(photos) + 1)
+    assert steps == [(done, total) for done in range(1, total + 1)]
+    assert [line.split(":")[0] for line in lines] == ["t0.png", "t1.png"]
+    assert learnt.profile.learnt
+
+    rows = []
+    for k, t in enumerate(tables):
+        cv2.imwrite(str(tmp_path / f"t{k}.png"), t.image)
+        rows.append(f"t{k}.png,{' '.join(c.code for c, *_ in t.truth)}")
+    (tmp_path / "labels.csv").write_text("image,cards\n" + "\n".join(rows) + "\n")
+    import rich.console
+
+    monkeypatch.setattr(rich.console.Console, "is_terminal", property(lambda self: True))
+    out = tmp_path / "ours.deck"
+    args = ["deck", "learn", "--labels", str(tmp_path / "labels.csv"), "--out", str(out)]
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert "t0.png: " in err
+    assert "t1.png: " in err
+    assert DeckProfile.load(out).learnt == learnt.profile.learnt
 
 
 def test_a_labels_file_with_problems_lists_them_all(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ deck show``: which cards a profile learnt."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,6 +14,9 @@ from cardscore.cli.output import console, echo_json, json_option
 from cardscore.errors import CardscoreError, Problem
 from cardscore.vision.deck import DeckProfile
 from cardscore.vision.recognition import Recognition, SeenCard, recognize
+
+if TYPE_CHECKING:
+    from cardscore.vision.learn import Learnt
 
 __all__ = [
     "deck_group",
@@ -146,13 +150,12 @@ def learn_command(labels: Path | None, spread: Path | None, out: Path, as_json: 
     Photos whose labels disagree with what is read are reported, and only their agreeing
     cards are learnt. Then: cardscore recognize --deck OUT PHOTO.
     """
-    from cardscore.vision.learn import learn_from_labels, learn_from_spread
+    from cardscore.vision.learn import learn_from_spread
 
     if (labels is None) == (spread is None):
         raise CardscoreError(Problem.of("learn_labels_or_spread"))
-    say = None if as_json else (lambda line: click.echo(line, err=True))
     learnt = (
-        learn_from_labels(labels, progress=say, name=out.stem)
+        _learn_with_progress(labels, out.stem, show=not as_json)
         if labels is not None
         else learn_from_spread(spread or Path(), name=out.stem)
     )
@@ -185,6 +188,38 @@ def learn_command(labels: Path | None, spread: Path | None, out: Path, as_json: 
                 f"them otherwise than the shipped models, neither reading is sure (which: "
                 f"cardscore deck show {out})"
             )
+
+
+def _learn_with_progress(labels: Path, name: str, show: bool) -> Learnt:
+    """:func:`~cardscore.vision.learn.learn_from_labels`, each photo's check on stderr
+    (unless not ``show``n), and on a terminal a progress bar of the photos read."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from cardscore.vision.learn import learn_from_labels
+
+    err = Console(stderr=True, highlight=False)
+    if not show:
+        return learn_from_labels(labels, name=name)
+    if not err.is_terminal:
+        return learn_from_labels(
+            labels, progress=lambda line: click.echo(line, err=True), name=name
+        )
+    columns = (
+        TextColumn("learning the deck"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task("learning", total=None)
+
+        def report(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return learn_from_labels(
+            labels, progress=lambda line: err.print(line, markup=False), step=report, name=name
+        )
 
 
 @deck_group.command("show")

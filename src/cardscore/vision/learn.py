@@ -315,38 +315,58 @@ def read_label_file(path: Path) -> list[tuple[Path, list[Card]]]:
 
 
 def learn_from_labels(
-    labels: Path, *, progress: Callable[[str], None] | None = None, name: str = ""
+    labels: Path,
+    *,
+    progress: Callable[[str], None] | None = None,
+    step: Callable[[int, int], None] | None = None,
+    name: str = "",
 ) -> Learnt:
-    """A profile from labelled photos (``image,cards`` CSV, images beside it)."""
+    """A profile from labelled photos (``image,cards`` CSV, images beside it); ``progress``
+    and ``step`` as :func:`learn_from_photos` reports to them."""
     photos = [(image, cards, image.name) for image, cards in read_label_file(labels)]
-    return learn_from_photos(photos, progress=progress, name=name or labels.stem)
+    return learn_from_photos(photos, progress=progress, step=step, name=name or labels.stem)
 
 
 def learn_from_photos(
     photos: Sequence[tuple[str | Path | np.ndarray, Sequence[Card], str]],
     *,
     progress: Callable[[str], None] | None = None,
+    step: Callable[[int, int], None] | None = None,
     name: str = "",
 ) -> Learnt:
     """A profile from photos (a path or an image) and the cards on each, with a name for
     its report; :data:`LABEL_ROUNDS` rounds, each reading the photos with the last one's
-    profile (:func:`photo_examples`). Each photo's check is its first reading's, with the
-    cards the last round learnt."""
+    profile (:func:`photo_examples`) and fitting a profile to them. Each photo's check is
+    its first reading's, with the cards the last round learnt.
+
+    ``progress`` is told each photo's check as the last round has it; ``step`` (done,
+    total) after each reading and each fit, :data:`LABEL_ROUNDS` times (photos + 1) in all:
+    a progress bar's counts (learning from six photos takes tens of seconds)."""
     if not photos:
         raise CardscoreError(Problem.of("no_crops"))
     deck: DeckProfile | None = None
     first: list[PhotoCheck] = []
+    total, done = LABEL_ROUNDS * (len(photos) + 1), 0
+
+    def stepped() -> None:
+        nonlocal done
+        done += 1
+        if step:
+            step(done, total)
+
     for round_ in range(LABEL_ROUNDS):
         parts, checks = [], []
         for k, (source, cards, label) in enumerate(photos):
             examples, check = photo_examples(source, cards, label, deck)
             parts.append(examples)
             checks.append(check if round_ == 0 else replace(first[k], learnt=check.learnt))
+            stepped()
             if progress and round_ == LABEL_ROUNDS - 1:
                 progress(checks[-1].describe())
         first = first or checks
         examples = Examples.join(parts)
         deck = fit(examples, name=name)
+        stepped()
     assert deck is not None
     return Learnt(deck, tuple(checks), len(examples.labels))
 
