@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -143,3 +145,42 @@ def test_long_analyses_report_progress_and_suggest_seconds() -> None:
     hint = _slow_hint(Game.deal(seed=7))
     assert hint is not None
     assert "--seconds" in hint
+
+
+def test_analyse_on_a_terminal_prints_the_same_result_with_its_progress_bar(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a terminal the exact analysis shows a bar of the moves solved on stderr; what it
+    prints on stdout is what it prints elsewhere."""
+    code, out, _ = run(
+        capsys, "crosskings", "deal", "--seed", "7", "--random-moves", "26", "--move-seed", "3"
+    )
+    path = tmp_path / "game.json"
+    path.write_text(out)
+    code, plain, _ = run(capsys, "crosskings", "analyse", str(path))
+    assert code == 0
+    import rich.console
+
+    moved: list[tuple[int, int]] = []
+    from cardscore.cli import output
+
+    real_bar = output.counting_bar
+
+    @contextmanager
+    def counting(what: str, err: rich.console.Console) -> Iterator[Callable[[int, int], None]]:
+        with real_bar(what, err) as report:
+
+            def seen(done: int, total: int) -> None:
+                moved.append((done, total))
+                report(done, total)
+
+            yield seen
+
+    monkeypatch.setattr(rich.console.Console, "is_terminal", property(lambda self: True))
+    monkeypatch.setattr("cardscore.crosskings.cli.counting_bar", counting)
+    code, shown, _ = run(capsys, "crosskings", "analyse", str(path))
+    assert code == 0
+    assert shown == plain
+    legal = len(Game.load(path).legal_moves)
+    assert moved[0] == (0, legal)
+    assert moved[-1][0] == moved[-1][1]

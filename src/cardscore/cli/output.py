@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -22,6 +23,7 @@ __all__ = [
     "ask",
     "breakdown_table",
     "console",
+    "counting_bar",
     "echo_json",
     "json_default",
     "json_option",
@@ -110,6 +112,23 @@ def console() -> Console:
     from rich.console import Console
 
     return Console(file=sys.stdout, highlight=False, soft_wrap=True)
+
+
+@contextmanager
+def counting_bar(what: str, err: Console) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on ``err`` (a terminal) that counts ``what`` is done (done of total,
+    and the time it has taken), gone when the block ends; yields the function that moves
+    it, ``report(done, total)``."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task(what, total=None)
+
+        def report(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield report
 
 
 def print_breakdowns(named: Iterable[tuple[str, Breakdown]]) -> None:

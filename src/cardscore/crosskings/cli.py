@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cardscore.cli.output import ask, breakdown_table, console, echo_json, json_option
+from cardscore.cli.output import (
+    ask,
+    breakdown_table,
+    console,
+    counting_bar,
+    echo_json,
+    json_option,
+)
 from cardscore.crosskings.cards import parse_hand
 from cardscore.crosskings.game import Game
 from cardscore.crosskings.scoring import explain
@@ -152,7 +159,6 @@ def _slow_hint(game: Game) -> str | None:
 def _analyse_with_progress(game: Game, objective: Objective, show: bool) -> Analysis:
     """The exact analysis; on a terminal, a progress bar (moves solved) and a hint on stderr."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from cardscore.crosskings.analysis import analyse
 
@@ -162,18 +168,8 @@ def _analyse_with_progress(game: Game, objective: Objective, show: bool) -> Anal
     hint = _slow_hint(game)
     if hint:
         err.print(f"hint: {hint}", markup=False)
-    columns = (
-        TextColumn("solving moves"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, console=err, transient=True) as bar:
-        task = bar.add_task("solving", total=len(game.legal_cells))
-
-        def report(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
+    with counting_bar("solving moves", err) as report:
+        report(0, len(game.legal_cells))
         return analyse(game, objective=objective, progress=report)
 
 

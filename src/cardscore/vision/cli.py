@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from cardscore.cards import Card, full_deck
-from cardscore.cli.output import console, echo_json, json_option
+from cardscore.cli.output import console, counting_bar, echo_json, json_option
 from cardscore.errors import CardscoreError, Problem
 from cardscore.vision.deck import DeckProfile
 from cardscore.vision.recognition import Recognition, SeenCard, recognize
@@ -194,7 +194,6 @@ def _learn_with_progress(labels: Path, name: str, show: bool) -> Learnt:
     """:func:`~cardscore.vision.learn.learn_from_labels`, each photo's check on stderr
     (unless not ``show``n), and on a terminal a progress bar of the photos read."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from cardscore.vision.learn import learn_from_labels
 
@@ -205,18 +204,7 @@ def _learn_with_progress(labels: Path, name: str, show: bool) -> Learnt:
         return learn_from_labels(
             labels, progress=lambda line: click.echo(line, err=True), name=name
         )
-    columns = (
-        TextColumn("learning the deck"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, console=err, transient=True) as bar:
-        task = bar.add_task("learning", total=None)
-
-        def report(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
+    with counting_bar("learning the deck", err) as report:
         return learn_from_labels(
             labels, progress=lambda line: err.print(line, markup=False), step=report, name=name
         )
