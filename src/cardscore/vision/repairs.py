@@ -101,6 +101,9 @@ WIDE = 0.6  # so does one this wide (card widths) when every step is alike
 # (card widths, two of a table's tighter steps): centres guessed from wide "10"s, read off
 # their glyph's middle, leave a fan's steps uneven.
 GAPPED = 0.5
+# Measured against them, a wide step holds a card when its halves are 0.7 of them or more:
+# a fan's steps vary by a quarter, from a photo taken at an angle too.
+LOOSE = 1.4
 ROW = 0.1  # card widths: two cards of a fan lie in a row, this far apart across it at most
 # A lone black 3 read less surely than this, whose runner-up could top a pile, is taken for
 # that runner-up (flagged): lone cards on a photographed table are piles' tops many times
@@ -326,13 +329,16 @@ def _probes(members: list[Placement]) -> list[_Probe]:
     out = []
     for k, ((a, b), step) in enumerate(zip(pairwise(centres), steps, strict=True)):
         missing = round(step / usual) - 1 if step >= GAP * usual else 0
+        others = None
         if missing == 0 and len(steps) >= 3 and step >= GAPPED * W:
             # With two of five cards missed, half the steps are gaps, their median too:
             # measured against the other steps, then.
             others = _usual_step(np.cumsum(np.r_[0.0, np.delete(steps, k)]))
             if others is not None and step >= GAP * others:
                 missing = round(step / others) - 1
-        if missing == 0 and step >= WIDE * W:
+        # Judged against the fan's other steps, a wide step must be wide among them too: a
+        # column fanned at half a card's width steps wide throughout, a step or two looser.
+        if missing == 0 and step >= WIDE * W and (others is None or step >= LOOSE * others):
             missing = 1
         for n in range(1, min(missing, 3) + 1):
             out.append(_Probe(a + (b - a) * n / (missing + 1), angle, end=False))
