@@ -116,15 +116,18 @@ def test_a_column_is_a_fan_along_the_cards_down() -> None:
     ]
 
 
-def test_a_wide_step_holds_a_card_only_when_wide_among_the_fans_other_steps() -> None:
+def test_a_wide_step_down_a_column_holds_a_card_only_when_wide_among_its_other_steps() -> None:
     # From tuning tables. A column fanned at half a card's width from a seat: its last step,
     # 74 px (past the 0.6 W of a wide step), is only a looser one, and a 2's reading of the
     # big pip beside the K's index there spoiled the meld.
     column = _column("9h Th Jh Qh Kh Ah", [0, 59, 119, 178, 238, 312])
     assert [p.end for p in repairs._probes(column)] == [True]
-    # Tilted: steps 42, 78 and 58, a J missed in the 78 (1.56 times the others' 50).
-    jacks = _fan("Js Js Jc Jh", [500, 542, 620, 678])
-    assert [x for x, end in _probed(jacks) if not end] == [581.0]
+    # Steps of 42, 78 and 58 px (a tilted photo's row of jacks missed one in the 78): 1.56
+    # times the others' 50 holds a card in a column too. A row's wide step is looked into.
+    jacks = _column("Js Js Jc Jh", [0, 42, 120, 178])
+    assert [round(float(p.centre[1])) for p in repairs._probes(jacks) if not p.end] == [181]
+    row = _fan("9h Th Jh Qh Kh Ah", [0, 59, 119, 178, 238, 312])
+    assert [x for x, end in _probed(row) if not end] == [275.0]
 
 
 def test_a_run_down_a_column_in_order_is_no_doubt_and_out_of_order_is() -> None:

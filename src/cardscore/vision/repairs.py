@@ -101,8 +101,8 @@ WIDE = 0.6  # so does one this wide (card widths) when every step is alike
 # (card widths, two of a table's tighter steps): centres guessed from wide "10"s, read off
 # their glyph's middle, leave a fan's steps uneven.
 GAPPED = 0.5
-# Measured against them, a wide step holds a card when its halves are 0.7 of them or more:
-# a fan's steps vary by a quarter, from a photo taken at an angle too.
+# Measured against them, a column's wide step holds a card when its halves are 0.7 of them
+# or more: a fan's steps vary by a quarter, from a photo taken at an angle too.
 LOOSE = 1.4
 ROW = 0.1  # card widths: two cards of a fan lie in a row, this far apart across it at most
 # A lone black 3 read less surely than this, whose runner-up could top a pile, is taken for
@@ -336,9 +336,10 @@ def _probes(members: list[Placement]) -> list[_Probe]:
             others = _usual_step(np.cumsum(np.r_[0.0, np.delete(steps, k)]))
             if others is not None and step >= GAP * others:
                 missing = round(step / others) - 1
-        # Judged against the fan's other steps, a wide step must be wide among them too: a
-        # column fanned at half a card's width steps wide throughout, a step or two looser.
-        if missing == 0 and step >= WIDE * W and (others is None or step >= LOOSE * others):
+        # A column fanned at half a card's width steps wide throughout, a step or two looser:
+        # judged against its other steps, a wide step there must be wide among them too.
+        loose = others is None or not fan.column or step >= LOOSE * others
+        if missing == 0 and step >= WIDE * W and loose:
             missing = 1
         for n in range(1, min(missing, 3) + 1):
             out.append(_Probe(a + (b - a) * n / (missing + 1), angle, end=False))
