@@ -13,7 +13,9 @@ stage. In order (:func:`repair`):
   classifier wants the card's own angle, the fan's is its region's), and only readings that
   keep the meld legal (a misread card mended by its runner-up included), of an index no card
   found has taken, count. A meld of three missing its middle card is two cards in a row two
-  steps apart: halfway between them is looked at too, for a sure reading.
+  steps apart: halfway between them is looked at too, for a sure reading. A column's step
+  is about half a card, so there a wide step holds a card only when it is also wide among
+  the column's other steps (:data:`LOOSE`).
 - **Crowds** (:func:`drop_crowded`). The other way round, a crop straddling two fanned
   indices can read as a card more (a "10" from a J and the next card's edge): it sits between
   two cards one step apart, and is dropped.
