@@ -197,9 +197,9 @@ def _learn_with_progress(labels: Path, name: str, show: bool) -> Learnt:
 
     from cardscore.vision.learn import learn_from_labels
 
-    err = Console(stderr=True, highlight=False)
     if not show:
         return learn_from_labels(labels, name=name)
+    err = Console(stderr=True, highlight=False)
     if not err.is_terminal:
         return learn_from_labels(
             labels, progress=lambda line: click.echo(line, err=True), name=name
