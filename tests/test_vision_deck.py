@@ -198,6 +198,32 @@ def test_cli_deck_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert not (tmp_path / "x.deck").exists()
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["recognize", "--json"],
+        ["poker", "compare", "--json", "--photo"],
+        ["gongzhu", "score", "--json", "--photo"],
+    ],
+)
+def test_a_bad_profile_and_a_bad_photo_are_reported_together(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    (tmp_path / "notes.deck").write_text("not a profile")
+    (tmp_path / "notes.jpg").write_text("not a photo")
+    deck, photo = str(tmp_path / "notes.deck"), str(tmp_path / "notes.jpg")
+    assert main([*command, photo, "--deck", deck]) == 2
+    problems = json.loads(capsys.readouterr().err)["problems"]
+    assert [p["code"] for p in problems] == ["not_a_deck_profile", "image_format"]
+    assert [p["params"] for p in problems] == [{"path": deck}, {"name": photo}]
+    # A good photo: the profile's problem alone.
+    cv2.imwrite(photo.replace(".jpg", ".png"), np.full((600, 800, 3), 40, np.uint8))
+    assert main([*command, photo.replace(".jpg", ".png"), "--deck", deck]) == 2
+    assert [p["code"] for p in json.loads(capsys.readouterr().err)["problems"]] == [
+        "not_a_deck_profile"
+    ]
+
+
 def test_deck_show_tells_the_cards_learnt_and_whether_the_profile_fits(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -24,6 +24,7 @@ __all__ = [
     "load_deck",
     "photo_cards",
     "photo_rows",
+    "read_with_deck",
     "recognize_command",
     "text_report",
 ]
@@ -38,6 +39,29 @@ def load_deck(path: Path | None) -> DeckProfile | None:
     deck = DeckProfile.load(path)
     deck.check(MODEL_PATHS)
     return deck
+
+
+def read_with_deck(
+    photo: Path, deck_path: Path | None, card_width: float | None = None
+) -> Recognition:
+    """:func:`~cardscore.vision.recognition.recognize` ``photo`` with the profile at
+    ``deck_path``: a bad profile and a bad photo are reported together, not one per try."""
+    try:
+        deck = load_deck(deck_path)
+    except CardscoreError as error:
+        raise CardscoreError([*error.problems, *_photo_problems(photo)]) from None
+    return recognize(photo, card_width=card_width, deck=deck)
+
+
+def _photo_problems(photo: Path) -> tuple[Problem, ...]:
+    """What is wrong with ``photo`` as a photo to read (nothing: ``()``)."""
+    from cardscore.vision.image_io import ImageError, load_image
+
+    try:
+        load_image(photo)
+    except ImageError as error:
+        return error.problems
+    return ()
 
 
 deck_option = click.option(
@@ -110,7 +134,7 @@ def recognize_command(
     Prints every card (code, confidence, where), the groups, and a draft Tranca team entry;
     unsure cards are flagged for you to confirm.
     """
-    result = recognize(photo, card_width=card_width, deck=load_deck(deck_path))
+    result = read_with_deck(photo, deck_path, card_width)
     if annotate_path is not None:
         from cardscore.vision.annotate import save_annotated
 
@@ -253,13 +277,13 @@ def photo_rows(photo: Path, size: int, deck_path: Path | None = None) -> list[li
     unsure cards are listed on stderr."""
     from cardscore.vision.hands import rows_of_cards
 
-    rows = rows_of_cards(recognize(photo, deck=load_deck(deck_path)), size)
+    rows = rows_of_cards(read_with_deck(photo, deck_path), size)
     _confirm([(f"in row {k}", s) for k, row in enumerate(rows, 1) for s in row if s.flagged])
     return [[s.card for s in row] for row in rows]
 
 
 def photo_cards(photo: Path, deck_path: Path | None = None) -> list[Card]:
     """Every card on a photo, for a game's command; the unsure ones listed on stderr."""
-    result = recognize(photo, deck=load_deck(deck_path))
+    result = read_with_deck(photo, deck_path)
     _confirm([(f"at ({s.x:.0f}, {s.y:.0f})", s) for s in result.cards if s.flagged])
     return [s.card for s in result.cards]
