@@ -49,7 +49,10 @@ def read_with_deck(
     try:
         deck = load_deck(deck_path)
     except CardscoreError as error:
-        raise CardscoreError([*error.problems, *_photo_problems(photo)]) from None
+        photo_problems = _photo_problems(photo)
+        if not photo_problems:
+            raise  # the profile's own error, of its own class
+        raise CardscoreError([*error.problems, *photo_problems]) from None
     return recognize(photo, card_width=card_width, deck=deck)
 
 
