@@ -520,7 +520,14 @@ def glyphs_rendered(tables: int, seed: int) -> None:
     section = "Fonts' playing-card glyphs, laid out by the independent renderer"
     print(f"## {section} ({tables} tables a design, seeds {seed}–{seed + tables - 1})\n")
     print(_PRINTED_HEADER)
-    files = font_files(default_cache())
+    try:
+        files = font_files(default_cache())
+    except (OSError, subprocess.CalledProcessError, StopIteration) as error:
+        # Neither the system nor the cache has every font, and apt-get cannot fetch them.
+        for name in FONTS.values():
+            print(f"{name}: skipped (the fonts could not be found or fetched: {error})")
+        print()
+        return
     for stem, name in FONTS.items():
         faces = glyph_faces(files[stem]) if stem in files else None
         if faces is None:
