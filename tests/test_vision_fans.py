@@ -218,10 +218,34 @@ def test_between_two_cards_in_a_row_a_wide_step_apart_a_sure_reading_is_the_midd
     _reads(monkeypatch, "Jh", 0.5)
     # No card between two a step apart, two lying askew of each other's row, or two cards
     # the reading makes no meld with.
-    assert _fill(_fan("Th Qh", [100, 100 + 0.4 * W])) == []
+    close = repairs._pair_probes(_fan("Th Qh", [200, 200 + 0.4 * W]))
+    assert [(round(float(p.centre[0])), p.end) for p in close] == [(152, True)]  # an end only
     askew = [pair[0], replace(pair[1], y=pair[1].y + 0.2 * W)]
     assert _fill(askew) == []
     assert _fill(_fan("Th Kh", [100, 100 + 0.6 * W])) == []
+
+
+def test_two_cards_a_step_apart_are_a_meld_of_three_missing_an_end_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From a seat, a meld of three kings whose first card, the K♣, left no blob: the K♠ and
+    the K♦ (its top card, read at both corners) lie one step apart. A meld has three cards or
+    more, so one step before the first a sure reading is a card; past the top card lies its
+    own face."""
+    pair = _fan("Ks Kd", [200, 200 + STEP])
+    _reads(monkeypatch, "Kc", 0.5)
+    assert _fill(pair) == ["Kc@164"]
+    # Its top card read at one corner only may hide the third card past it.
+    assert _fill(_fan("Ks Kd", [200, 200 + STEP], top_read_twice=False)) == ["Kc@164", "Kc@272"]
+    _reads(monkeypatch, "Kc", 0.2)  # past an end, a reading must be surer
+    assert _fill(pair) == []
+    _reads(monkeypatch, "9c", 0.9)  # no meld with two kings
+    assert _fill(pair) == []
+    # Two cards lying as one (a card read twice) or askew of each other's row are no fan.
+    _reads(monkeypatch, "Kc", 0.5)
+    assert repairs._pair_probes(_fan("Ks Kd", [200, 210])) == []
+    askew = [pair[0], replace(pair[1], y=pair[1].y + 0.2 * W)]
+    assert _fill(askew) == []
 
 
 def test_two_cards_are_in_a_row_by_their_indices_where_one_was_read_at_both_corners(

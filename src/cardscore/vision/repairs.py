@@ -13,9 +13,10 @@ stage. In order (:func:`repair`):
   classifier wants the card's own angle, the fan's is its region's), and only readings that
   keep the meld legal (a misread card mended by its runner-up included), of an index no card
   found has taken, count. A meld of three missing its middle card is two cards in a row two
-  steps apart: halfway between them is looked at too, for a sure reading. A column's step
-  is about half a card, so there a wide step holds a card only when it is also wide among
-  the column's other steps (:data:`LOOSE`).
+  steps apart: halfway between them is looked at too, for a sure reading; missing an end
+  card, two a step apart: one step past either end is (a meld has three cards). A
+  column's step is about half a card, so there a wide step holds a card only when it is
+  also wide among the column's other steps (:data:`LOOSE`).
 - **Crowds** (:func:`drop_crowded`). The other way round, a crop straddling two fanned
   indices can read as a card more (a "10" from a J and the next card's edge): it sits between
   two cards one step apart, and is dropped.
@@ -428,17 +429,27 @@ def _box_card(first: np.ndarray, second: np.ndarray) -> tuple[Card, float, float
 
 
 def _pair_probes(members: list[Placement]) -> list[_Probe]:
-    """Halfway between two cards lying alike, side by side in a row (their top-left indices,
-    :func:`_top_index`) and a wide step apart (a meld of three, its middle card missed);
-    sure readings only (``end``): two cards overlapping on a table are no fan, and halfway
-    lies the top one's face."""
+    """Where a meld of three lies that two cards lying alike, side by side in a row (their
+    top-left indices, :func:`_top_index`), show only two of: halfway between them when they
+    lie a wide step apart (its middle card missed), else one step past either end, as
+    :func:`_probes` looks (its end card missed; a meld has three cards or more). Sure
+    readings only (``end``): two cards overlapping on a table are no fan, and halfway lies the
+    top one's face."""
     fan = fan_of(members)
     if fan is None:
         return []
     a, b = (_top_index(p, fan.angle) for p in members)
-    if abs(float((b - a) @ fan.across)) > ROW * W or abs(fan.places[1] - fan.places[0]) < WIDE * W:
+    step = abs(fan.places[1] - fan.places[0])
+    if abs(float((b - a) @ fan.across)) > ROW * W or step < SAME_CARD * W:
         return []
-    return [_Probe((a + b) / 2 + index_to_centre(fan.angle, W), fan.angle, end=True)]
+    if step >= WIDE * W:
+        return [_Probe((a + b) / 2 + index_to_centre(fan.angle, W), fan.angle, end=True)]
+    first, last = (members[i] for i in fan.order)
+    out = [_Probe(np.array([first.x, first.y]) - step * fan.axis, fan.angle, end=True)]
+    # A last card read at both corners is the fan's top card: past it lies its own face.
+    if last.indices == 1:
+        out.append(_Probe(np.array([last.x, last.y]) + step * fan.axis, fan.angle, end=True))
+    return out
 
 
 def _top_index(card: Placement, angle: float) -> np.ndarray:
