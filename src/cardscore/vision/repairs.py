@@ -63,6 +63,7 @@ from cardscore.cards import Card, Rank
 from cardscore.tranca.rules import is_tranca
 from cardscore.vision.cards import (
     SAME_CARD,
+    Fan,
     Placement,
     centre_by_reach,
     fan_of,
@@ -346,10 +347,15 @@ def _probes(members: list[Placement]) -> list[_Probe]:
             missing = 1
         for n in range(1, min(missing, 3) + 1):
             out.append(_Probe(a + (b - a) * n / (missing + 1), angle, end=False))
-    out.append(_Probe(centres[0] - usual * fan.axis, angle, end=True))
-    # A last card read at both corners is the fan's top card: past it lies its own face.
-    if cards[-1].indices == 1:
-        out.append(_Probe(centres[-1] + usual * fan.axis, angle, end=True))
+    return out + _end_probes(cards[0], cards[-1], usual, fan)
+
+
+def _end_probes(first: Placement, last: Placement, step: float, fan: Fan) -> list[_Probe]:
+    """One ``step`` before the ``fan``'s ``first`` card, and one past its ``last`` unless that
+    is the fan's top card (read at both corners: past it lies its own face)."""
+    out = [_Probe(np.array([first.x, first.y]) - step * fan.axis, fan.angle, end=True)]
+    if last.indices == 1:
+        out.append(_Probe(np.array([last.x, last.y]) + step * fan.axis, fan.angle, end=True))
     return out
 
 
@@ -445,11 +451,7 @@ def _pair_probes(members: list[Placement]) -> list[_Probe]:
     if step >= WIDE * W:
         return [_Probe((a + b) / 2 + index_to_centre(fan.angle, W), fan.angle, end=True)]
     first, last = (members[i] for i in fan.order)
-    out = [_Probe(np.array([first.x, first.y]) - step * fan.axis, fan.angle, end=True)]
-    # A last card read at both corners is the fan's top card: past it lies its own face.
-    if last.indices == 1:
-        out.append(_Probe(np.array([last.x, last.y]) + step * fan.axis, fan.angle, end=True))
-    return out
+    return _end_probes(first, last, step, fan)
 
 
 def _top_index(card: Placement, angle: float) -> np.ndarray:
