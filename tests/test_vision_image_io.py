@@ -57,6 +57,34 @@ def test_a_large_jpeg_is_decoded_reduced_and_maps_back_to_the_photos_pixels(
     np.testing.assert_allclose(found, box, atol=2 * factor)
 
 
+def _turned_by_exif(jpeg: bytes, orientation: int) -> bytes:
+    """``jpeg`` with an EXIF segment saying how the phone was held (tag 0x0112), as a phone
+    saves a portrait photo: the pixels as the sensor read them, the turn in the tag."""
+    entry = (0x0112).to_bytes(2, "big") + b"\x00\x03" + (1).to_bytes(4, "big")
+    entry += orientation.to_bytes(2, "big") + b"\x00\x00"
+    tiff = b"MM\x00*" + (8).to_bytes(4, "big") + b"\x00\x01" + entry + b"\x00\x00\x00\x00"
+    body = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + (len(body) + 2).to_bytes(2, "big") + body + jpeg[2:]
+
+
+@pytest.mark.parametrize(("width", "height", "factor"), [(1200, 800, 1), (6000, 4000, 2)])
+def test_a_portrait_photo_is_read_as_the_phone_shows_it(
+    width: int, height: int, factor: int
+) -> None:
+    # Orientation 6: the sensor's top row is the shown photo's right column, so a box in the
+    # stored top-left corner shows in the top-right one, and the photo stands upright.
+    box = (0, 0, width // 5, height // 5)
+    loaded = load_image(_turned_by_exif(_jpeg(width, height, box), 6))
+    h, w = loaded.image.shape[:2]
+    assert loaded.to_original == factor
+    assert (w, h) == (-(-height // factor), -(-width // factor))
+    ys, xs = np.nonzero(loaded.image[..., 1] > 200)
+    found = np.array([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]) * factor
+    np.testing.assert_allclose(
+        found, (height - height // 5, 0, height, width // 5), atol=2 * factor
+    )
+
+
 def test_a_png_or_an_array_is_never_reduced() -> None:
     image = np.zeros((3000, 4000, 3), np.uint8)
     assert load_image(image).to_original == 1.0

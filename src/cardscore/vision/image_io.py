@@ -129,7 +129,8 @@ def _decode(data: bytes, name: str) -> LoadedImage:
 
 
 def load_image(source: str | Path | bytes | np.ndarray) -> LoadedImage:
-    """Decode a photo from a path, raw file bytes, or a BGR (or grey) uint8 array."""
+    """Decode a photo from a path, raw file bytes, or a BGR (or grey) uint8 array; a JPEG's
+    EXIF orientation is applied, so a portrait photo stands as the phone showed it."""
     if isinstance(source, np.ndarray):
         image = source
         if image.dtype != np.uint8 or image.ndim not in (2, 3):
