@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import struct
+import warnings
 import zlib
 from dataclasses import replace
 from pathlib import Path
@@ -101,6 +102,14 @@ def test_blank_table_has_no_cards() -> None:
     result = recognize(np.full((600, 900, 3), (60, 120, 40), np.uint8))
     assert result.cards == ()
     assert result.tranca_draft() == {"melds": [], "piles": [], "dollars": []}
+
+
+@pytest.mark.parametrize("level", [0, 255])
+def test_a_black_or_a_white_photo_has_no_cards_and_warns_nothing(level: int) -> None:
+    # A phone's photo taken with the lens covered, or burnt out: no light is no paper.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert recognize(np.full((600, 800, 3), level, np.uint8)).cards == ()
 
 
 # --- geometry: index hits → cards → groups --------------------------------------------------

@@ -232,7 +232,8 @@ def read_page(
 def _ink_gain(lit: np.ndarray, brightest: float) -> np.ndarray | None:
     """How much deeper ink would be in the light (:data:`LIT_PAPER`) than under paper as
     bright as ``lit`` (:func:`_lit`): 1 in the light; None when the whole photo is in it."""
-    gain = (LIT_PAPER * brightest) / lit
+    # A black photo has no light at all: no pixel's paper is under the light's.
+    gain = (LIT_PAPER * brightest) / np.maximum(lit, 1.0)
     if float(gain.max()) <= 1:
         return None
     out: np.ndarray = np.maximum(gain, 1, out=gain)
