@@ -88,6 +88,10 @@ MEASURE_PROB, MEASURE_TURN, MEASURE_BEARING = 0.5, 20.0, 8.0
 REMEASURE = 1.25
 # Card widths tried, times the regions' estimate, when no whole card's indices were read.
 RESCALE = (2.0, 0.5, 3.0)
+# A close-up (a card or two filling the photo): where no width tried reads two sure hits, the
+# widths from the regions' estimate up to CLOSE_UP_SIDE of the photo's longest side are tried
+# too, CLOSE_UP_STEP times apart (the largest, cheapest, first); one whole card measures it.
+CLOSE_UP_SIDE, CLOSE_UP_STEP = 0.8, 1.5
 # On a table as white as the cards, the band this many normalised px wide about the card
 # regions' edge is their printed outline, not ink of a glyph (blobs.candidates' rims).
 RIM = 5
@@ -201,6 +205,10 @@ def read_indices(
     else:
         assert own is not None
         norm, hits, blobs = own
+        if rescale and _sure(hits) < 2:
+            close = _close_up(image, regions, model, widths)
+            if close is not None:
+                (norm, hits, blobs), card_width, measured = close
     off = measured is not None and abs(np.log(measured / NORMAL_WIDTH)) > np.log(REMEASURE)
     if rescale and measured and (off or not regions.whole):
         # The whole cards' own indices measure the card otherwise than the white regions
@@ -218,6 +226,42 @@ def read_indices(
         norm.sharpened,
         norm.blur,
     )
+
+
+def _sure(hits: Sequence[IndexHit]) -> int:
+    """How many of ``hits`` are read surely enough to measure a card (:data:`MEASURE_PROB`)."""
+    return sum(h.prob >= MEASURE_PROB for h in hits)
+
+
+def _close_up(
+    image: np.ndarray,
+    regions: Regions,
+    model: Path | Sequence[Path] | None,
+    tried: Sequence[float],
+) -> tuple[tuple[Normalised, list[IndexHit], BlobReadings], float, float] | None:
+    """A photo of a card or two that fill it, read at the card width one whole card's own
+    indices measure: the reading, the width it was read at and the width measured there;
+    None if no width between the regions' estimate and :data:`CLOSE_UP_SIDE` of the photo's
+    longest side, none of them ``tried`` already, shows a whole card.
+
+    Close up, the white regions give a fragment's size (an index's white, a court card's
+    frame) and no width a few times that reads two whole cards; a pair of cards, or one
+    alone, shows one whole card at most.
+    """
+    top = CLOSE_UP_SIDE * max(image.shape[:2])
+    widths: list[float] = []
+    width = regions.card_width * CLOSE_UP_STEP
+    while width <= top:
+        if all(abs(np.log(width / t)) > np.log(REMEASURE) for t in tried):
+            widths.append(width)
+        width *= CLOSE_UP_STEP
+    for width in reversed(widths):
+        norm = normalise(image, width, regions)
+        hits, blobs = _find_indices(norm.image, model, regions, norm.factor)
+        measured = card_width_from_indices(hits, least=1)
+        if measured is not None:
+            return (norm, hits, blobs), width, measured
+    return None
 
 
 def find_indices(
@@ -538,8 +582,9 @@ def glyph_reach(card: Card) -> float:
     return MERGE_TEN if card.rank is Rank.TEN else MERGE_ACROSS
 
 
-def card_width_from_indices(hits: Sequence[IndexHit]) -> float | None:
-    """The card width the hits' own whole cards measure (their pixels), or None under two.
+def card_width_from_indices(hits: Sequence[IndexHit], least: int = 2) -> float | None:
+    """The card width the hits' own whole cards measure (their pixels), or None under
+    ``least`` (two: one pair of hits may be a pip's and an index's).
 
     A card seen whole shows its index twice, the second turned half a turn at the far end of
     its diagonal; that diagonal is a card width times a deck-average factor (decks place
@@ -574,4 +619,4 @@ def card_width_from_indices(hits: Sequence[IndexHit]) -> float | None:
             turn = np.degrees(np.arctan2(cross, diagonal @ offset))
             if abs(turn) <= MEASURE_BEARING:
                 widths.append(float(np.hypot(*offset) / np.hypot(*diagonal)))
-    return float(np.median(widths)) if len(widths) >= 2 else None
+    return float(np.median(widths)) if len(widths) >= least else None
