@@ -404,7 +404,10 @@ def test_poker_compare_and_gongzhu_score_read_a_photo(
     photo = tmp_path / "showdown.png"
     cv2.imwrite(str(photo), render_rows([list(h) for h in hands], SERIF))
     assert main(["poker", "compare", "--photo", str(photo), "--deck", str(deck), "--json"]) == 0
-    read = json.loads(capsys.readouterr().out)
+    out, err = capsys.readouterr()
+    read = json.loads(out)
+    # What each row was read as goes to stderr, stdout carrying the answer alone.
+    assert "photo: row 1: 5 card(s) read: A♥ K♥ Q♥ J♥ 10♥" in err.splitlines()
     typed = [" ".join(c.code for c in h) for h in hands]
     assert main(["poker", "compare", *typed, "--json"]) == 0
     assert read == json.loads(capsys.readouterr().out)
@@ -413,7 +416,11 @@ def test_poker_compare_and_gongzhu_score_read_a_photo(
     photo = tmp_path / "pile.png"
     cv2.imwrite(str(photo), render_rows([list(pile[:4]), list(pile[4:])], SERIF))
     assert main(["gongzhu", "score", "--photo", str(photo), "--deck", str(deck)]) == 0
-    from_photo = capsys.readouterr().out
+    from_photo, err = capsys.readouterr()
+    read_line = next(
+        line for line in err.splitlines() if line.startswith("photo: 8 card(s) read: ")
+    )
+    assert sorted(read_line.split(": ")[-1].split()) == sorted(str(c) for c in pile)
     assert main(["gongzhu", "score", "--cards", *(c.code for c in pile)]) == 0
     assert from_photo == capsys.readouterr().out
     assert main(["poker", "compare", "--photo", str(photo), "--deck", str(deck)]) == 2

@@ -268,6 +268,13 @@ def show_command(profile: Path, as_json: bool) -> None:
     click.echo("fits the installed models" if fits is None else f"does not fit: {fits.problems[0]}")
 
 
+def _read(cards: list[Card], where: str = "") -> None:
+    """One stderr line of the ``cards`` read (``where``: which of the photo's rows): a game's
+    answer from a photo is only as right as its cards, and stdout carries the answer alone."""
+    listed = " ".join(str(c) for c in cards) or "none"
+    click.echo(f"photo: {where}{len(cards)} card(s) read: {listed}", err=True)
+
+
 def _confirm(flagged: list[tuple[str, SeenCard]]) -> None:
     """One stderr line per card the reader is unsure of: the user confirms them."""
     for where, seen in flagged:
@@ -281,6 +288,8 @@ def photo_rows(photo: Path, size: int, deck_path: Path | None = None) -> list[li
     from cardscore.vision.hands import rows_of_cards
 
     rows = rows_of_cards(read_with_deck(photo, deck_path), size)
+    for k, row in enumerate(rows, 1):
+        _read([s.card for s in row], f"row {k}: ")
     _confirm([(f"in row {k}", s) for k, row in enumerate(rows, 1) for s in row if s.flagged])
     return [[s.card for s in row] for row in rows]
 
@@ -288,5 +297,6 @@ def photo_rows(photo: Path, size: int, deck_path: Path | None = None) -> list[li
 def photo_cards(photo: Path, deck_path: Path | None = None) -> list[Card]:
     """Every card on a photo, for a game's command; the unsure ones listed on stderr."""
     result = read_with_deck(photo, deck_path)
+    _read([s.card for s in result.cards])
     _confirm([(f"at ({s.x:.0f}, {s.y:.0f})", s) for s in result.cards if s.flagged])
     return [s.card for s in result.cards]
