@@ -89,8 +89,8 @@ REMEASURE = 1.25
 # Card widths tried, times the regions' estimate, when no whole card's indices were read.
 RESCALE = (2.0, 0.5, 3.0)
 # A close-up (a card or two filling the photo): where no width tried reads two sure hits, the
-# widths from the regions' estimate up to CLOSE_UP_SIDE of the photo's longest side are tried
-# too, CLOSE_UP_STEP times apart (the largest, cheapest, first); one whole card measures it.
+# widths above them up to CLOSE_UP_SIDE of the photo's longest side are tried too,
+# CLOSE_UP_STEP times apart (the largest, cheapest, first); one whole card measures it.
 CLOSE_UP_SIDE, CLOSE_UP_STEP = 0.8, 1.5
 # On a table as white as the cards, the band this many normalised px wide about the card
 # regions' edge is their printed outline, not ink of a glyph (blobs.candidates' rims).
@@ -241,8 +241,8 @@ def _close_up(
 ) -> tuple[tuple[Normalised, list[IndexHit], BlobReadings], float, float] | None:
     """A photo of a card or two that fill it, read at the card width one whole card's own
     indices measure: the reading, the width it was read at and the width measured there;
-    None if no width between the regions' estimate and :data:`CLOSE_UP_SIDE` of the photo's
-    longest side, none of them ``tried`` already, shows a whole card.
+    None if no width above those ``tried`` already, up to :data:`CLOSE_UP_SIDE` of the
+    photo's longest side, shows a whole card.
 
     Close up, the white regions give a fragment's size (an index's white, a court card's
     frame) and no width a few times that reads two whole cards; a pair of cards, or one
@@ -250,10 +250,9 @@ def _close_up(
     """
     top = CLOSE_UP_SIDE * max(image.shape[:2])
     widths: list[float] = []
-    width = regions.card_width * CLOSE_UP_STEP
+    width = max(tried) * CLOSE_UP_STEP
     while width <= top:
-        if all(abs(np.log(width / t)) > np.log(REMEASURE) for t in tried):
-            widths.append(width)
+        widths.append(width)
         width *= CLOSE_UP_STEP
     for width in reversed(widths):
         norm = normalise(image, width, regions)
