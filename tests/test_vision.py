@@ -1234,8 +1234,8 @@ def test_a_card_width_at_which_no_whole_card_is_read_is_tried_at_other_scales(
     measured: list[float | None] = []
     measure = readings.card_width_from_indices
 
-    def spy(hits: list[object]) -> float | None:
-        measured.append(measure(hits))  # type: ignore[arg-type]
+    def spy(hits: list[object], least: int = 2) -> float | None:
+        measured.append(measure(hits, least))  # type: ignore[arg-type]
         return measured[-1]
 
     monkeypatch.setattr(readings, "card_width_from_indices", spy)

@@ -64,7 +64,7 @@ def test_recognition_beyond_the_pool_is_told_to_come_back(
 
     release = threading.Event()
 
-    def slow_read(_data: bytes) -> dict[str, Any]:
+    def slow_read(_data: bytes, **_options: Any) -> dict[str, Any]:
         release.wait(30)
         return {"cards": []}
 

@@ -42,10 +42,11 @@ def load_deck(path: Path | None) -> DeckProfile | None:
 
 
 def read_with_deck(
-    photo: Path, deck_path: Path | None, card_width: float | None = None
+    photo: Path, deck_path: Path | None, card_width: float | None = None, melds: bool = True
 ) -> Recognition:
     """:func:`~cardscore.vision.recognition.recognize` ``photo`` with the profile at
-    ``deck_path``: a bad profile and a bad photo are reported together, not one per try."""
+    ``deck_path``: a bad profile and a bad photo are reported together, not one per try.
+    ``melds`` false: another game's photo, whose fans are no Tranca melds."""
     try:
         deck = load_deck(deck_path)
     except CardscoreError as error:
@@ -53,7 +54,7 @@ def read_with_deck(
         if not photo_problems:
             raise  # the profile's own error, of its own class
         raise CardscoreError([*error.problems, *photo_problems]) from None
-    return recognize(photo, card_width=card_width, deck=deck)
+    return recognize(photo, card_width=card_width, deck=deck, melds=melds)
 
 
 def _photo_problems(photo: Path) -> tuple[Problem, ...]:
@@ -287,7 +288,7 @@ def photo_rows(photo: Path, size: int, deck_path: Path | None = None) -> list[li
     unsure cards are listed on stderr."""
     from cardscore.vision.hands import rows_of_cards
 
-    rows = rows_of_cards(read_with_deck(photo, deck_path), size)
+    rows = rows_of_cards(read_with_deck(photo, deck_path, melds=False), size)
     for k, row in enumerate(rows, 1):
         _read([s.card for s in row], f"row {k}: ")
     _confirm([(f"in row {k}", s) for k, row in enumerate(rows, 1) for s in row if s.flagged])
@@ -296,7 +297,7 @@ def photo_rows(photo: Path, size: int, deck_path: Path | None = None) -> list[li
 
 def photo_cards(photo: Path, deck_path: Path | None = None) -> list[Card]:
     """Every card on a photo, for a game's command; the unsure ones listed on stderr."""
-    result = read_with_deck(photo, deck_path)
+    result = read_with_deck(photo, deck_path, melds=False)
     _read([s.card for s in result.cards])
     _confirm([(f"at ({s.x:.0f}, {s.y:.0f})", s) for s in result.cards if s.flagged])
     return [s.card for s in result.cards]

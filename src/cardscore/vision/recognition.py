@@ -178,16 +178,19 @@ def recognize(
     card_width: float | None = None,
     model: Path | Sequence[Path] | None = None,
     deck: DeckProfile | None = None,
+    melds: bool = True,
 ) -> Recognition:
     """Read the cards on a table photo (a path, file bytes, or a BGR uint8 array).
 
     ``card_width`` (photo pixels) skips the card-size estimate when it is known; ``model``:
     an ONNX classifier, or several to average, instead of the shipped ones; ``deck``: a
-    profile of the table's deck (:mod:`cardscore.vision.learn`) to read with.
+    profile of the table's deck (:mod:`cardscore.vision.learn`) to read with. ``melds``
+    false: the overlapping cards are no Tranca melds (another game's photo: a Gong Zhu pile
+    spread out, poker hands), so a meld's rules neither doubt, mend nor confirm them.
     Raises :class:`~cardscore.vision.image_io.ImageError` for files that are not usable photos,
     :class:`~cardscore.vision.deck.DeckProfileError` for a profile of other models.
     """
-    return read_photo(source, card_width=card_width, model=model, deck=deck)[0]
+    return read_photo(source, card_width=card_width, model=model, deck=deck, melds=melds)[0]
 
 
 def read_photo(
@@ -196,6 +199,7 @@ def read_photo(
     card_width: float | None = None,
     model: Path | Sequence[Path] | None = None,
     deck: DeckProfile | None = None,
+    melds: bool = True,
 ) -> tuple[Recognition, Readings, View]:
     """:func:`recognize`'s result, the index readings it was made from (the photo as read,
     scaled so a card is :data:`~cardscore.vision.geometry.NORMAL_WIDTH` px wide) and the view
@@ -204,13 +208,14 @@ def read_photo(
     if deck is not None:
         deck.check(MODEL_PATHS if model is None else [model] if isinstance(model, Path) else model)
     with reading_with(deck):
-        return _recognize(source, card_width, model)
+        return _recognize(source, card_width, model, melds)
 
 
 def _recognize(
     source: str | Path | bytes | np.ndarray,
     card_width: float | None,
     model: Path | Sequence[Path] | None,
+    melds: bool = True,
 ) -> tuple[Recognition, Readings, View]:
     loaded = load_image(source)
     image, scale = white_balance(loaded.image).image, loaded.to_original
@@ -221,10 +226,11 @@ def _recognize(
     readings = read_indices(view.image, regions, model, rescale=card_width is None)
     cards = find_cards(readings.hits)
     boxes = [box.scaled(readings.factor) for box in regions.whole_cards]
-    repaired = repair(cards, readings.hits, CropReader(readings.image, model), boxes)
+    repaired = repair(cards, readings.hits, CropReader(readings.image, model), boxes, melds=melds)
     groups = find_groups(repaired.as_read())
     h, w = image.shape[:2]
-    return _reported(repaired, groups, readings, view, scale, (w, h)), readings, view
+    reported = _reported(repaired, groups, readings, view, scale, (w, h), melds)
+    return reported, readings, view
 
 
 PhotoPoint = Callable[[float, float], tuple[float, float]]
@@ -279,15 +285,20 @@ def _reported(
     view: View,
     scale: float,
     size: tuple[int, int],
+    melds: bool = True,
 ) -> Recognition:
     """The result in the photo's pixels, cards renumbered in group order so that a group's
     cards sit together in the list (``scale``: photo px per px of the image the view was
-    found in)."""
+    found in; ``melds`` false: no meld confirms its cards)."""
     order = [i for g in groups for i in g.cards]
     position = {old: new for new, old in enumerate(order)}
     to_photo = reading_to_photo(readings, view, scale)
     read = repaired.readings
-    confirmed = confirmed_by_meld([r.card for r in read], [r.alternative for r in read], groups)
+    confirmed = (
+        confirmed_by_meld([r.card for r in read], [r.alternative for r in read], groups)
+        if melds
+        else frozenset()
+    )
     covered = covered_in_columns(repaired.cards, groups)
     blur = readings.blur
     lines = (blur.worst, blur.least)

@@ -182,10 +182,15 @@ def repair(
     hits: Sequence[IndexHit],
     reader: Reader,
     boxes: Sequence[CardBox] = (),
+    *,
+    melds: bool = True,
 ) -> Repaired:
     """The repairs in order: the fans' gaps filled and crowded readings dropped, the card
     ``boxes`` (whole-card regions, normalised px) no card was found in read at their corners,
     then each meld's doubts mended by a runner-up, or else by its indices read again.
+
+    ``melds`` false: the fans are no Tranca melds (a Gong Zhu pile spread out, a poker hand),
+    so no meld's rules doubt, mend or reread their cards, nor a lone black 3's.
 
     >>> class Blank:
     ...     shape = (600, 900, 3)
@@ -203,12 +208,14 @@ def repair(
     empty = empty_boxes(reader, placed, boxes, found)
     placed += empty
     groups = group_cards(placed, W)
-    melds = [g for g in groups if len(g) > 1]
-    doubts: dict[int, Card | None] = {**meld_doubts(placed, melds), **lone_threes(placed, groups)}
+    fans = [g for g in groups if len(g) > 1] if melds else []
+    doubts: dict[int, Card | None] = {}
+    if melds:
+        doubts.update({**meld_doubts(placed, fans), **lone_threes(placed, groups)})
     # A card read in an empty box is the best of many crops, with no blob to centre it.
     doubts.update(dict.fromkeys(range(len(placed) - len(empty), len(placed))))
-    rereads = reread_mends(reader, placed, melds, found, doubts)
-    for group in melds:
+    rereads = reread_mends(reader, placed, fans, found, doubts)
+    for group in fans:
         if any(i in rereads for i in group):
             for i in group:
                 doubts.pop(i, None)

@@ -24,19 +24,20 @@ _NEEDS = ("onnxruntime", "cv2")  # the vision extra (cardscore.vision itself is 
 
 @cache
 def recognizer() -> Callable[..., dict[str, Any]] | None:
-    """``read(photo_bytes[, deck]) -> recognition as JSON`` when recognition is installed, else
-    ``None``; ``deck``: a :class:`~cardscore.vision.deck.DeckProfile` to read with."""
+    """``read(photo_bytes[, deck], melds=True) -> recognition as JSON`` when recognition is
+    installed, else ``None``; ``deck``: a :class:`~cardscore.vision.deck.DeckProfile` to read
+    with; ``melds`` false: another game's photo, whose fans are no Tranca melds."""
     try:
         if any(importlib.util.find_spec(name) is None for name in _NEEDS):
             return None
     except (ImportError, ValueError):
         return None
 
-    def read(data: bytes, deck: Any = None) -> dict[str, Any]:
+    def read(data: bytes, deck: Any = None, melds: bool = True) -> dict[str, Any]:
         # Imported at the first photo, not here: every match page asks whether photos can be
         # read, and OpenCV and NumPy would make a new worker's first page that much slower.
         vision = importlib.import_module("cardscore.vision")
-        result: dict[str, Any] = vision.recognize(data, deck=deck).as_dict()
+        result: dict[str, Any] = vision.recognize(data, deck=deck, melds=melds).as_dict()
         return result
 
     return read

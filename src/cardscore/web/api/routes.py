@@ -271,9 +271,14 @@ def busy_response() -> Response:
 
 
 async def _read_photo(
-    request: Request, photo: StarletteUploadFile, deck: Callable[[], Any] | None = None
+    request: Request,
+    photo: StarletteUploadFile,
+    deck: Callable[[], Any] | None = None,
+    *,
+    melds: bool = True,
 ) -> Response:
-    """Check a photo and recognize it, in turn (with the profile ``deck`` gives, if any)."""
+    """Check a photo and recognize it, in turn (with the profile ``deck`` gives, if any;
+    ``melds`` false: another game's photo, whose fans are no Tranca melds)."""
     data, info = await photo_bytes(request, photo)
     pool: RecognitionPool = request.app.state.photo_pool
     read = recognizer()
@@ -284,7 +289,8 @@ async def _read_photo(
                 profile = None if deck is None else await run_in_threadpool(deck)
                 # Without a deck the reader is called as it always was (one argument).
                 args = (data,) if profile is None else (data, profile)
-                recognized = await run_in_threadpool(read, *args)
+                options = {} if melds else {"melds": False}
+                recognized = await run_in_threadpool(read, *args, **options)
     except BusyError:
         return busy_response()
     out = PhotoOut(format=info.format, width=info.width, height=info.height, recognized=recognized)
@@ -296,10 +302,11 @@ async def upload_photo(request: Request, photo: Annotated[UploadFile, File()]) -
     """Read a photo of cards without storing anything (poker hands, Gong Zhu piles).
 
     ``recognized`` holds the cards, groups and a Tranca draft (``tranca``: melds, piles,
-    dollars) when recognition is installed on the server. Photos are read a few at a time; a
+    dollars) when recognition is installed on the server. The cards are read as another
+    game's (no Tranca meld's rules doubt or mend a fan). Photos are read a few at a time; a
     503 with ``Retry-After`` says to come back.
     """
-    return await _read_photo(request, photo)
+    return await _read_photo(request, photo, melds=False)
 
 
 _PHOTO_BODY = {
