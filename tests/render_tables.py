@@ -311,6 +311,74 @@ def render_table(
     return Table(decoded, truth, kinds, float(card_width))
 
 
+def render_close_up(
+    seed: int,
+    design: Design,
+    *,
+    faces: Mapping[Card, np.ndarray] | None = None,
+    quality: int = 85,
+) -> Table:
+    """A close-up: one card, or two or three fanned in a row, filling much of the photo (a
+    player photographing a pair or a meld, not the table; three cards are a Tranca meld, the
+    start of a run or of a set, as a Tranca reading expects). Each card 180–400 px wide, a fan's
+    step 0.3–0.5 card widths, turned a quarter some of the time; a margin of cloth 0.1–0.6 of
+    the cards' extent on each side, the photo then widened to 4:3 (or 3:4). ``faces``: as
+    :func:`render_table`'s. Only three cards make a group judged (a meld).
+
+    >>> t = render_close_up(3, DESIGNS[0])
+    >>> 1 <= len(t.truth) <= 3, set(t.kinds.values()) <= {"meld"}, t.card_width >= 180
+    (True, True, True)
+    """
+    rng = np.random.default_rng(seed)
+    count = int(rng.choice([1, 2, 3], p=[0.3, 0.4, 0.3]))
+    if count == 3:
+        cards = (_run(rng) if rng.random() < 0.5 else _meld(rng, []))[:3]
+    else:
+        cards = [full_deck()[int(i)] for i in rng.choice(52, size=count, replace=False)]
+    cw = int(rng.integers(180, 401))
+    ch = cw * H / W
+    step = cw * float(rng.uniform(0.3, 0.5))
+    quarter = rng.random() < 0.3
+    angle = float(rng.uniform(-8, 8)) + (90.0 if quarter else 0.0)
+    across, down = cw + step * (count - 1), ch
+    if quarter:
+        across, down = down, across
+    margin = float(rng.uniform(0.1, 0.6))
+    width, height = across * (1 + 2 * margin), down * (1 + 2 * margin)
+    if width >= height:
+        width = max(width, height * 4 / 3)
+        height = max(height, width * 3 / 4)
+    else:
+        height = max(height, width * 4 / 3)
+        width = max(width, height * 3 / 4)
+    width, height = round(width), round(height)
+    image = np.empty((height, width, 3), np.uint8)
+    image[:] = design.cloth
+    noise = rng.normal(0, 6, (height // 8 + 1, width // 8 + 1, 1))
+    image[:] = np.clip(image + cv2.resize(noise, (width, height))[..., None], 0, 255).astype(
+        np.uint8
+    )
+    drawn = faces or {c: draw_face(c, design) for c in cards}
+    t = np.deg2rad(angle)
+    along = np.array([np.cos(t), -np.sin(t)])
+    centre = np.array([width / 2, height / 2])
+    truth: list[tuple[Card, float, float, int]] = []
+    for k, card in enumerate(cards):
+        face = drawn[card]
+        face = cv2.resize(face, None, fx=cw / face.shape[1], fy=cw / face.shape[1],
+                          interpolation=cv2.INTER_AREA)  # fmt: skip
+        x, y = centre + (k - (count - 1) / 2) * step * along
+        _place(image, face, float(x), float(y), angle)
+        truth.append((card, float(x), float(y), 0))
+    image = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.5, 1.1)))
+    light = np.linspace(float(rng.uniform(0.85, 1.0)), 1.0, width)[None, :, None]
+    image = np.clip(image * light + rng.normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    kinds = {0: "meld"} if count == 3 else {}
+    return Table(cv2.imdecode(data, cv2.IMREAD_COLOR), truth, kinds, float(cw))
+
+
 def _turned(
     image: np.ndarray,
     truth: list[tuple[Card, float, float, int]],
