@@ -194,19 +194,22 @@ def read_indices(
     # whole on the table, or the white regions gave a fragment's size (a pale table merges
     # with the cards). If none does, the regions' own (always among the widths).
     own: tuple[Normalised, list[IndexHit], BlobReadings] | None = None
+    one_card: list[float] = []  # the widths at which one whole card alone measures the card
     for width in widths:
         norm = normalise(image, width, regions)
         hits, blobs = _find_indices(norm.image, model, regions, norm.factor)
         if (measured := card_width_from_indices(hits)) is not None:
             card_width = width
             break
+        if card_width_from_indices(hits, least=1) is not None:
+            one_card.append(width)
         if width == card_width:
             own = norm, hits, blobs
     else:
         assert own is not None
         norm, hits, blobs = own
         if rescale and _sure(hits) < 2:
-            close = _close_up(image, regions, model, widths)
+            close = _close_up(image, regions, model, widths, one_card)
             if close is not None:
                 (norm, hits, blobs), card_width, measured = close
     off = measured is not None and abs(np.log(measured / NORMAL_WIDTH)) > np.log(REMEASURE)
@@ -238,11 +241,14 @@ def _close_up(
     regions: Regions,
     model: Path | Sequence[Path] | None,
     tried: Sequence[float],
-) -> tuple[tuple[Normalised, list[IndexHit], BlobReadings], float, float] | None:
+    one_card: Sequence[float] = (),
+) -> tuple[tuple[Normalised, list[IndexHit], BlobReadings], float, float | None] | None:
     """A photo of a card or two that fill it, read at the card width one whole card's own
-    indices measure: the reading, the width it was read at and the width measured there;
-    None if no width above those ``tried`` already, up to :data:`CLOSE_UP_SIDE` of the
-    photo's longest side, shows a whole card.
+    indices measure: the reading, the width it was read at and the width measured there
+    (None: no whole card showed, the reading is that of the most sure hits, two at least);
+    None if neither a width ``tried`` already at which one whole card showed (``one_card``)
+    nor one above them, up to :data:`CLOSE_UP_SIDE` of the photo's longest side, shows one,
+    nor two sure hits.
 
     Close up, the white regions give a fragment's size (an index's white, a court card's
     frame) and no width a few times that reads two whole cards; a pair of cards, or one
@@ -254,12 +260,17 @@ def _close_up(
     while width <= top:
         widths.append(width)
         width *= CLOSE_UP_STEP
-    for width in reversed(widths):
+    best: tuple[int, tuple[Normalised, list[IndexHit], BlobReadings], float] | None = None
+    for width in [*one_card, *reversed(widths)]:
         norm = normalise(image, width, regions)
         hits, blobs = _find_indices(norm.image, model, regions, norm.factor)
         measured = card_width_from_indices(hits, least=1)
         if measured is not None:
             return (norm, hits, blobs), width, measured
+        if best is None or _sure(hits) > best[0]:
+            best = _sure(hits), (norm, hits, blobs), width
+    if best is not None and best[0] >= 2:
+        return best[1], best[2], None
     return None
 
 
