@@ -194,22 +194,23 @@ def read_indices(
     # whole on the table, or the white regions gave a fragment's size (a pale table merges
     # with the cards). If none does, the regions' own (always among the widths).
     own: tuple[Normalised, list[IndexHit], BlobReadings] | None = None
-    one_card: list[float] = []  # the widths at which one whole card alone measures the card
+    # The first reading in which one whole card alone measures the card: a close-up's.
+    one_card: _Measured | None = None
     for width in widths:
         norm = normalise(image, width, regions)
         hits, blobs = _find_indices(norm.image, model, regions, norm.factor)
         if (measured := card_width_from_indices(hits)) is not None:
             card_width = width
             break
-        if card_width_from_indices(hits, least=1) is not None:
-            one_card.append(width)
+        if one_card is None and (alone := card_width_from_indices(hits, least=1)) is not None:
+            one_card = (norm, hits, blobs), width, alone
         if width == card_width:
             own = norm, hits, blobs
     else:
         assert own is not None
         norm, hits, blobs = own
         if rescale and _sure(hits) < 2:
-            close = _close_up(image, regions, model, widths, one_card)
+            close = one_card or _close_up(image, regions, model, widths)
             if close is not None:
                 (norm, hits, blobs), card_width, measured = close
     off = measured is not None and abs(np.log(measured / NORMAL_WIDTH)) > np.log(REMEASURE)
@@ -241,14 +242,12 @@ def _close_up(
     regions: Regions,
     model: Path | Sequence[Path] | None,
     tried: Sequence[float],
-    one_card: Sequence[float] = (),
-) -> tuple[tuple[Normalised, list[IndexHit], BlobReadings], float, float | None] | None:
+) -> _Measured | None:
     """A photo of a card or two that fill it, read at the card width one whole card's own
     indices measure: the reading, the width it was read at and the width measured there
     (None: no whole card showed, the reading is that of the most sure hits, two at least);
-    None if neither a width ``tried`` already at which one whole card showed (``one_card``)
-    nor one above them, up to :data:`CLOSE_UP_SIDE` of the photo's longest side, shows one,
-    nor two sure hits.
+    None if no width above those ``tried``, up to :data:`CLOSE_UP_SIDE` of the photo's
+    longest side, shows a whole card or two sure hits.
 
     Close up, the white regions give a fragment's size (an index's white, a court card's
     frame) and no width a few times that reads two whole cards; a pair of cards, or one
@@ -261,14 +260,15 @@ def _close_up(
         widths.append(width)
         width *= CLOSE_UP_STEP
     best: tuple[int, tuple[Normalised, list[IndexHit], BlobReadings], float] | None = None
-    for width in [*one_card, *reversed(widths)]:
+    for width in reversed(widths):
         norm = normalise(image, width, regions)
         hits, blobs = _find_indices(norm.image, model, regions, norm.factor)
         measured = card_width_from_indices(hits, least=1)
         if measured is not None:
             return (norm, hits, blobs), width, measured
-        if best is None or _sure(hits) > best[0]:
-            best = _sure(hits), (norm, hits, blobs), width
+        sure = _sure(hits)
+        if best is None or sure > best[0]:
+            best = sure, (norm, hits, blobs), width
     if best is not None and best[0] >= 2:
         return best[1], best[2], None
     return None
@@ -386,6 +386,11 @@ class BlobReadings:
     probs: np.ndarray  # (len(points), 53)
     rows_of: dict[tuple[float, float], list[int]]  # a blob's centre → its rows
     bold: bool = False  # the photo's glyphs were a jumbo index's (BOLD_GLYPH): read bold too
+
+
+# A reading (normalised photo, hits, blobs), the card width it was read at, and the width
+# its whole cards measure there (None: none measured).
+_Measured = tuple[tuple[Normalised, list[IndexHit], BlobReadings], float, float | None]
 
 
 def _with_region_angles(
