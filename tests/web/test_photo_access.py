@@ -39,7 +39,9 @@ def test_every_photo_endpoint_under_a_match_needs_the_edit_key(
     from cardscore.web.api import routes
 
     read: list[bytes] = []
-    monkeypatch.setattr(routes, "recognizer", lambda: lambda data: read.append(data) or {"n": 1})
+    monkeypatch.setattr(
+        routes, "recognizer", lambda: lambda data, **_: read.append(data) or {"n": 1}
+    )
     match = new_match(client)
     paths = _match_photo_paths(client)
     assert paths  # the Tranca page's photo button posts to one

@@ -287,10 +287,9 @@ async def _read_photo(
         if read is not None:
             async with pool.turn(info.width * info.height):
                 profile = None if deck is None else await run_in_threadpool(deck)
-                # Without a deck the reader is called as it always was (one argument).
+                # Without a deck the reader is handed the photo alone (its deck left to default).
                 args = (data,) if profile is None else (data, profile)
-                options = {} if melds else {"melds": False}
-                recognized = await run_in_threadpool(read, *args, **options)
+                recognized = await run_in_threadpool(read, *args, melds=melds)
     except BusyError:
         return busy_response()
     out = PhotoOut(format=info.format, width=info.width, height=info.height, recognized=recognized)
