@@ -215,6 +215,25 @@ def gingham(height: int, width: int, cell: int, ink: tuple[int, int, int]) -> np
     return out.astype(np.uint8)
 
 
+def _texture(image: np.ndarray, rng: np.random.Generator) -> None:
+    """A cloth's weave on ``image`` (in place): smooth noise, 6 grey levels."""
+    height, width = image.shape[:2]
+    noise = rng.normal(0, 6, (height // 8 + 1, width // 8 + 1, 1))
+    texture = cv2.resize(noise, (width, height))[..., None]
+    image[:] = np.clip(image + texture, 0, 255).astype(np.uint8)
+
+
+def _photographed(image: np.ndarray, rng: np.random.Generator, quality: int) -> np.ndarray:
+    """``image`` as a photo: a little blur, sensor noise, a light gradient, JPEG."""
+    image = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.5, 1.1)))
+    light = np.linspace(float(rng.uniform(0.85, 1.0)), 1.0, image.shape[1])[None, :, None]
+    image = np.clip(image * light + rng.normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    decoded: np.ndarray = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return decoded
+
+
 def render_table(
     seed: int,
     design: Design,
@@ -253,9 +272,7 @@ def render_table(
         image[:] = design.cloth
     else:
         image[:] = gingham(height, width, max(4, round(cw * 0.16)), checked)
-    noise = rng.normal(0, 6, (height // 8 + 1, width // 8 + 1, 1))
-    texture = cv2.resize(noise, (width, height))[..., None]
-    image[:] = np.clip(image + texture, 0, 255).astype(np.uint8)
+    _texture(image, rng)
     truth: list[tuple[Card, float, float, int]] = []
     kinds: dict[int, str] = {}
     base = float(rng.uniform(-8, 8))
@@ -300,15 +317,7 @@ def render_table(
         truth = [(c, float(x), float(y), g) for (c, *_, g), (x, y) in zip(truth, seen, strict=True)]
     if turn:
         image, truth = _turned(image, truth, turn, design.cloth)
-        height, width = image.shape[:2]
-    # Photo-like: a little blur, sensor noise, a light gradient, JPEG.
-    image = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.5, 1.1)))
-    light = np.linspace(float(rng.uniform(0.85, 1.0)), 1.0, width)[None, :, None]
-    image = np.clip(image * light + rng.normal(0, 3, image.shape), 0, 255).astype(np.uint8)
-    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    assert ok
-    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    return Table(decoded, truth, kinds, float(card_width))
+    return Table(_photographed(image, rng, quality), truth, kinds, float(card_width))
 
 
 def render_close_up(
@@ -354,10 +363,7 @@ def render_close_up(
     width, height = round(width), round(height)
     image = np.empty((height, width, 3), np.uint8)
     image[:] = design.cloth
-    noise = rng.normal(0, 6, (height // 8 + 1, width // 8 + 1, 1))
-    image[:] = np.clip(image + cv2.resize(noise, (width, height))[..., None], 0, 255).astype(
-        np.uint8
-    )
+    _texture(image, rng)
     drawn = faces or {c: draw_face(c, design) for c in cards}
     t = np.deg2rad(angle)
     along = np.array([np.cos(t), -np.sin(t)])
@@ -370,13 +376,8 @@ def render_close_up(
         x, y = centre + (k - (count - 1) / 2) * step * along
         _place(image, face, float(x), float(y), angle)
         truth.append((card, float(x), float(y), 0))
-    image = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.5, 1.1)))
-    light = np.linspace(float(rng.uniform(0.85, 1.0)), 1.0, width)[None, :, None]
-    image = np.clip(image * light + rng.normal(0, 3, image.shape), 0, 255).astype(np.uint8)
-    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    assert ok
     kinds = {0: "meld"} if count == 3 else {}
-    return Table(cv2.imdecode(data, cv2.IMREAD_COLOR), truth, kinds, float(cw))
+    return Table(_photographed(image, rng, quality), truth, kinds, float(cw))
 
 
 def _turned(
