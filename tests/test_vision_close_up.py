@@ -69,6 +69,24 @@ def test_one_whole_card_measures_the_width_only_when_asked_to() -> None:
     assert card_width_from_indices([a, b], least=1) == pytest.approx(150.0)
 
 
+@pytest.mark.parametrize("codes", ["Kc Kd Kc", "7d 8d"])
+@pytest.mark.parametrize("guess", [1.3, 1.6])
+def test_one_whole_card_corrects_a_fans_width_read_surely(codes: str, guess: float) -> None:
+    """A fan's white region is no card: its short side, a card's height, is taken for the
+    width (``Regions.whole`` false), and at that width the fan's indices still read surely.
+    No width shows two whole cards, so the fan's top card, whole, measures the width. (Had
+    the guess stood, each card's centre, placed from its index, would lie on its
+    neighbour's.)"""
+    from cardscore.vision.readings import read_indices
+    from cardscore.vision.regions import find_regions
+
+    photo = _close_up(codes, 320, DESIGNS[0].cloth)
+    regions = replace(find_regions(photo), card_width=320 * guess, whole=False)
+    readings = read_indices(photo, regions)
+    assert sum(h.prob >= 0.5 for h in readings.hits) >= 2
+    assert readings.card_width == pytest.approx(320, rel=0.1)
+
+
 # Two cards of shared/data/real-photos/train_06.jpg (x0, y0, x1, y1, in its pixels), each cut
 # with a tenth or a quarter of the pair's size around it: the pale table fills the rest.
 PAIRS = {"2c 8d": (960, 150, 1250, 470), "7d 6h": (1700, 140, 2030, 450)}

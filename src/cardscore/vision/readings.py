@@ -193,9 +193,9 @@ def read_indices(
     # The first width at which whole cards show both their indices is kept: none may lie
     # whole on the table, or the white regions gave a fragment's size (a pale table merges
     # with the cards). If none does, the regions' own (always among the widths).
-    own: tuple[Normalised, list[IndexHit], BlobReadings] | None = None
+    own: _Read | None = None
     # The first reading in which one whole card alone measures the card: a close-up's.
-    one_card: _Measured | None = None
+    one_card: tuple[_Read, float, float] | None = None
     for width in widths:
         norm = normalise(image, width, regions)
         hits, blobs = _find_indices(norm.image, model, regions, norm.factor)
@@ -209,11 +209,20 @@ def read_indices(
     else:
         assert own is not None
         norm, hits, blobs = own
-        if rescale and _sure(hits) < 2:
-            close = one_card or _close_up(image, regions, model, widths)
-            if close is not None:
-                (norm, hits, blobs), card_width, measured = close
-    off = measured is not None and abs(np.log(measured / NORMAL_WIDTH)) > np.log(REMEASURE)
+        # No width showed two whole cards. One whole card measures the card better than a
+        # guess (a close-up's fan, whose white region's short side is a card's height), or
+        # than whole regions it finds far off. Failing that, a photo with under two sure hits
+        # may be a close-up read at too small a width.
+        close: _Measured | None = None
+        if rescale and one_card is not None:
+            _, width, alone = one_card
+            if not regions.whole or _far_off(width * alone / NORMAL_WIDTH, card_width):
+                close = one_card
+        if close is None and rescale and _sure(hits) < 2:
+            close = _close_up(image, regions, model, widths)
+        if close is not None:
+            (norm, hits, blobs), card_width, measured = close
+    off = measured is not None and _far_off(measured, NORMAL_WIDTH)
     if rescale and measured and (off or not regions.whole):
         # The whole cards' own indices measure the card otherwise than the white regions
         # did (a pale table, fans taken for cards), or the width read at was a guess: read
@@ -230,6 +239,11 @@ def read_indices(
         norm.sharpened,
         norm.blur,
     )
+
+
+def _far_off(width: float, other: float) -> bool:
+    """Whether two measures of the card width differ by more than :data:`REMEASURE` times."""
+    return bool(abs(np.log(width / other)) > np.log(REMEASURE))
 
 
 def _sure(hits: Sequence[IndexHit]) -> int:
@@ -259,7 +273,7 @@ def _close_up(
     while width <= top:
         widths.append(width)
         width *= CLOSE_UP_STEP
-    best: tuple[int, tuple[Normalised, list[IndexHit], BlobReadings], float] | None = None
+    best: tuple[int, _Read, float] | None = None
     for width in reversed(widths):
         norm = normalise(image, width, regions)
         hits, blobs = _find_indices(norm.image, model, regions, norm.factor)
@@ -390,7 +404,10 @@ class BlobReadings:
 
 # A reading (normalised photo, hits, blobs), the card width it was read at, and the width
 # its whole cards measure there (None: none measured).
-_Measured = tuple[tuple[Normalised, list[IndexHit], BlobReadings], float, float | None]
+# A reading: the normalised image, its index hits and the blobs they were read in.
+_Read = tuple[Normalised, list[IndexHit], BlobReadings]
+# A reading, the card width it was read at, and the width its whole cards measure there.
+_Measured = tuple[_Read, float, float | None]
 
 
 def _with_region_angles(
