@@ -199,14 +199,14 @@ def read_indices(
     own: _Read | None = None
     # The first reading in which one whole card alone measures the card: a close-up's.
     one_card: tuple[_Read, float, float] | None = None
-    sure_at: dict[float, _Evidence] = {}  # each width read: its sure hits
+    evidence_at: dict[float, _Evidence] = {}  # each width read: how well (_evidence)
     for width in widths:
         norm = normalise(image, width, regions)
         hits, blobs = _find_indices(norm.image, model, regions, norm.factor)
         if (measured := card_width_from_indices(hits)) is not None:
             card_width = width
             break
-        sure_at[width] = _evidence(hits)
+        evidence_at[width] = _evidence(hits)
         if one_card is None and (alone := card_width_from_indices(hits, least=1)) is not None:
             one_card = (norm, hits, blobs), width, alone
         if width == card_width:
@@ -224,7 +224,7 @@ def read_indices(
             if not regions.whole or _far_off(width * alone / NORMAL_WIDTH, card_width):
                 close = one_card
         if close is None and rescale and _sure(hits) < 2:
-            close = _close_up(image, regions, model, sure_at)
+            close = _close_up(image, regions, model, evidence_at)
         if close is not None:
             (norm, hits, blobs), card_width, measured = close
     off = measured is not None and _far_off(measured, NORMAL_WIDTH)
@@ -278,7 +278,7 @@ def _close_up(
 ) -> _Measured | None:
     """A photo of a card or two that fill it, read at the card width one whole card's own
     indices measure: the reading, the width it was read at and the width measured there.
-    If no width above those ``tried`` (each with its sure hits), up to :data:`CLOSE_UP_SIDE`
+    If no width above those ``tried`` (each with its :func:`_evidence`), up to :data:`CLOSE_UP_SIDE`
     of the photo's longest side, shows a whole card, the reading of the most sure hits, two
     at least, its measure None (among equals, the one whose glyphs read nearest
     :data:`USUAL_GLYPH`); None if no width has two.
@@ -306,7 +306,7 @@ def _close_up(
     evidence, read, width = best
     if evidence[0] < 2:
         return None
-    if read is None:  # a width tried before: read again, as only its count was kept
+    if read is None:  # a width tried before: read again, as only its evidence was kept
         norm = normalise(image, width, regions)
         read = (norm, *_find_indices(norm.image, model, regions, norm.factor))
     return read, width, None
@@ -426,13 +426,12 @@ class BlobReadings:
     bold: bool = False  # the photo's glyphs were a jumbo index's (BOLD_GLYPH): read bold too
 
 
-# A reading (normalised photo, hits, blobs), the card width it was read at, and the width
-# its whole cards measure there (None: none measured).
 # A reading: the normalised image, its index hits and the blobs they were read in.
 _Read = tuple[Normalised, list[IndexHit], BlobReadings]
 # How well a width reads the photo: its sure hits, then its glyphs' fit (_evidence).
 _Evidence = tuple[int, float]
-# A reading, the card width it was read at, and the width its whole cards measure there.
+# A reading, the card width it was read at, and the width its whole cards measure there
+# (None: none measured).
 _Measured = tuple[_Read, float, float | None]
 
 
