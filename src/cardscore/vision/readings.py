@@ -92,9 +92,6 @@ RESCALE = (2.0, 0.5, 3.0)
 # widths above them up to CLOSE_UP_SIDE of the photo's longest side are tried too,
 # CLOSE_UP_STEP times apart (the largest, cheapest, first); one whole card measures it.
 CLOSE_UP_SIDE, CLOSE_UP_STEP = 0.8, 1.5
-# A usual index's rank glyph is 0.12-0.2 card widths high: of two widths that read as many
-# sure hits, the one whose glyphs read nearer this height (card widths) measures the card.
-USUAL_GLYPH = 0.155
 # On a table as white as the cards, the band this many normalised px wide about the card
 # regions' edge is their printed outline, not ink of a glyph (blobs.candidates' rims).
 RIM = 5
@@ -199,14 +196,12 @@ def read_indices(
     own: _Read | None = None
     # The first reading in which one whole card alone measures the card: a close-up's.
     one_card: tuple[_Read, float, float] | None = None
-    evidence_at: dict[float, _Evidence] = {}  # each width read: how well (_evidence)
     for width in widths:
         norm = normalise(image, width, regions)
         hits, blobs = _find_indices(norm.image, model, regions, norm.factor)
         if (measured := card_width_from_indices(hits)) is not None:
             card_width = width
             break
-        evidence_at[width] = _evidence(hits)
         if one_card is None and (alone := card_width_from_indices(hits, least=1)) is not None:
             one_card = (norm, hits, blobs), width, alone
         if width == card_width:
@@ -224,7 +219,7 @@ def read_indices(
             if not regions.whole or _far_off(width * alone / NORMAL_WIDTH, card_width):
                 close = one_card
         if close is None and rescale and _sure(hits) < 2:
-            close = _close_up(image, regions, model, evidence_at)
+            close = _close_up(image, regions, model, widths)
         if close is not None:
             (norm, hits, blobs), card_width, measured = close
     off = measured is not None and _far_off(measured, NORMAL_WIDTH)
@@ -251,20 +246,6 @@ def _far_off(width: float, other: float) -> bool:
     return bool(abs(np.log(width / other)) > np.log(REMEASURE))
 
 
-def _evidence(hits: Sequence[IndexHit]) -> _Evidence:
-    """How well a width reads ``hits``: their sure ones (:func:`_sure`), then how near their
-    median glyph height is :data:`USUAL_GLYPH` (the negated log of their ratio, 0 at best).
-
-    >>> from cardscore.cards import Card
-    >>> hit = IndexHit(Card("7d"), 0.9, 0.0, 0.0, 0.0, None, 0.155 * NORMAL_WIDTH)
-    >>> _evidence([hit, hit]), _evidence([hit]) < _evidence([hit, hit])
-    ((2, -0.0), True)
-    """
-    sizes = [h.size for h in hits if h.prob >= MEASURE_PROB and h.size > 0]
-    fit = -abs(float(np.log(np.median(sizes) / (USUAL_GLYPH * NORMAL_WIDTH)))) if sizes else 0.0
-    return _sure(hits), fit
-
-
 def _sure(hits: Sequence[IndexHit]) -> int:
     """How many of ``hits`` are read surely enough to measure a card (:data:`MEASURE_PROB`)."""
     return sum(h.prob >= MEASURE_PROB for h in hits)
@@ -274,14 +255,13 @@ def _close_up(
     image: np.ndarray,
     regions: Regions,
     model: Path | Sequence[Path] | None,
-    tried: dict[float, _Evidence],
+    tried: Sequence[float],
 ) -> _Measured | None:
     """A photo of a card or two that fill it, read at the card width one whole card's own
-    indices measure: the reading, the width it was read at and the width measured there.
-    If no width above those ``tried`` (each with its :func:`_evidence`), up to :data:`CLOSE_UP_SIDE`
-    of the photo's longest side, shows a whole card, the reading of the most sure hits, two
-    at least, its measure None (among equals, the one whose glyphs read nearest
-    :data:`USUAL_GLYPH`); None if no width has two.
+    indices measure: the reading, the width it was read at and the width measured there
+    (None: no whole card showed, the reading is that of the most sure hits, two at least);
+    None if no width above those ``tried``, up to :data:`CLOSE_UP_SIDE` of the photo's
+    longest side, shows a whole card or two sure hits.
 
     Close up, the white regions give a fragment's size (an index's white, a court card's
     frame) and no width a few times that reads two whole cards; a pair of cards, or one
@@ -293,23 +273,19 @@ def _close_up(
     while width <= top:
         widths.append(width)
         width *= CLOSE_UP_STEP
-    most = max(tried, key=lambda w: tried[w])
-    best: tuple[_Evidence, _Read | None, float] = tried[most], None, most
+    best: tuple[int, _Read, float] | None = None
     for width in reversed(widths):
         norm = normalise(image, width, regions)
         hits, blobs = _find_indices(norm.image, model, regions, norm.factor)
         measured = card_width_from_indices(hits, least=1)
         if measured is not None:
             return (norm, hits, blobs), width, measured
-        if (evidence := _evidence(hits)) > best[0]:
-            best = evidence, (norm, hits, blobs), width
-    evidence, read, width = best
-    if evidence[0] < 2:
-        return None
-    if read is None:  # a width tried before: read again, as only its evidence was kept
-        norm = normalise(image, width, regions)
-        read = (norm, *_find_indices(norm.image, model, regions, norm.factor))
-    return read, width, None
+        sure = _sure(hits)
+        if best is None or sure > best[0]:
+            best = sure, (norm, hits, blobs), width
+    if best is not None and best[0] >= 2:
+        return best[1], best[2], None
+    return None
 
 
 def find_indices(
@@ -426,12 +402,11 @@ class BlobReadings:
     bold: bool = False  # the photo's glyphs were a jumbo index's (BOLD_GLYPH): read bold too
 
 
+# A reading (normalised photo, hits, blobs), the card width it was read at, and the width
+# its whole cards measure there (None: none measured).
 # A reading: the normalised image, its index hits and the blobs they were read in.
 _Read = tuple[Normalised, list[IndexHit], BlobReadings]
-# How well a width reads the photo: its sure hits, then its glyphs' fit (_evidence).
-_Evidence = tuple[int, float]
-# A reading, the card width it was read at, and the width its whole cards measure there
-# (None: none measured).
+# A reading, the card width it was read at, and the width its whole cards measure there.
 _Measured = tuple[_Read, float, float | None]
 
 
