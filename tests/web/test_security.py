@@ -176,7 +176,7 @@ def test_photos_go_to_recognition_when_it_is_installed(
     Image.new("RGB", (40, 30), "white").save(buffer, "PNG")
     seen: list[bytes] = []
 
-    def fake_read(data: bytes, melds: bool = True) -> dict[str, object]:
+    def fake_read(data: bytes, deck: object = None, melds: bool = True) -> dict[str, object]:
         assert not melds  # a stateless photo is another game's: no Tranca meld rules
         seen.append(data)
         return {"tranca": {"melds": [["Ah", "Kh", "Qh"]], "piles": [], "dollars": []}}

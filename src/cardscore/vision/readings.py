@@ -402,11 +402,10 @@ class BlobReadings:
     bold: bool = False  # the photo's glyphs were a jumbo index's (BOLD_GLYPH): read bold too
 
 
-# A reading (normalised photo, hits, blobs), the card width it was read at, and the width
-# its whole cards measure there (None: none measured).
 # A reading: the normalised image, its index hits and the blobs they were read in.
 _Read = tuple[Normalised, list[IndexHit], BlobReadings]
-# A reading, the card width it was read at, and the width its whole cards measure there.
+# A reading, the card width it was read at, and the width its whole cards measure there
+# (None: none measured).
 _Measured = tuple[_Read, float, float | None]
 
 

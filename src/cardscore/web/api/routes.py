@@ -287,9 +287,7 @@ async def _read_photo(
         if read is not None:
             async with pool.turn(info.width * info.height):
                 profile = None if deck is None else await run_in_threadpool(deck)
-                # Without a deck the reader is handed the photo alone (its deck left to default).
-                args = (data,) if profile is None else (data, profile)
-                recognized = await run_in_threadpool(read, *args, melds=melds)
+                recognized = await run_in_threadpool(read, data, deck=profile, melds=melds)
     except BusyError:
         return busy_response()
     out = PhotoOut(format=info.format, width=info.width, height=info.height, recognized=recognized)
