@@ -158,7 +158,11 @@ def test_serve_on_a_taken_port_says_so_and_never_claims_to_run(tmp_path: Path) -
 def _children(pid: int) -> set[int]:
     found: set[int] = set()
     for task in Path(f"/proc/{pid}/task").iterdir():
-        found.update(int(c) for c in (task / "children").read_text().split())
+        try:
+            listed = (task / "children").read_text()
+        except OSError:
+            continue  # the thread ended between the listing and the read
+        found.update(int(c) for c in listed.split())
     return found
 
 
