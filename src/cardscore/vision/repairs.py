@@ -274,18 +274,28 @@ def fill_gaps(
         sizes = [float(np.median(glyphs)) * k for k in SIZES]
     else:
         sizes = [W * k for k in SIZES_UNKNOWN]
-    found: list[Placement] = []
+    # Every fan's probes are read in one batch: a table's dozen melds read one by one cost
+    # the classifier a dozen calls' overhead, and what one fan adds changes no other's probes.
+    fans: list[tuple[list[int], list[_Probe]]] = []
     for group in groups:
         members = [placed[i] for i in group]
         if len(members) < 2:
             continue
         fan = _probes(members) if len(members) > 2 else _pair_probes(members)
         probes = [p for p in fan if _open(p, hits, placed) and _on_photo(p, reader.shape, sizes[1])]
-        if not probes:
-            continue
-        crops = [_crops_at(p, sizes) for p in probes]
-        probs = reader.read([c for each in crops for c in each])
+        if probes:
+            fans.append((group, probes))
+    looks = [[_crops_at(p, sizes) for p in probes] for _, probes in fans]
+    if not fans:
+        return []
+    every = reader.read([c for crops in looks for each in crops for c in each])
+    found: list[Placement] = []
+    start = 0
+    for (group, probes), crops in zip(fans, looks, strict=True):
+        members = [placed[i] for i in group]
         per = len(crops[0])
+        probs = every[start : start + per * len(probes)]
+        start += per * len(probes)
         readings = [probs[k * per : (k + 1) * per, :BACKGROUND] for k in range(len(probes))]
         # The surest probe first: its card then narrows what the others may be.
         order = sorted(range(len(probes)), key=lambda k: -float(readings[k].max()))
