@@ -23,6 +23,8 @@ a board the cards lie on, :data:`BOARD`), is read as it is.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -244,10 +246,10 @@ def _refined(outline: np.ndarray, corners: np.ndarray) -> np.ndarray:
         vx, vy, x0, y0 = cv2.fitLine(
             outline[near].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01
         ).ravel()
-        lines.append(np.cross([x0, y0, 1.0], [x0 + vx, y0 + vy, 1.0]))
+        lines.append(_cross((float(x0), float(y0), 1.0), (float(x0 + vx), float(y0 + vy), 1.0)))
     out = []
     for k in range(4):
-        meet = np.cross(lines[k - 1], lines[k])
+        meet = _cross(lines[k - 1], lines[k])
         if abs(meet[2]) < 1e-9:
             return corners
         out.append(meet[:2] / meet[2])
@@ -273,6 +275,19 @@ def _bounds(
     return low, high
 
 
+def _cross(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> np.ndarray:
+    """The cross product of two 3-vectors (homogeneous lines and points): ``np.cross``'s
+    arithmetic without its general-axis bookkeeping, which a photo's hundreds of small
+    products would spend most of their time in.
+
+    >>> _cross((1.0, 2.0, 3.0), (4.0, 5.0, 6.0)).tolist() == np.cross([1, 2, 3], [4, 5, 6]).tolist()
+    True
+    """
+    a0, a1, a2 = (float(v) for v in a)
+    b0, b1, b2 = (float(v) for v in b)
+    return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
+
+
 def _off_square(corners: np.ndarray) -> float:
     """How far a quadrilateral's corners are from right angles: their mean, in degrees.
 
@@ -281,10 +296,11 @@ def _off_square(corners: np.ndarray) -> float:
     """
     errors = []
     for k in range(4):
-        u, v = corners[k - 1] - corners[k], corners[(k + 1) % 4] - corners[k]
-        cos = float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
-        errors.append(abs(float(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))) - 90.0))
-    return float(np.mean(errors))
+        (x, y), (px, py), (nx, ny) = corners[k], corners[k - 1], corners[(k + 1) % 4]
+        ux, uy, vx, vy = float(px - x), float(py - y), float(nx - x), float(ny - y)
+        cos = (ux * vx + uy * vy) / (math.hypot(ux, uy) * math.hypot(vx, vy))
+        errors.append(abs(math.degrees(math.acos(min(max(cos, -1.0), 1.0))) - 90.0))
+    return sum(errors) / 4
 
 
 def _normalised(points: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -331,7 +347,7 @@ def _vanishing_points(corners: np.ndarray) -> np.ndarray:
     unit homogeneous points (2, 3)."""
     out = []
     for a, b, c, d in ((0, 1, 3, 2), (1, 2, 0, 3)):
-        meet = np.cross(np.cross(corners[a], corners[b]), np.cross(corners[c], corners[d]))
+        meet = _cross(_cross(corners[a], corners[b]), _cross(corners[c], corners[d]))
         out.append(meet / max(float(np.linalg.norm(meet)), 1e-12))
     return np.array(out)
 
