@@ -515,10 +515,13 @@ def group_cards(cards: list[Placement], w: float) -> list[list[int]]:
             i = parent[i]
         return i
 
+    centres = np.array([[p.x, p.y] for p in cards]).reshape(-1, 2)
     for i in range(len(cards)):
-        for j in range(i + 1, len(cards)):
-            if _overlap(cards[i], cards[j], w) > GROUPED:
-                parent[find(i)] = find(j)
+        # Only cards within a diagonal can overlap (_overlap): the rest are not looked at.
+        apart = np.hypot(*(centres[i + 1 :] - centres[i]).T)
+        for j in i + 1 + np.flatnonzero(apart <= 0.95 * w * _DIAGONAL):
+            if _overlap(cards[i], cards[int(j)], w) > GROUPED:
+                parent[find(i)] = find(int(j))
     groups: dict[int, list[int]] = {}
     for i in range(len(cards)):
         groups.setdefault(find(i), []).append(i)
