@@ -10,8 +10,9 @@ orientations of its axes. Sizes are in the normalised image (a card
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import cv2
 import numpy as np
@@ -143,25 +144,45 @@ def candidates(
     if rims is not None:
         hat[rims > 0] = 0
     usual = _label(hat > INK_LOW)
-    out = _blobs(hat, (INK_LOW, INK_HIGH), on_paper, c4, s4, usual)
-    for levels, on_cards in ((pale, False), (dark, False), (faint, True), (darkest, False)):
-        if levels is None:
-            continue
-        found = _blobs(hat, levels, on_paper, c4, s4)
+    more = [
+        (levels, on_cards)
+        for levels, on_cards in ((pale, False), (dark, False), (faint, True), (darkest, False))
+        if levels is not None
+    ]
+    jobs: list[Callable[[], list[Candidate]]] = [
+        partial(_blobs, hat, (INK_LOW, INK_HIGH), on_paper, c4, s4, usual),
+        *(partial(_blobs, hat, levels, on_paper, c4, s4) for levels, _ in more),
+    ]
+    if red is not None:
+        jobs.append(partial(_red_blobs, page, red, rims))
+    # Each mask is read on its own, on the worker threads (OpenCV labels them without the
+    # GIL), and their blobs are then merged in this order: the outcome of reading one by one.
+    found_in = each(_call, jobs)
+    out = found_in[0]
+    for (_, on_cards), found in zip(more, found_in[1 : 1 + len(more)], strict=True):
         if on_cards and cards is not None:
             # Off the cards: the table's grain and texture, never an index.
             found = [c for c in found if cards[round(c.y), round(c.x)]]
         out += _new(found, out)
     if red is not None:
-        red_hat = page.relative(_red_hat(channels))
-        if rims is not None:
-            red_hat[rims > 0] = 0
-        out += _new(_blobs(red_hat, red, on_paper, c4, s4), out)
+        out += _new(found_in[-1], out)
     if opening:
         _, chroma = _top_and_chroma(channels)
         opened = _opened_where_too_large(usual, hat, chroma, INK_HIGH, opening)
         out += _new(_sized(*opened, on_paper, c4, s4), out)
     return out
+
+
+def _call(job: Callable[[], list[Candidate]]) -> list[Candidate]:
+    return job()
+
+
+def _red_blobs(page: Page, levels: tuple[int, int], rims: np.ndarray | None) -> list[Candidate]:
+    """The candidates of the red ink alone (:func:`candidates`' ``red``)."""
+    red_hat = page.relative(_red_hat(page.channels))
+    if rims is not None:
+        red_hat[rims > 0] = 0
+    return _blobs(red_hat, levels, page.on_paper, page.c4, page.s4)
 
 
 def bold_candidates(
