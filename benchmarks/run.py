@@ -530,6 +530,7 @@ def area_vision(args: argparse.Namespace) -> str:
         "tilted",
         "rendered",
         "printed",
+        "glyphs",
         "folds",
         "--runs",
         str(args.runs),
