@@ -1,8 +1,9 @@
 """The vision stages' array code against the plain per-item loops it stands for.
 
-A photo gives thousands of ink blobs (``blobs.py``) and crops (``crops.py``), and its card
-regions tens of thousands of pixels (``regions.py``); the code handles them in arrays or by
-their outlines. The loops here say the same thing one item at a time, the way the stages
+A photo gives thousands of ink blobs (``blobs.py``) and crops (``crops.py``), its card
+regions tens of thousands of pixels (``regions.py``), a crowded table thousands of pairs of
+cards (``cards.py``) and hundreds of outlines' corners (``view.py``); the code handles them in
+arrays, by their outlines, or in plain float arithmetic. The loops here say the same thing one item at a time, the way the stages
 once did, and on random inputs both must give exactly the same results, bit for bit and in
 the same order: recognition's outputs depend on every bit of them.
 """
@@ -11,10 +12,12 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardscore.vision import regions
+from cardscore.cards import Card
+from cardscore.vision import regions, view
 from cardscore.vision.blobs import (
     Candidate,
     _black_hat,
@@ -23,8 +26,9 @@ from cardscore.vision.blobs import (
     _local_angles,
     _seen,
 )
+from cardscore.vision.cards import GROUPED, Placement, group_cards
 from cardscore.vision.crops import CROP, CROP_SHIFT, CROP_SIDE, crop_batch
-from cardscore.vision.geometry import NORMAL_WIDTH
+from cardscore.vision.geometry import ASPECT, NORMAL_WIDTH
 
 LEVELS = ((45, 45), (20, 30), (70, 70), (10, 18), (130, 130))
 
@@ -286,3 +290,54 @@ def test_region_shapes_drop_the_specks_of_the_per_region_loop(seed: int, scale: 
     assert np.array_equal(shapes.labels, labels)
     kept = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_area]
     assert sorted(shapes.boxes) == kept
+
+
+def _reference_groups(cards: list[Placement], w: float) -> list[list[int]]:
+    """Every pair of outlines intersected as polygons, joined when they share enough."""
+    parent = list(range(len(cards)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i in range(len(cards)):
+        for j in range(i + 1, len(cards)):
+            a = cards[i].corners(w * 0.95).astype(np.float32)
+            b = cards[j].corners(w * 0.95).astype(np.float32)
+            area, _ = cv2.intersectConvexConvex(a, b)
+            if float(area) / (0.95 * 0.95 * w * w * ASPECT) > GROUPED:
+                parent[find(i)] = find(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(cards)):
+        groups.setdefault(find(i), []).append(i)
+    out = [sorted(g, key=lambda i: (cards[i].x, cards[i].y)) for g in groups.values()]
+    return sorted(out, key=lambda g: (min(cards[i].y for i in g), min(cards[i].x for i in g)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_grouping_cards_looks_only_at_near_pairs_and_finds_the_same_groups(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    spread = float(rng.uniform(150, 900))  # from a heap of cards to a table sparsely laid
+    cards = [
+        Placement(Card.from_id(int(rng.integers(52))), 0.9, *rng.uniform(0, spread, 2),
+                  float(rng.uniform(0, 360)), 1, None)
+        for _ in range(int(rng.integers(0, 40)))
+    ]  # fmt: skip
+    assert group_cards(cards, NORMAL_WIDTH) == _reference_groups(cards, NORMAL_WIDTH)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_views_plain_arithmetic_matches_numpys(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(0, 100, 3), rng.normal(0, 100, 3)
+    assert view._cross(a, b).tolist() == np.cross(a, b).tolist()
+    corners = rng.uniform(0, 500, (4, 2))
+    errors = []
+    for k in range(4):
+        u, v = corners[k - 1] - corners[k], corners[(k + 1) % 4] - corners[k]
+        cos = float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
+        errors.append(abs(float(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))) - 90.0))
+    assert view._off_square(corners) == pytest.approx(float(np.mean(errors)), abs=1e-9)
