@@ -285,9 +285,9 @@ def fill_gaps(
         probes = [p for p in fan if _open(p, hits, placed) and _on_photo(p, reader.shape, sizes[1])]
         if probes:
             fans.append((group, probes))
-    looks = [[_crops_at(p, sizes) for p in probes] for _, probes in fans]
     if not fans:
         return []
+    looks = [[_crops_at(p, sizes) for p in probes] for _, probes in fans]
     every = reader.read([c for crops in looks for each in crops for c in each])
     found: list[Placement] = []
     start = 0
