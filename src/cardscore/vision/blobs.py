@@ -10,6 +10,7 @@ orientations of its axes. Sizes are in the normalised image (a card
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -157,7 +158,7 @@ def candidates(
         jobs.append(partial(_red_blobs, page, red, rims))
     # Each mask is read on its own, on the worker threads (OpenCV labels them without the
     # GIL), and their blobs are then merged in this order: the outcome of reading one by one.
-    found_in = each(_call, jobs)
+    found_in = each(operator.call, jobs)
     out = found_in[0]
     for (_, on_cards), found in zip(more, found_in[1 : 1 + len(more)], strict=True):
         if on_cards and cards is not None:
@@ -171,10 +172,6 @@ def candidates(
         opened = _opened_where_too_large(usual, hat, chroma, INK_HIGH, opening)
         out += _new(_sized(*opened, on_paper, c4, s4), out)
     return out
-
-
-def _call(job: Callable[[], list[Candidate]]) -> list[Candidate]:
-    return job()
 
 
 def _red_blobs(page: Page, levels: tuple[int, int], rims: np.ndarray | None) -> list[Candidate]:

@@ -58,7 +58,9 @@ __all__ = [
 
 MIN_CARD = 0.5  # a card is reported from this score up (flagged below calibration.FLAG_AT)
 GROUPED = 0.12  # outlines sharing more than this fraction of a card lie in one group
-_DIAGONAL = math.hypot(1.0, ASPECT)  # a card's diagonal, in card widths
+# Outlines drawn 0.95 of a card (as _overlap compares them) whose centres lie more than their
+# diagonal apart (card widths) cannot meet.
+_APART = 0.95 * math.hypot(1.0, ASPECT)
 PAIR_ANGLE = 50.0  # a corner index's angle may come from its local edges, tens of degrees off
 # A weak card this close (card widths, centre to centre) to a card found is another reading of
 # it. Not more: a tight fan puts the next card 0.25 W over, and a centre guessed from one index
@@ -451,7 +453,7 @@ def _overlap(p: Placement, q: Placement, w: float) -> float:
     """
     # Outlines whose centres lie a diagonal apart cannot meet: most pairs of a table's cards,
     # which the polygon test would cost a table of 60 cards a quarter of a second to rule out.
-    if math.hypot(p.x - q.x, p.y - q.y) > 0.95 * w * _DIAGONAL:
+    if math.hypot(p.x - q.x, p.y - q.y) > _APART * w:
         return 0.0
     a = p.corners(w * 0.95).astype(np.float32)
     b = q.corners(w * 0.95).astype(np.float32)
@@ -519,7 +521,7 @@ def group_cards(cards: list[Placement], w: float) -> list[list[int]]:
     for i in range(len(cards)):
         # Only cards within a diagonal can overlap (_overlap): the rest are not looked at.
         apart = np.hypot(*(centres[i + 1 :] - centres[i]).T)
-        for j in i + 1 + np.flatnonzero(apart <= 0.95 * w * _DIAGONAL):
+        for j in i + 1 + np.flatnonzero(apart <= _APART * w):
             if _overlap(cards[i], cards[int(j)], w) > GROUPED:
                 parent[find(i)] = find(int(j))
     groups: dict[int, list[int]] = {}

@@ -276,7 +276,7 @@ def fill_gaps(
         sizes = [W * k for k in SIZES_UNKNOWN]
     # Every fan's probes are read in one batch: a table's dozen melds read one by one cost
     # the classifier a dozen calls' overhead, and what one fan adds changes no other's probes.
-    fans: list[tuple[list[int], list[_Probe]]] = []
+    fans: list[tuple[list[int], list[Placement], list[_Probe]]] = []
     for group in groups:
         members = [placed[i] for i in group]
         if len(members) < 2:
@@ -284,15 +284,14 @@ def fill_gaps(
         fan = _probes(members) if len(members) > 2 else _pair_probes(members)
         probes = [p for p in fan if _open(p, hits, placed) and _on_photo(p, reader.shape, sizes[1])]
         if probes:
-            fans.append((group, probes))
+            fans.append((group, members, probes))
     if not fans:
         return []
-    looks = [[_crops_at(p, sizes) for p in probes] for _, probes in fans]
+    looks = [[_crops_at(p, sizes) for p in probes] for *_, probes in fans]
     every = reader.read([c for crops in looks for each in crops for c in each])
     found: list[Placement] = []
     start = 0
-    for (group, probes), crops in zip(fans, looks, strict=True):
-        members = [placed[i] for i in group]
+    for (group, members, probes), crops in zip(fans, looks, strict=True):
         per = len(crops[0])
         probs = every[start : start + per * len(probes)]
         start += per * len(probes)
