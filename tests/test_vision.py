@@ -59,7 +59,7 @@ def _png_bytes(width: int, height: int, body: bytes = b"") -> bytes:
 def test_not_an_image(tmp_path: Path) -> None:
     path = tmp_path / "notes.jpg"
     path.write_text("this is not a photo")
-    with pytest.raises(ImageError, match="not an image"):
+    with pytest.raises(ImageError, match="not a photo cardscore can read"):
         recognize(path)
 
 

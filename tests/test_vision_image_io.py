@@ -3,6 +3,8 @@ the classifier's batches give the outputs of one call."""
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +15,7 @@ from tests.conftest import SHARED, need, need_module
 cv2 = need_module("cv2", "needs the vision extra (opencv)")
 need_module("onnxruntime", "needs the vision extra (onnxruntime)")
 
-from cardscore.vision import classifier, recognize  # noqa: E402
+from cardscore.vision import ImageError, classifier, image_io, recognize  # noqa: E402
 from cardscore.vision.image_io import _HALF_ABOVE, _QUARTER_ABOVE, load_image  # noqa: E402
 
 # The most pixels a decoded photo may have: just under the half-scale threshold, or a quarter
@@ -144,3 +146,91 @@ def test_crops_in_batches_give_the_outputs_of_one_batch(monkeypatch: pytest.Monk
             assert a.shape == b.shape
             assert a.shape[0] == 70
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+# --- HEIC: an iPhone's photos ---------------------------------------------------------------
+
+
+def _heic(image: np.ndarray, orientation: int = 1) -> bytes:
+    """``image`` (BGR) as a HEIC file, as a phone saves it (``orientation``: the EXIF turn,
+    which pillow-heif writes as the file's rotation), encoded fast."""
+    pillow_heif = need_module("pillow_heif", "needs the vision extra (pillow-heif)")
+    from PIL import Image
+
+    pillow_heif.register_heif_opener()
+    picture = Image.fromarray(np.ascontiguousarray(image[..., ::-1]))
+    exif = picture.getexif()
+    exif[0x0112] = orientation
+    buffer = io.BytesIO()
+    picture.save(
+        buffer, format="HEIF", quality=90, exif=exif.tobytes(), enc_params={"preset": "ultrafast"}
+    )
+    return buffer.getvalue()
+
+
+def _grey_with_box(width: int, height: int, box: tuple[int, int, int, int]) -> np.ndarray:
+    image = np.full((height, width, 3), 90, np.uint8)
+    x0, y0, x1, y1 = box
+    image[y0:y1, x0:x1] = 255
+    return image
+
+
+@pytest.mark.parametrize(("orientation", "factor"), [(1, 1), (1, 2), (6, 1), (6, 2)])
+def test_a_heic_photo_is_read_turned_as_the_phone_shows_it_and_reduced_as_a_jpeg(
+    monkeypatch: pytest.MonkeyPatch, orientation: int, factor: int
+) -> None:
+    width, height = 1600, 1200
+    if factor == 2:  # as a 12 MP photo is, without encoding one (x265 takes seconds)
+        monkeypatch.setattr(image_io, "_HALF_ABOVE", width * height - 1)
+    box = (0, 0, width // 5, height // 5)
+    data = _heic(_grey_with_box(width, height, box), orientation)
+    assert image_io.is_heic(data)
+    loaded = load_image(data)
+    h, w = loaded.image.shape[:2]
+    assert loaded.to_original == factor
+    shown = (width, height) if orientation == 1 else (height, width)
+    assert (w, h) == (shown[0] // factor, shown[1] // factor)
+    # Orientation 6: the stored top-left corner shows top right.
+    want = box if orientation == 1 else (height - height // 5, 0, height, width // 5)
+    ys, xs = np.nonzero(loaded.image[..., 1] > 200)
+    found = np.array([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]) * factor
+    np.testing.assert_allclose(found, want, atol=4 * factor)
+
+
+def test_a_bad_heic_is_refused_clearly_and_its_size_checked_before_decoding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data = _heic(_grey_with_box(320, 240, (10, 10, 50, 50)))
+    with pytest.raises(ImageError, match=r"'<bytes>' cannot be decoded as an image \(.+\)"):
+        load_image(data[: len(data) // 2])
+    decoded: list[object] = []
+    monkeypatch.setattr(image_io, "MAX_PIXELS", 320 * 240 - 1)
+    monkeypatch.setattr(np, "asarray", lambda *a, **k: decoded.append(a) or [])
+    with pytest.raises(ImageError) as refused:
+        load_image(data)
+    assert [p.code for p in refused.value.problems] == ["image_too_many_pixels"]
+    assert "320×240" in str(refused.value)
+    assert not decoded
+    monkeypatch.undo()
+    # Without pillow-heif (an old install): what to install, not "not an image".
+    monkeypatch.setitem(sys.modules, "pillow_heif", None)
+    with pytest.raises(ImageError) as missing:
+        load_image(data)
+    assert [p.code for p in missing.value.problems] == ["image_heic_unsupported"]
+    assert "pip install 'cardscore[vision]'" in str(missing.value)
+
+
+@pytest.mark.needs_shared
+def test_a_shared_photo_as_heic_reads_the_same_cards_in_the_same_places() -> None:
+    photo = SHARED / "data" / "real-photos" / "train_01.jpg"
+    need(photo.exists(), f"{photo} not found (set CARDSCORE_SHARED)")
+    want = recognize(photo)
+    got = recognize(_heic(cv2.imread(str(photo))))
+    assert len(want.cards) == 11
+    near = 0.05 * want.card_width
+    assert sorted(c.card.code for c in got.cards) == sorted(c.card.code for c in want.cards)
+    for card in want.cards:
+        assert any(
+            seen.card == card.card and abs(seen.x - card.x) < near and abs(seen.y - card.y) < near
+            for seen in got.cards
+        ), card

@@ -13,6 +13,7 @@ from PIL import Image
 
 from cardscore.web.app import create_app
 from cardscore.web.settings import Settings
+from tests.conftest import need_module
 from tests.web.conftest import bearer, new_match
 
 ROUND = {"version": 1, "round": {"piles": ["P", "23456789TJQKA", "G", "D"]}}
@@ -140,11 +141,31 @@ def test_photos_are_sniffed_and_pixel_limited(
     assert "pixels" in refused.json()["problems"][0]["message"]
     fake = client.post("/api/photos", files={"photo": ("x.jpg", b"<html>hi</html>", "image/jpeg")})
     assert fake.status_code == 422
-    assert "not a JPEG, PNG or WebP" in fake.json()["problems"][0]["message"]
+    assert "not a JPEG, PNG, WebP or HEIC" in fake.json()["problems"][0]["message"]
     broken = client.post(
         "/api/photos", files={"photo": ("y.png", b"\x89PNG\r\n\x1a\nxx", "image/png")}
     )
     assert broken.status_code == 422
+
+
+def test_a_heic_photo_is_accepted_and_its_size_read_from_its_header(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pillow_heif = need_module("pillow_heif", "needs the vision extra (pillow-heif)")
+    from cardscore.web.api import routes
+
+    monkeypatch.setattr(routes, "recognizer", lambda: None)  # the checks alone
+    buffer = io.BytesIO()
+    heif = pillow_heif.from_bytes(mode="RGB", size=(96, 64), data=bytes(96 * 64 * 3))
+    heif.save(buffer, quality=50, enc_params={"preset": "ultrafast"})
+    files = {"photo": ("IMG_0001.HEIC", buffer.getvalue(), "image/heic")}
+    ok = client.post("/api/photos", files=files)
+    assert ok.status_code == 200, ok.text
+    assert (ok.json()["format"], ok.json()["width"], ok.json()["height"]) == ("HEIC", 96, 64)
+    cut = buffer.getvalue()[:60]  # the brand, no image
+    broken = client.post("/api/photos", files={"photo": ("cut.heic", cut, "image/heic")})
+    assert broken.status_code == 422
+    assert "the HEIC image cannot be read" in broken.json()["problems"][0]["message"]
 
 
 def test_security_headers(client: TestClient) -> None:

@@ -1,6 +1,6 @@
 """Recognition: read the cards, melds, piles and dollars on a Tranca table from a photo.
 
-Needs the ``vision`` extra (``pip install 'cardscore[vision]'``: onnxruntime, OpenCV).
+Needs the ``vision`` extra (``pip install 'cardscore[vision]'``: onnxruntime, OpenCV, pillow-heif).
 ``recognize(photo)`` takes a path, the file's bytes (a web upload) or a BGR array and returns
 a :class:`Recognition` with ``.cards`` (one per physical card), ``.groups`` and
 ``.tranca_draft()``.

@@ -3,7 +3,8 @@
 Sizes are checked from the file header before decoding, so a decompression bomb is refused
 without allocating it; truncated JPEG and PNG files are refused rather than half-read.
 Very large photos are decoded at half or quarter scale (JPEG decoders do that for free):
-cards stay far bigger than the recogniser needs.
+cards stay far bigger than the recogniser needs. An iPhone's HEIC photo is decoded by
+pillow-heif (the vision extra's libheif) and reduced as a JPEG of its size would be.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import numpy as np
 
 from cardscore.errors import CardscoreError, Problem
 
-__all__ = ["MAX_PIXELS", "ImageError", "LoadedImage", "image_size", "load_image"]
+__all__ = ["MAX_PIXELS", "ImageError", "LoadedImage", "image_size", "is_heic", "load_image"]
 
 MAX_PIXELS = 120_000_000  # 120 MP: larger than any phone photo, small enough to decode
 _MP = f"{MAX_PIXELS / 1e6:.0f}"  # as messages show it
@@ -80,6 +81,77 @@ def image_size(data: bytes) -> tuple[int, int] | None:
     return _png_size(data) or _jpeg_size(data)
 
 
+# An ISO base media file (HEIF, AVIF) names its brands in its first box, ``ftyp``: these are
+# HEVC-coded HEIF, which OpenCV does not read (it reads AVIF itself).
+_HEVC_BRANDS = frozenset({b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx"})
+
+
+def is_heic(data: bytes) -> bool:
+    """Whether ``data`` is a HEIC (HEVC-coded HEIF) file, as an iPhone saves a photo.
+
+    >>> is_heic(b"\\0\\0\\0\\x18ftypheic\\0\\0\\0\\0mif1heic")
+    True
+    >>> is_heic(b"\\0\\0\\0\\x14ftypavif\\0\\0\\0\\0avif")
+    False
+    """
+    if len(data) < 16 or data[4:8] != b"ftyp":
+        return False
+    end = min(int.from_bytes(data[:4], "big"), len(data), 256)
+    brands = [data[8:12], *(data[i : i + 4] for i in range(16, end - 3, 4))]
+    return any(brand in _HEVC_BRANDS for brand in brands)
+
+
+def _reduction(width: int, height: int) -> float:
+    """How many times smaller a JPEG of this size is decoded (1, 2 or 4)."""
+    pixels = width * height
+    return 4.0 if pixels > _QUARTER_ABOVE else 2.0 if pixels > _HALF_ABOVE else 1.0
+
+
+def _check_pixels(name: str, width: int, height: int) -> None:
+    if width * height > MAX_PIXELS:
+        mp = f"{width * height / 1e6:.0f}"
+        raise ImageError(
+            Problem.of(
+                "image_too_many_pixels", name=name, width=width, height=height, mp=mp, limit=_MP
+            )
+        )
+
+
+def _decode_heic(data: bytes, name: str) -> LoadedImage:
+    """A HEIC photo, turned as the phone showed it (libheif applies the file's rotation and
+    mirroring), its size checked before it is decoded, reduced as a JPEG of its size is."""
+    import io
+
+    import cv2
+
+    try:
+        import pillow_heif
+    except ImportError:
+        raise ImageError(Problem.of("image_heic_unsupported", name=name)) from None
+    try:
+        heif = pillow_heif.open_heif(io.BytesIO(data), convert_hdr_to_8bit=True, bgr_mode=True)
+    except (ValueError, RuntimeError, OSError, SyntaxError) as error:
+        raise ImageError(
+            Problem.of("image_undecodable", name=name, error=str(error).strip())
+        ) from None
+    width, height = heif.size
+    _check_pixels(name, width, height)
+    try:
+        pixels = np.asarray(heif)
+    except (ValueError, RuntimeError, OSError, SyntaxError) as error:
+        raise ImageError(
+            Problem.of("image_undecodable", name=name, error=str(error).strip())
+        ) from None
+    if pixels.ndim != 3 or pixels.shape[2] not in (3, 4):
+        raise ImageError(Problem.of("image_format", name=name))
+    image = np.ascontiguousarray(pixels[..., :3])
+    factor = _reduction(width, height)
+    if factor > 1:
+        size = (round(image.shape[1] / factor), round(image.shape[0] / factor))
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    return LoadedImage(image, factor, name)
+
+
 def _truncated(data: bytes) -> bool:
     if data[:2] == b"\xff\xd8":
         return b"\xff\xd9" not in data[-64:]
@@ -93,25 +165,21 @@ def _decode(data: bytes, name: str) -> LoadedImage:
 
     if not data:
         raise ImageError(Problem.of("image_empty", name=name))
+    if is_heic(data):
+        return _decode_heic(data, name)
     size = image_size(data)
     if size is not None:
-        width, height = size
-        if width * height > MAX_PIXELS:
-            mp = f"{width * height / 1e6:.0f}"
-            raise ImageError(
-                Problem.of(
-                    "image_too_many_pixels", name=name, width=width, height=height, mp=mp, limit=_MP
-                )
-            )
+        _check_pixels(name, *size)
     if _truncated(data):
         raise ImageError(Problem.of("image_truncated", name=name))
     flags, factor = cv2.IMREAD_COLOR, 1.0
     if size is not None and data[:2] == b"\xff\xd8":
-        pixels = size[0] * size[1]
-        if pixels > _QUARTER_ABOVE:
-            flags, factor = cv2.IMREAD_REDUCED_COLOR_4, 4.0
-        elif pixels > _HALF_ABOVE:
-            flags, factor = cv2.IMREAD_REDUCED_COLOR_2, 2.0
+        factor = _reduction(*size)
+        flags = {
+            1.0: cv2.IMREAD_COLOR,
+            2.0: cv2.IMREAD_REDUCED_COLOR_2,
+            4.0: cv2.IMREAD_REDUCED_COLOR_4,
+        }[factor]
     buffer = np.frombuffer(data, np.uint8)
     try:
         image = cv2.imdecode(buffer, flags)

@@ -198,18 +198,28 @@ def _sniff(data: bytes) -> str | None:
             return name
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "WEBP"
-    return None
+    try:
+        from cardscore.vision.image_io import is_heic
+    except ImportError:  # no vision extra: no photo is read, nor a HEIC one's header
+        return None
+    return "HEIC" if is_heic(data) else None
 
 
-def check_image(data: bytes, max_pixels: int) -> ImageInfo:
-    """Check a photo by its bytes (JPEG, PNG or WebP) and its size from the header only.
-
-    Nothing is decoded before the pixel count is known, so a small file that unpacks to a huge
-    image (a decompression bomb) is refused cheaply.
-    """
-    kind = _sniff(data)
-    if kind is None:
-        raise CardscoreError("the upload is not a JPEG, PNG or WebP image")
+def _size(data: bytes, kind: str, max_pixels: int) -> tuple[int, int]:
+    """The image's (width, height) from its header (Pillow's, or for HEIC pillow-heif's)."""
+    if kind == "HEIC":
+        try:
+            import pillow_heif
+        except ImportError:
+            raise CardscoreError(
+                "the HEIC image cannot be read: this server has no pillow-heif (send a JPEG)"
+            ) from None
+        try:
+            width, height = pillow_heif.open_heif(io.BytesIO(data)).size
+        except (ValueError, RuntimeError, OSError, SyntaxError) as error:
+            message = str(error).strip()
+            raise CardscoreError(f"the HEIC image cannot be read: {message}") from None
+        return width, height
     from PIL import Image, UnidentifiedImageError
 
     try:
@@ -219,6 +229,19 @@ def check_image(data: bytes, max_pixels: int) -> ImageInfo:
         raise CardscoreError(f"the image has more than {max_pixels:,} pixels") from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as error:
         raise CardscoreError(f"the {kind} image cannot be read: {error}") from None
+    return width, height
+
+
+def check_image(data: bytes, max_pixels: int) -> ImageInfo:
+    """Check a photo by its bytes (JPEG, PNG, WebP or HEIC) and its size from the header only.
+
+    Nothing is decoded before the pixel count is known, so a small file that unpacks to a huge
+    image (a decompression bomb) is refused cheaply.
+    """
+    kind = _sniff(data)
+    if kind is None:
+        raise CardscoreError("the upload is not a JPEG, PNG, WebP or HEIC image")
+    width, height = _size(data, kind, max_pixels)
     if width * height > max_pixels:
         raise CardscoreError(
             f"the image is {width}×{height} = {width * height:,} pixels; "

@@ -139,7 +139,7 @@ _PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"game ('[^']*') is not installed on this server", "problem.unknown_game"),
         (r"the photo is larger than ([\d,]+) bytes", "problem.photo_large"),
         (r"the photo is empty", "problem.photo_empty"),
-        (r"the upload is not a JPEG, PNG or WebP image", "problem.not_image"),
+        (r"the upload is not a JPEG, PNG, WebP or HEIC image", "problem.not_image"),
         (r"the image has more than ([\d,]+) pixels", "problem.too_many_pixels"),
         (
             r"the image is (\d+)×(\d+) = [\d,]+ pixels; the limit is ([\d,]+)",
