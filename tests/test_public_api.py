@@ -169,7 +169,14 @@ PUBLIC = {
         "read_round",
         "score_round",
     ],
-    "cardscore.vision": ["Group", "ImageError", "Recognition", "SeenCard", "recognize"],
+    "cardscore.vision": [
+        "ChannelOrderWarning",
+        "Group",
+        "ImageError",
+        "Recognition",
+        "SeenCard",
+        "recognize",
+    ],
     "cardscore.web": ["create_app"],
 }
 

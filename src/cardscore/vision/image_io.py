@@ -11,12 +11,28 @@ from __future__ import annotations
 
 import struct
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 
 from cardscore.errors import CardscoreError, Problem
 
-__all__ = ["MAX_PIXELS", "ImageError", "LoadedImage", "image_size", "is_heic", "load_image"]
+if TYPE_CHECKING:
+    from PIL.Image import Image as PILImage
+    from typing_extensions import TypeIs
+
+__all__ = [
+    "MAX_PIXELS",
+    "ImageError",
+    "LoadedImage",
+    "PhotoSource",
+    "image_size",
+    "is_heic",
+    "load_image",
+]
+
+# What a photo may be given as: a path, the file's bytes, a BGR array or a PIL image.
+PhotoSource: TypeAlias = "str | Path | bytes | np.ndarray | PILImage"
 
 MAX_PIXELS = 120_000_000  # 120 MP: larger than any phone photo, small enough to decode
 _MP = f"{MAX_PIXELS / 1e6:.0f}"  # as messages show it
@@ -196,22 +212,14 @@ def _decode(data: bytes, name: str) -> LoadedImage:
     return LoadedImage(image, factor, name)
 
 
-def load_image(source: str | Path | bytes | np.ndarray) -> LoadedImage:
-    """Decode a photo from a path, raw file bytes, or a BGR (or grey) uint8 array; a JPEG's
-    EXIF orientation is applied, so a portrait photo stands as the phone showed it."""
+def load_image(source: PhotoSource) -> LoadedImage:
+    """Decode a photo from a path, raw file bytes, a BGR (or grey) uint8 array (OpenCV's
+    order), or a PIL image; a file's EXIF orientation is applied, so a portrait photo stands
+    as the phone showed it."""
     if isinstance(source, np.ndarray):
-        image = source
-        if image.dtype != np.uint8 or image.ndim not in (2, 3):
-            raise ImageError(Problem.of("image_array_type"))
-        if image.ndim == 2:
-            image = np.repeat(image[..., None], 3, axis=2)
-        if image.shape[2] == 4:
-            image = np.ascontiguousarray(image[..., :3])
-        if image.shape[2] != 3:
-            raise ImageError(Problem.of("image_array_channels"))
-        if image.shape[0] * image.shape[1] > MAX_PIXELS:
-            raise ImageError(Problem.of("image_array_too_large", limit=_MP))
-        return LoadedImage(image, 1.0, "<array>")
+        return _from_array(source, "<array>")
+    if _is_pil(source):
+        return _from_pil(source)
     if isinstance(source, bytes | bytearray | memoryview):
         return _decode(bytes(source), "<bytes>")
     path = Path(source)
@@ -226,3 +234,35 @@ def load_image(source: str | Path | bytes | np.ndarray) -> LoadedImage:
             Problem.of("image_unreadable", path=str(path), error=str(error.strerror))
         ) from None
     return _decode(data, str(path))
+
+
+def _from_array(image: np.ndarray, name: str) -> LoadedImage:
+    if image.dtype != np.uint8 or image.ndim not in (2, 3):
+        raise ImageError(Problem.of("image_array_type"))
+    if image.ndim == 2:
+        image = np.repeat(image[..., None], 3, axis=2)
+    if image.shape[2] == 4:
+        image = np.ascontiguousarray(image[..., :3])
+    if image.shape[2] != 3:
+        raise ImageError(Problem.of("image_array_channels"))
+    if image.shape[0] * image.shape[1] > MAX_PIXELS:
+        raise ImageError(Problem.of("image_array_too_large", limit=_MP))
+    return LoadedImage(image, 1.0, name)
+
+
+def _is_pil(source: object) -> TypeIs[PILImage]:
+    """Whether ``source`` is a PIL image (without importing PIL where it is not)."""
+    return type(source).__module__.startswith("PIL.") and hasattr(source, "convert")
+
+
+def _from_pil(picture: PILImage) -> LoadedImage:
+    """A PIL image in BGR: turned as its EXIF says (``Image.open`` leaves that to the caller),
+    any mode made RGB, then OpenCV's channel order."""
+    from PIL import ImageOps
+
+    width, height = picture.size
+    if width * height > MAX_PIXELS:
+        raise ImageError(Problem.of("image_array_too_large", limit=_MP))
+    upright = ImageOps.exif_transpose(picture)
+    rgb = np.asarray(upright.convert("RGB"))
+    return _from_array(np.ascontiguousarray(rgb[..., ::-1]), "<PIL image>")

@@ -25,6 +25,7 @@ draft is :mod:`cardscore.tranca.photo`'s.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,13 +50,14 @@ from cardscore.vision.calibration import (
     wide_ten,
 )
 from cardscore.vision.cards import ALONE_MIN, MIN_CARD, Placement, find_cards
+from cardscore.vision.channels import ChannelOrderWarning, looks_rgb
 from cardscore.vision.classifier import MODEL_PATHS
 from cardscore.vision.crops import CropReader
 from cardscore.vision.deck import DeckProfile, reading_with
 from cardscore.vision.focus import UNMEASURED, Blur
 from cardscore.vision.geometry import NORMAL_WIDTH, index_to_centre
 from cardscore.vision.groups import Group, confirmed_by_meld, covered_in_columns, find_groups
-from cardscore.vision.image_io import load_image
+from cardscore.vision.image_io import PhotoSource, load_image
 from cardscore.vision.readings import Readings, read_indices
 from cardscore.vision.regions import find_regions
 from cardscore.vision.repairs import CardReading, Repaired, repair
@@ -173,14 +175,16 @@ class Recognition:
 
 
 def recognize(
-    source: str | Path | bytes | np.ndarray,
+    source: PhotoSource,
     *,
     card_width: float | None = None,
     model: Path | Sequence[Path] | None = None,
     deck: DeckProfile | None = None,
     melds: bool = True,
 ) -> Recognition:
-    """Read the cards on a table photo (a path, file bytes, or a BGR uint8 array).
+    """Read the cards on a table photo: a path, file bytes, a PIL image, or a uint8 array in
+    OpenCV's BGR order (one whose glyphs read clearly surer as RGB is read so, with a
+    :class:`~cardscore.vision.channels.ChannelOrderWarning`).
 
     ``card_width`` (photo pixels) skips the card-size estimate when it is known; ``model``:
     an ONNX classifier, or several to average, instead of the shipped ones; ``deck``: a
@@ -194,7 +198,7 @@ def recognize(
 
 
 def read_photo(
-    source: str | Path | bytes | np.ndarray,
+    source: PhotoSource,
     *,
     card_width: float | None = None,
     model: Path | Sequence[Path] | None = None,
@@ -212,10 +216,11 @@ def read_photo(
 
 
 def _recognize(
-    source: str | Path | bytes | np.ndarray,
+    source: PhotoSource,
     card_width: float | None,
     model: Path | Sequence[Path] | None,
     melds: bool = True,
+    channels_checked: bool = False,
 ) -> tuple[Recognition, Readings, View]:
     loaded = load_image(source)
     image, scale = white_balance(loaded.image).image, loaded.to_original
@@ -224,6 +229,10 @@ def _recognize(
         view.image, None if card_width is None else card_width / scale, view.paper
     )
     readings = read_indices(view.image, regions, model, rescale=card_width is None)
+    if not channels_checked and _colour_array(source) and looks_rgb(readings, model):
+        warnings.warn(ChannelOrderWarning(RGB_READ), stacklevel=4)
+        as_rgb = np.ascontiguousarray(loaded.image[..., ::-1])
+        return _recognize(as_rgb, card_width, model, melds, channels_checked=True)
     cards = find_cards(readings.hits)
     boxes = [box.scaled(readings.factor) for box in regions.whole_cards]
     repaired = repair(cards, readings.hits, CropReader(readings.image, model), boxes, melds=melds)
@@ -231,6 +240,19 @@ def _recognize(
     h, w = image.shape[:2]
     reported = _reported(repaired, groups, readings, view, scale, (w, h), melds)
     return reported, readings, view
+
+
+RGB_READ = (
+    "the array's red suits read surer with red and blue swapped: it looks RGB, so it was read "
+    "as RGB. recognize() takes arrays in OpenCV's BGR order; give it a path, the file's bytes or "
+    "a PIL image as they are, or an RGB array as array[..., ::-1]"
+)
+
+
+def _colour_array(source: PhotoSource) -> bool:
+    """Whether ``source`` is an array in colour, whose channel order the caller chose: a file
+    is decoded in BGR, a PIL image converted to it, and a grey array has no order."""
+    return isinstance(source, np.ndarray) and source.ndim == 3
 
 
 PhotoPoint = Callable[[float, float], tuple[float, float]]
