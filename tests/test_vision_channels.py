@@ -32,7 +32,7 @@ def _rgb(image: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(image[..., ::-1])
 
 
-@pytest.mark.parametrize(("seed", "design"), [(11, 0), (12, 1)])
+@pytest.mark.parametrize(("seed", "design"), [(11, 0), (11, 1), (12, 1)])
 def test_an_rgb_array_is_read_as_rgb_and_the_caller_warned(
     monkeypatch: pytest.MonkeyPatch, seed: int, design: int
 ) -> None:
