@@ -60,6 +60,7 @@ ORDER = (
     "focus",
     "blobs",
     "readings",
+    "channels",
     "cards",
     "repairs",
     "groups",
