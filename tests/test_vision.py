@@ -92,8 +92,12 @@ def test_enormous_pixel_count_is_refused_before_decoding() -> None:
 
 
 def test_bad_arrays() -> None:
-    with pytest.raises(ImageError, match="uint8"):
+    with pytest.raises(ImageError, match=r"uint8 \(0–255\), not float32 \(a float image in 0–1"):
         recognize(np.zeros((100, 100), np.float32))
+    with pytest.raises(ImageError, match="not of shape 5×5×5×5"):
+        recognize(np.zeros((5, 5, 5, 5), np.uint8))
+    with pytest.raises(ImageError, match="1, 3 or 4 channels, not 2"):
+        recognize(np.zeros((100, 100, 2), np.uint8))
     with pytest.raises(ImageError, match="too small"):
         recognize(cv2.imencode(".png", np.zeros((10, 10, 3), np.uint8))[1].tobytes())
 

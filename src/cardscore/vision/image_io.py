@@ -237,14 +237,17 @@ def load_image(source: PhotoSource) -> LoadedImage:
 
 
 def _from_array(image: np.ndarray, name: str) -> LoadedImage:
-    if image.dtype != np.uint8 or image.ndim not in (2, 3):
-        raise ImageError(Problem.of("image_array_type"))
+    if image.dtype != np.uint8:
+        raise ImageError(Problem.of("image_array_type", dtype=str(image.dtype)))
+    if image.ndim not in (2, 3):
+        shape = "×".join(map(str, image.shape))
+        raise ImageError(Problem.of("image_array_shape", shape=shape))
     if image.ndim == 2:
         image = np.repeat(image[..., None], 3, axis=2)
     if image.shape[2] == 4:
         image = np.ascontiguousarray(image[..., :3])
     if image.shape[2] != 3:
-        raise ImageError(Problem.of("image_array_channels"))
+        raise ImageError(Problem.of("image_array_channels", channels=image.shape[2]))
     if image.shape[0] * image.shape[1] > MAX_PIXELS:
         raise ImageError(Problem.of("image_array_too_large", limit=_MP))
     return LoadedImage(image, 1.0, name)
