@@ -12,7 +12,8 @@
    photo shows whole (``SceneMaker.photo_truth``).
 3. Speed and memory against issue 24's targets: a shared photo upscaled to 12 MP (4000×3000)
    and 24 MP (6000×4000), recognised from the JPEG file (decoding included) with the models
-   loaded (median of ``--runs``); ``cardscore recognize PHOTO --json`` at 12 MP in a
+   loaded (median of ``--runs``), and at 12 MP as an iPhone's HEIC; ``cardscore recognize
+   PHOTO --json`` at 12 MP (JPEG and HEIC) in a
    fresh process (start, imports and model loading included; median of 5 after one warm-up);
    and the peak memory (max RSS) of that command on a 50 MP (8660×5773) JPEG. Each figure is
    printed beside its target with the load average: on a busy machine the wall clock inflates,
@@ -282,6 +283,25 @@ def _row(figure: str, values: list[float], target: float, cpu: list[float], unit
     )
 
 
+HEIC_SIZE = (4032, 3024)
+"""An iPhone's 12 MP photo (width, height), timed as the HEIC it saves."""
+
+
+def _heic_photo(image: np.ndarray, folder: Path) -> Path:
+    """``image`` upscaled to :data:`HEIC_SIZE` and written once as a HEIC in ``folder``, by
+    x265 at its default preset (as a phone's encoder, not the fast one the tests use): a HEVC
+    photo has no reduced decode, so all its pixels are decoded before they are halved."""
+    import pillow_heif
+
+    big = cv2.resize(image, HEIC_SIZE, interpolation=cv2.INTER_CUBIC)
+    rgb = np.ascontiguousarray(big[..., ::-1])
+    heif = pillow_heif.from_bytes(mode="RGB", size=HEIC_SIZE, data=rgb.tobytes())
+    path = folder / "iphone.heic"
+    heif.save(path, quality=85)
+    recognize(path)  # loads libheif once, outside the timing
+    return path
+
+
 def _crowded_table() -> tuple[np.ndarray, int]:
     """A 12 MP photo of four Tranca tables side by side (two by two: a whole round's melds,
     piles and dollars, about 60 cards), drawn by ``tests/render_tables.py`` in its calibration
@@ -314,6 +334,10 @@ def speed(photo: Path, runs: int) -> None:
             wall, cpu = _timed(lambda p=paths[name]: recognize(p), runs)  # type: ignore[misc]
             figure = f"{name} ({size[0]}×{size[1]}) JPEG, models loaded: median of {runs}"
             rows.append(_row(figure, wall, TARGETS[name], cpu, "s"))
+        heic = _heic_photo(image, folder)
+        wall, cpu = _timed(lambda: recognize(heic), runs)
+        figure = f"12 MP ({HEIC_SIZE[0]}×{HEIC_SIZE[1]}) HEIC, an iPhone's, models loaded: median of {runs}"
+        rows.append(_row(figure, wall, TARGETS["12 MP"], cpu, "s"))
         table, count = _crowded_table()
         path = folder / "crowded.jpg"
         cv2.imwrite(str(path), table, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -322,12 +346,16 @@ def speed(photo: Path, runs: int) -> None:
         rows.append(_row(figure, wall, TARGETS["12 MP"], cpu, "s"))
         _recognize_process(paths[END_TO_END])  # warms the file cache and the .pyc files
         ends = [_recognize_process(paths[END_TO_END]) for _ in range(END_TO_END_RUNS)]
+        heic_ends = [_recognize_process(heic) for _ in range(END_TO_END_RUNS)]
         _, peak_path = _photo(image, PEAK_SIZE, folder)
         peak = _recognize_process(peak_path)
     after = " ".join(f"{x:.2f}" for x in os.getloadavg())
     w, h = PEAK_SIZE
     figure = f"`cardscore recognize` {END_TO_END}, whole process: median of {END_TO_END_RUNS}"
     rows.append(_row(figure, [e[0] for e in ends], END_TO_END_TARGET, [e[1] for e in ends], "s"))
+    figure = f"`cardscore recognize` 12 MP HEIC, whole process: median of {END_TO_END_RUNS}"
+    heic_walls, heic_cpus = [e[0] for e in heic_ends], [e[1] for e in heic_ends]
+    rows.append(_row(figure, heic_walls, END_TO_END_TARGET, heic_cpus, "s"))
     figure = f"`cardscore recognize` {w * h / 1e6:.0f} MP ({w}×{h}): peak memory (max RSS)"
     rows.append(_row(figure, [peak[2]], PEAK_TARGET_MB, [peak[1]], "MB"))
     print(
