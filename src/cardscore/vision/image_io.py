@@ -133,6 +133,11 @@ def _check_pixels(name: str, width: int, height: int) -> None:
         )
 
 
+def _undecodable(name: str, reason: str) -> ImageError:
+    """The error for a photo its decoder gave up on, with the decoder's ``reason``."""
+    return ImageError(Problem.of("image_undecodable", name=name, error=reason))
+
+
 def _decode_heic(data: bytes, name: str) -> LoadedImage:
     """A HEIC photo, turned as the phone showed it (libheif applies the file's rotation and
     mirroring), its size checked before it is decoded, reduced as a JPEG of its size is."""
@@ -147,17 +152,13 @@ def _decode_heic(data: bytes, name: str) -> LoadedImage:
     try:
         heif = pillow_heif.open_heif(io.BytesIO(data), convert_hdr_to_8bit=True, bgr_mode=True)
     except (ValueError, RuntimeError, OSError, SyntaxError) as error:
-        raise ImageError(
-            Problem.of("image_undecodable", name=name, error=str(error).strip())
-        ) from None
+        raise _undecodable(name, str(error).strip()) from None
     width, height = heif.size
     _check_pixels(name, width, height)
     try:
         pixels = np.asarray(heif)
     except (ValueError, RuntimeError, OSError, SyntaxError) as error:
-        raise ImageError(
-            Problem.of("image_undecodable", name=name, error=str(error).strip())
-        ) from None
+        raise _undecodable(name, str(error).strip()) from None
     if pixels.ndim != 3 or pixels.shape[2] not in (3, 4):
         raise ImageError(Problem.of("image_format", name=name))
     image = np.ascontiguousarray(pixels[..., :3])
@@ -200,7 +201,7 @@ def _decode(data: bytes, name: str) -> LoadedImage:
     try:
         image = cv2.imdecode(buffer, flags)
     except cv2.error as error:
-        raise ImageError(Problem.of("image_undecodable", name=name, error=str(error.err))) from None
+        raise _undecodable(name, str(error.err)) from None
     if image is None:
         raise ImageError(Problem.of("image_format", name=name))
     if image.shape[0] * image.shape[1] * factor * factor > MAX_PIXELS:
